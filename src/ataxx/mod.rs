@@ -1,0 +1,1 @@
+//! Ataxx 7×7 (rules.md).

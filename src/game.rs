@@ -1,0 +1,237 @@
+//! The small trait that every game family implements and that the search, the protocol
+//! front-ends and the CLI are written against. The search never asks which game it plays.
+
+use std::fmt;
+
+/// One of the two players. `First` moves first in every start position: the attackers in tafl,
+/// `x` in Ataxx. (In UCI clock terms the first player is "black": `btime`/`binc`.)
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Hash)]
+pub enum Side {
+    /// The side that moves first: tafl attackers, Ataxx `x`.
+    First,
+    /// The side that moves second: tafl defenders (with the king), Ataxx `o`.
+    Second,
+}
+
+impl Side {
+    /// The other side.
+    #[inline]
+    pub const fn opponent(self) -> Side {
+        match self {
+            Side::First => Side::Second,
+            Side::Second => Side::First,
+        }
+    }
+
+    /// 0 for `First`, 1 for `Second`; for indexing per-side tables.
+    #[inline]
+    pub const fn index(self) -> usize {
+        self as usize
+    }
+}
+
+/// Why a game ended. Displayed in lower case words, e.g. `king escaped`.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Hash)]
+pub enum Reason {
+    /// Tafl: the king reached an escape square (a corner or an edge, by the rules).
+    KingEscaped,
+    /// Tafl: the attackers captured the king.
+    KingCaptured,
+    /// The side to move has no legal move (brandubh: that side loses; tablut/tawlbwrdd: draw).
+    NoLegalMove,
+    /// A position repeated (tablut/tawlbwrdd: a draw).
+    Repetition,
+    /// A move-count rule: brandubh's 100 plies without capture, Ataxx's halfmove clock at 100.
+    MoveLimit,
+    /// Ataxx: no empty square is left.
+    BoardFull,
+    /// Ataxx: one side has no pieces left.
+    NoPieces,
+    /// Ataxx: neither side can move although squares are empty (they are out of reach or blocked).
+    NoMoves,
+}
+
+impl fmt::Display for Reason {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Reason::KingEscaped => "king escaped",
+            Reason::KingCaptured => "king captured",
+            Reason::NoLegalMove => "no legal move",
+            Reason::Repetition => "repetition",
+            Reason::MoveLimit => "move limit",
+            Reason::BoardFull => "board full",
+            Reason::NoPieces => "no pieces left",
+            Reason::NoMoves => "neither side can move",
+        })
+    }
+}
+
+/// The state of a game by its rules.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Hash)]
+pub enum Outcome {
+    /// The game goes on.
+    Ongoing,
+    /// The game is over: `winner` is `None` for a draw.
+    Decided {
+        /// The side that won, or `None` for a draw.
+        winner: Option<Side>,
+        /// Why the game ended.
+        reason: Reason,
+    },
+}
+
+impl Outcome {
+    /// A win for `side` by `reason`.
+    pub const fn win(side: Side, reason: Reason) -> Outcome {
+        Outcome::Decided { winner: Some(side), reason }
+    }
+
+    /// A draw by `reason`.
+    pub const fn draw(reason: Reason) -> Outcome {
+        Outcome::Decided { winner: None, reason }
+    }
+
+    /// `true` when the game is over.
+    pub const fn is_decided(&self) -> bool {
+        matches!(self, Outcome::Decided { .. })
+    }
+}
+
+/// How a game treats a position that occurs again (same placement, same side to move).
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Hash)]
+pub enum RepetitionRule {
+    /// Repetition is not a rule of the game (brandubh, Ataxx).
+    Ignored,
+    /// The game is drawn when a position occurs for the `n`-th time (tablut/tawlbwrdd: `n` = 2,
+    /// "occurs a second time", rules.md).
+    Draw(u8),
+}
+
+/// An error in text given to the engine: a FEN, a move, a variant name. The message says what is
+/// wrong and where, in one line, e.g. `FEN rank 3 has 8 squares, expected 7`.
+#[derive(Clone, PartialEq, Eq, Debug, thiserror::Error)]
+#[error("{0}")]
+pub struct ParseError(pub String);
+
+impl ParseError {
+    /// A new error with the given message.
+    pub fn new(msg: impl Into<String>) -> Self {
+        ParseError(msg.into())
+    }
+}
+
+/// A game position with everything the rules need to go on from it (placement, side to move,
+/// clocks), except the history of earlier positions, which the caller keeps for repetition.
+///
+/// Positions are small and `Clone` is cheap: the search copies a position and makes a move on the
+/// copy ("copy-make"); there is no unmake.
+pub trait Game: Clone + Send + Sync + fmt::Debug + 'static {
+    /// A move of this game. Must fit in 16 bits through [`Game::encode_move`].
+    type Move: Copy + Eq + fmt::Debug + Send + Sync + 'static;
+
+    /// The variant name as the protocol spells it: `brandubh`, `tablut`, `tawlbwrdd`, `ataxx`.
+    fn variant_name(&self) -> &'static str;
+
+    /// The start position of this position's game and rules.
+    fn start_position(&self) -> Self;
+
+    /// A position of the same game and rules set up from a FEN (format: rules.md, "Position
+    /// strings"). Errors name the field that is wrong.
+    fn with_fen(&self, fen: &str) -> Result<Self, ParseError>;
+
+    /// This position as FEN.
+    fn fen(&self) -> String;
+
+    /// The side to move.
+    fn side_to_move(&self) -> Side;
+
+    /// The Zobrist hash of placement and side to move, kept up to date incrementally.
+    fn hash(&self) -> u64;
+
+    /// The Zobrist hash computed from scratch; equals [`Game::hash`] (tests check this).
+    fn compute_hash(&self) -> u64;
+
+    /// Plies since the last irreversible move (tafl: a capture; Ataxx: a clone). Positions older
+    /// than this cannot repeat. Also the FEN clock field.
+    fn halfmove_clock(&self) -> u32;
+
+    /// The legal moves of the perft tree (rules.md, "Reference move counts"): none when the game is
+    /// decided by the position itself (king escaped or captured, Ataxx game over including its
+    /// halfmove rule); Ataxx's forced pass as the single move when the side to move is stuck.
+    /// Tafl move-count draws (brandubh's 100 plies) are not applied here; [`Game::outcome`] does.
+    /// `moves` is cleared first.
+    fn generate_moves(&self, moves: &mut Vec<Self::Move>);
+
+    /// Makes a legal move (one that [`Game::generate_moves`] gives). Unchecked: an illegal move
+    /// leaves the position in an unspecified but memory-safe state.
+    fn make_move(&mut self, mv: Self::Move);
+
+    /// Passes the turn without moving (for null-move pruning): flips the side to move and the
+    /// hash, nothing else. Only called where [`Game::null_move_allowed`] is `true`.
+    fn make_null_move(&mut self);
+
+    /// `true` where a null move is a sound search heuristic in this position (there is no
+    /// zugzwang to fear): the search asks before null-move pruning.
+    fn null_move_allowed(&self) -> bool;
+
+    /// The outcome by the rules that the position alone decides: everything but repetition,
+    /// including "no legal move" and the move-count rules.
+    fn outcome(&self) -> Outcome;
+
+    /// How repeated positions are treated (applied by the caller, who has the history).
+    fn repetition_rule(&self) -> RepetitionRule;
+
+    /// Static evaluation in centipawns from the side to move's point of view.
+    fn evaluate(&self) -> i32;
+
+    /// What a move wins at once, in centipawns, for move ordering (tafl: captured material;
+    /// Ataxx: pieces flipped and the cloned piece). Never negative; 0 for a quiet move.
+    fn move_gain(&self, mv: Self::Move) -> i32;
+
+    /// `true` for moves that quiescence search should still look at (tafl: captures and king
+    /// moves to an escape square; Ataxx: none).
+    fn is_tactical(&self, mv: Self::Move) -> bool;
+
+    /// Parses move text (rules.md, "Moves") and checks it is legal here. Errors say why.
+    fn parse_move(&self, text: &str) -> Result<Self::Move, ParseError>;
+
+    /// The move as text in the game's notation (tafl `d1-d3`, Ataxx `f2`, `a7a5`, `0000`).
+    fn move_to_string(&self, mv: Self::Move) -> String;
+
+    /// Packs a move in 16 bits (for the transposition table). Never 0 for a real move.
+    fn encode_move(mv: Self::Move) -> u16;
+
+    /// Unpacks [`Game::encode_move`]'s value; `None` if `bits` is no move of this game. The result
+    /// still has to be checked for legality in the position where it is used.
+    fn decode_move(bits: u16) -> Option<Self::Move>;
+
+    /// A text diagram of the board, top rank first, with coordinates.
+    fn board_string(&self) -> String;
+
+    /// The static evaluation broken into named terms `(name, centipawns)` from the side to move's
+    /// view; their sum is [`Game::evaluate`].
+    fn eval_terms(&self) -> Vec<(&'static str, i32)> {
+        vec![("total", self.evaluate())]
+    }
+
+    /// perft(depth): the number of leaf nodes of the legal-move tree (rules.md conventions).
+    /// Games override this with a faster version (bulk counting at the last ply).
+    fn perft(&self, depth: u32) -> u64 {
+        if depth == 0 {
+            return 1;
+        }
+        let mut moves = Vec::new();
+        self.generate_moves(&mut moves);
+        if depth == 1 {
+            return moves.len() as u64;
+        }
+        moves
+            .iter()
+            .map(|&mv| {
+                let mut child = self.clone();
+                child.make_move(mv);
+                child.perft(depth - 1)
+            })
+            .sum()
+    }
+}

@@ -1,0 +1,17 @@
+//! skald: a game engine for the tafl family (Brandubh 7×7, Tablut 9×9, Tawlbwrdd 11×11) and for
+//! Ataxx 7×7.
+//!
+//! Layers, each depending only on the ones above it:
+//! - [`game`]: the [`game::Game`] trait the search is written against;
+//! - [`tafl`] and [`ataxx`]: board, rules, move generation, Zobrist hashing, evaluation;
+//! - [`search`]: iterative-deepening alpha-beta over any [`game::Game`], with a shared
+//!   transposition table;
+//! - [`variant`], [`protocol`]: the variant registry and the text protocols the binary speaks.
+#![deny(missing_docs)]
+
+pub mod ataxx;
+pub mod game;
+pub mod protocol;
+pub mod search;
+pub mod tafl;
+pub mod variant;

@@ -1,0 +1,1 @@
+//! The text protocols the engine speaks on stdin/stdout.

@@ -1,0 +1,1 @@
+//! Iterative-deepening alpha-beta search over any [`crate::game::Game`].

@@ -1,0 +1,1 @@
+//! The variants skald plays and their names.
