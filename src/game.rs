@@ -83,12 +83,18 @@ pub enum Outcome {
 impl Outcome {
     /// A win for `side` by `reason`.
     pub const fn win(side: Side, reason: Reason) -> Outcome {
-        Outcome::Decided { winner: Some(side), reason }
+        Outcome::Decided {
+            winner: Some(side),
+            reason,
+        }
     }
 
     /// A draw by `reason`.
     pub const fn draw(reason: Reason) -> Outcome {
-        Outcome::Decided { winner: None, reason }
+        Outcome::Decided {
+            winner: None,
+            reason,
+        }
     }
 
     /// `true` when the game is over.
@@ -192,6 +198,14 @@ pub trait Game: Clone + Send + Sync + fmt::Debug + 'static {
     /// moves to an escape square; Ataxx: none).
     fn is_tactical(&self, mv: Self::Move) -> bool;
 
+    /// The moves quiescence search looks at: the legal moves for which [`Game::is_tactical`] is
+    /// `true`. The default filters [`Game::generate_moves`]; games override it with something
+    /// faster (Ataxx: nothing). `moves` is cleared first.
+    fn generate_tactical(&self, moves: &mut Vec<Self::Move>) {
+        self.generate_moves(moves);
+        moves.retain(|&mv| self.is_tactical(mv));
+    }
+
     /// Parses move text (rules.md, "Moves") and checks it is legal here. Errors say why.
     fn parse_move(&self, text: &str) -> Result<Self::Move, ParseError>;
 
@@ -234,4 +248,25 @@ pub trait Game: Clone + Send + Sync + fmt::Debug + 'static {
             })
             .sum()
     }
+}
+
+/// The outcome of `pos` given the Zobrist hashes of the game's earlier positions (`history`,
+/// oldest first, not including `pos`): [`Game::outcome`] plus the repetition rule.
+pub fn outcome_with_history<G: Game>(pos: &G, history: &[u64]) -> Outcome {
+    let outcome = pos.outcome();
+    if outcome.is_decided() {
+        return outcome;
+    }
+    if let RepetitionRule::Draw(n) = pos.repetition_rule() {
+        let window = (pos.halfmove_clock() as usize).min(history.len());
+        let hash = pos.hash();
+        let seen = history[history.len() - window..]
+            .iter()
+            .filter(|&&h| h == hash)
+            .count();
+        if seen + 1 >= n as usize {
+            return Outcome::draw(Reason::Repetition);
+        }
+    }
+    outcome
 }

@@ -10,7 +10,9 @@
 #![deny(missing_docs)]
 
 pub mod ataxx;
+pub mod bench;
 pub mod game;
+pub mod perft;
 pub mod protocol;
 pub mod search;
 pub mod tafl;

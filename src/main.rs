@@ -1,3 +1,107 @@
-fn main() {
-    println!("Hello, world!");
+//! The `skald` binary: with no subcommand, the engine on stdin/stdout (protocol.md); with a
+//! subcommand, a tool for people (perft, bench).
+
+use anyhow::{Result, bail};
+use clap::{Parser, Subcommand};
+use skald::protocol::session::new_session;
+use skald::protocol::{Output, uci::Engine};
+use skald::variant::Variant;
+use std::time::Instant;
+
+#[derive(Parser)]
+#[command(
+    name = "skald",
+    version,
+    about = "A game engine for tafl (brandubh, tablut, tawlbwrdd) and Ataxx.",
+    long_about = "A game engine for tafl (brandubh, tablut, tawlbwrdd) and Ataxx.\n\n\
+        With no subcommand, skald is an engine speaking a UCI-style protocol (and UAI) on \
+        stdin/stdout; see protocol.md."
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Option<Command>,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Count the leaf nodes of the legal-move tree (move generator check and speed test).
+    Perft {
+        /// brandubh, tablut, tawlbwrdd or ataxx.
+        #[arg(long, value_parser = parse_variant)]
+        variant: Variant,
+        /// Depth in plies (1 or more).
+        #[arg(long, value_parser = clap::value_parser!(u32).range(1..=20))]
+        depth: u32,
+        /// Start from this position instead of the start position.
+        #[arg(long)]
+        fen: Option<String>,
+        /// Print each legal move with its count.
+        #[arg(long)]
+        divide: bool,
+    },
+    /// Search a fixed set of positions of all four games; ends with "<nodes> nodes <nps> nps".
+    Bench {
+        /// Depth per position in plies.
+        #[arg(long, default_value_t = skald::bench::DEFAULT_DEPTH,
+              value_parser = clap::value_parser!(u32).range(1..=30))]
+        depth: u32,
+        /// Search threads.
+        #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=512))]
+        threads: u64,
+    },
+}
+
+fn parse_variant(s: &str) -> Result<Variant, String> {
+    s.parse::<Variant>().map_err(|e| e.to_string())
+}
+
+fn main() -> Result<()> {
+    let cli = Cli::parse();
+    match cli.command {
+        None => {
+            let mut engine = Engine::new(Output::stdout());
+            engine.run(&mut std::io::stdin().lock());
+            Ok(())
+        }
+        Some(Command::Perft {
+            variant,
+            depth,
+            fen,
+            divide,
+        }) => perft(variant, depth, fen.as_deref(), divide),
+        Some(Command::Bench { depth, threads }) => {
+            let result = skald::bench::run(depth, threads as usize, |variant, fen, nodes| {
+                eprintln!("{variant:<10} {nodes:>12} nodes  {fen}")
+            });
+            println!("{} nodes {} nps", result.nodes, result.nps());
+            Ok(())
+        }
+    }
+}
+
+fn perft(variant: Variant, depth: u32, fen: Option<&str>, divide: bool) -> Result<()> {
+    let mut session = new_session(variant);
+    if let Some(fen) = fen
+        && let Err(e) = session.set_position(Some(fen), &[])
+    {
+        bail!("{e}");
+    }
+    let start = Instant::now();
+    let counts = session.divide(depth);
+    let elapsed = start.elapsed();
+    if divide {
+        for (mv, n) in &counts {
+            println!("{mv}: {n}");
+        }
+        println!();
+    }
+    let total: u64 = counts.iter().map(|(_, n)| n).sum();
+    println!("Nodes searched: {total}");
+    let secs = elapsed.as_secs_f64();
+    println!(
+        "Time: {:.3} s, {:.0} nodes/s",
+        secs,
+        total as f64 / secs.max(1e-9)
+    );
+    Ok(())
 }

@@ -1,1 +1,81 @@
-//! The variants skald plays and their names.
+//! The variants skald plays, their names, and a way to run generic code on the right game type.
+
+use crate::game::{Game, ParseError};
+use std::fmt;
+use std::str::FromStr;
+
+/// A variant the engine plays, by its protocol name (rules.md).
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Hash)]
+pub enum Variant {
+    /// Hnefatafl 7×7, corner escape.
+    Brandubh,
+    /// Tablut 9×9 (Linnaeus), edge escape.
+    Tablut,
+    /// Tawlbwrdd 11×11 (Welsh), edge escape.
+    Tawlbwrdd,
+    /// Ataxx 7×7.
+    Ataxx,
+}
+
+/// Code that is generic over the game, run by [`Variant::visit`] with the variant's start
+/// position (a visitor, so that callers stay generic without trait objects).
+pub trait GameVisitor {
+    /// What the visit returns.
+    type Output;
+    /// Called with the start position of the variant.
+    fn visit<G: Game>(self, start: G) -> Self::Output;
+}
+
+impl Variant {
+    /// All variants, in the order the protocol lists them.
+    pub const ALL: [Variant; 4] = [
+        Variant::Brandubh,
+        Variant::Tablut,
+        Variant::Tawlbwrdd,
+        Variant::Ataxx,
+    ];
+
+    /// The protocol name: `brandubh`, `tablut`, `tawlbwrdd`, `ataxx`.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Variant::Brandubh => "brandubh",
+            Variant::Tablut => "tablut",
+            Variant::Tawlbwrdd => "tawlbwrdd",
+            Variant::Ataxx => "ataxx",
+        }
+    }
+
+    /// `true` for the tafl games (attackers/defenders, moves `d1-d3`).
+    pub const fn is_tafl(self) -> bool {
+        !matches!(self, Variant::Ataxx)
+    }
+
+    /// Runs `visitor` with this variant's start position.
+    pub fn visit<V: GameVisitor>(self, visitor: V) -> V::Output {
+        let _ = visitor;
+        todo!()
+    }
+}
+
+impl fmt::Display for Variant {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl FromStr for Variant {
+    type Err = ParseError;
+
+    /// Parses a variant name, ignoring case and surrounding space.
+    fn from_str(s: &str) -> Result<Variant, ParseError> {
+        let s = s.trim();
+        Variant::ALL
+            .into_iter()
+            .find(|v| v.name().eq_ignore_ascii_case(s))
+            .ok_or_else(|| {
+                ParseError::new(format!(
+                    "unknown variant '{s}' (expected one of: brandubh, tablut, tawlbwrdd, ataxx)"
+                ))
+            })
+    }
+}

@@ -1,1 +1,764 @@
-//! Iterative-deepening alpha-beta search over any [`crate::game::Game`].
+//! Iterative-deepening alpha-beta search over any [`Game`], run by one or more threads on a
+//! shared [`TranspositionTable`] (Lazy SMP).
+//!
+//! The search knows nothing of the game it plays: it sees positions only through the [`Game`]
+//! trait. It reports progress through a callback, never by printing.
+//!
+//! Per node: principal variation search with aspiration windows at the root, transposition-table
+//! cutoffs, mate-distance pruning, reverse futility pruning, null-move pruning (where the game
+//! allows it), late-move reductions, and quiescence search on the game's tactical moves. Moves are
+//! ordered TT move first, then by immediate gain (captures), killers, and history.
+
+pub mod timeman;
+pub mod tt;
+
+pub use timeman::{Clock, Limits, TimeBudget};
+pub use tt::{Bound, TranspositionTable};
+
+use crate::game::{Game, Outcome, RepetitionRule, Side};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::time::{Duration, Instant};
+
+/// The score of a win at the root, in centipawns; a win in `p` plies scores `MATE - p`.
+pub const MATE: i32 = 30_000;
+/// Scores at or beyond this magnitude are wins or losses (mate scores).
+pub const MATE_BOUND: i32 = MATE - 1_000;
+const INF: i32 = MATE + 1;
+/// The deepest ply the search reaches (the stack size).
+pub const MAX_PLY: usize = 128;
+
+/// A score as the protocols show it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Score {
+    /// Centipawns from the side to move's view.
+    Cp(i32),
+    /// A forced win in `n` moves (`n` > 0) or a forced loss in `-n` moves, counting the side to
+    /// move's own moves (UCI `score mate`).
+    Mate(i32),
+}
+
+impl Score {
+    /// Converts an internal score (centipawns or `±(MATE - plies)`).
+    pub fn from_internal(v: i32) -> Score {
+        if v >= MATE_BOUND {
+            Score::Mate((MATE - v + 1) / 2)
+        } else if v <= -MATE_BOUND {
+            Score::Mate(-(MATE + v) / 2)
+        } else {
+            Score::Cp(v)
+        }
+    }
+}
+
+/// One progress report: sent by the main thread after each completed iteration (and each
+/// principal variation of a MultiPV search).
+#[derive(Clone, Debug)]
+pub struct Report<M> {
+    /// The depth completed, in plies.
+    pub depth: u32,
+    /// The deepest ply reached, quiescence included.
+    pub seldepth: u32,
+    /// 1-based index of this line in a MultiPV search.
+    pub multipv: u32,
+    /// The score of this line.
+    pub score: Score,
+    /// The score's internal value (centipawns or mate score).
+    pub raw_score: i32,
+    /// Nodes searched so far, all threads.
+    pub nodes: u64,
+    /// Time since the search started, ms.
+    pub time_ms: u64,
+    /// Nodes per second.
+    pub nps: u64,
+    /// Transposition-table use, permill.
+    pub hashfull: u32,
+    /// The principal variation, from the root position.
+    pub pv: Vec<M>,
+}
+
+/// The answer of a search.
+#[derive(Clone, Debug)]
+pub struct SearchResult<M> {
+    /// The move to play; `None` only when the root has no legal move.
+    pub best_move: Option<M>,
+    /// The expected reply, if the principal variation has one.
+    pub ponder: Option<M>,
+    /// The best line's internal score.
+    pub score: i32,
+    /// The deepest completed depth.
+    pub depth: u32,
+    /// Nodes searched, all threads.
+    pub nodes: u64,
+    /// The principal variations of the last completed depth, best first (one per MultiPV line).
+    pub lines: Vec<(i32, Vec<M>)>,
+}
+
+/// Settings of one search besides the limits.
+#[derive(Clone, Debug)]
+pub struct SearchOptions {
+    /// Number of search threads (Lazy SMP), at least 1.
+    pub threads: usize,
+    /// Number of principal variations to report (UCI `MultiPV`), at least 1.
+    pub multipv: usize,
+    /// Milliseconds kept in reserve per move for communication (UCI `Move Overhead`).
+    pub move_overhead_ms: u64,
+}
+
+impl Default for SearchOptions {
+    fn default() -> Self {
+        SearchOptions {
+            threads: 1,
+            multipv: 1,
+            move_overhead_ms: 10,
+        }
+    }
+}
+
+/// State shared by all threads of one search.
+struct Shared<'a> {
+    tt: &'a TranspositionTable,
+    /// Set from outside (UCI `stop`) or by the main thread when it is done.
+    stop: &'a AtomicBool,
+    /// Set by the main thread when it has finished, so helpers end too.
+    done: AtomicBool,
+    /// Nodes of each thread, refreshed every few thousand nodes.
+    nodes: Vec<AtomicU64>,
+    start: Instant,
+    budget: TimeBudget,
+    node_limit: Option<u64>,
+}
+
+impl Shared<'_> {
+    fn total_nodes(&self) -> u64 {
+        self.nodes.iter().map(|n| n.load(Ordering::Relaxed)).sum()
+    }
+}
+
+/// Searches `root` and returns the best move.
+///
+/// - `history`: Zobrist hashes of the game's positions before `root`, oldest first (for
+///   repetition).
+/// - `stop`: set it from another thread to end the search; the best move found so far is
+///   returned. With `limits.infinite` the search returns only once `stop` is set.
+/// - `report`: called on the calling thread after each completed iteration.
+///
+/// Uses `options.threads` threads; the calling thread is the main one and owns the clock.
+pub fn search<G: Game>(
+    root: &G,
+    history: &[u64],
+    limits: &Limits,
+    options: &SearchOptions,
+    tt: &TranspositionTable,
+    stop: &AtomicBool,
+    report: &mut dyn FnMut(&Report<G::Move>),
+) -> SearchResult<G::Move> {
+    let threads = options.threads.max(1);
+    tt.new_search();
+    let shared = Shared {
+        tt,
+        stop,
+        done: AtomicBool::new(false),
+        nodes: (0..threads).map(|_| AtomicU64::new(0)).collect(),
+        start: Instant::now(),
+        budget: TimeBudget::new(limits, root.side_to_move(), options.move_overhead_ms),
+        node_limit: limits.nodes,
+    };
+    let max_depth = limits
+        .depth
+        .map_or(MAX_PLY as u32 - 1, |d| d.clamp(1, MAX_PLY as u32 - 1));
+    let multipv = options.multipv.max(1);
+
+    let result = std::thread::scope(|scope| {
+        for id in 1..threads {
+            let shared = &shared;
+            scope.spawn(move || {
+                let mut worker = Worker::new(id, shared, history, root);
+                worker.iterate(root, max_depth, 1, &mut |_| {});
+            });
+        }
+        let mut worker = Worker::new(0, &shared, history, root);
+        let result = worker.iterate(root, max_depth, multipv, report);
+        shared.done.store(true, Ordering::Relaxed);
+        result
+    });
+
+    if limits.infinite {
+        while !stop.load(Ordering::Relaxed) {
+            std::thread::sleep(Duration::from_millis(1));
+        }
+    }
+    SearchResult {
+        nodes: shared.total_nodes(),
+        ..result
+    }
+}
+
+/// One search thread's private state.
+struct Worker<'a, G: Game> {
+    id: usize,
+    shared: &'a Shared<'a>,
+    nodes: u64,
+    seldepth: usize,
+    aborted: bool,
+    /// Game history, then the root, then the current search path.
+    hashes: Vec<u64>,
+    repetition: RepetitionRule,
+    killers: [[u16; 2]; MAX_PLY],
+    /// History heuristic, indexed by side and encoded move.
+    history: Vec<i32>,
+    move_lists: Vec<Vec<G::Move>>,
+    pv: Vec<Vec<G::Move>>,
+    /// Root moves not to search (the better lines of a MultiPV search).
+    excluded: Vec<G::Move>,
+    /// Late-move reduction table, indexed by depth and move number.
+    lmr: Vec<[u8; 64]>,
+}
+
+impl<'a, G: Game> Worker<'a, G> {
+    fn new(id: usize, shared: &'a Shared<'a>, history: &[u64], root: &G) -> Self {
+        let mut hashes = Vec::with_capacity(history.len() + MAX_PLY + 2);
+        hashes.extend_from_slice(history);
+        hashes.push(root.hash());
+        let lmr = (0..MAX_PLY)
+            .map(|d| {
+                let mut row = [0u8; 64];
+                for (i, r) in row.iter_mut().enumerate() {
+                    if d > 0 && i > 0 {
+                        *r = (0.5 + (d as f64).ln() * (i as f64).ln() / 2.2) as u8;
+                    }
+                }
+                row
+            })
+            .collect();
+        Worker {
+            id,
+            shared,
+            nodes: 0,
+            seldepth: 0,
+            aborted: false,
+            hashes,
+            repetition: root.repetition_rule(),
+            killers: [[0; 2]; MAX_PLY],
+            history: vec![0; 2 * 65536],
+            move_lists: (0..MAX_PLY).map(|_| Vec::with_capacity(256)).collect(),
+            pv: (0..MAX_PLY + 1)
+                .map(|_| Vec::with_capacity(MAX_PLY))
+                .collect(),
+            excluded: Vec::new(),
+            lmr,
+        }
+    }
+
+    fn is_main(&self) -> bool {
+        self.id == 0
+    }
+
+    /// Iterative deepening. Returns the best move of the last completed iteration.
+    fn iterate(
+        &mut self,
+        root: &G,
+        max_depth: u32,
+        multipv: usize,
+        report: &mut dyn FnMut(&Report<G::Move>),
+    ) -> SearchResult<G::Move> {
+        let mut root_moves = Vec::new();
+        root.generate_moves(&mut root_moves);
+        let multipv = multipv.min(root_moves.len()).max(1);
+        let mut result = SearchResult {
+            best_move: root_moves.first().copied(),
+            ponder: None,
+            score: 0,
+            depth: 0,
+            nodes: 0,
+            lines: Vec::new(),
+        };
+        if root_moves.is_empty() {
+            return result;
+        }
+        // A single legal move needs no search when a clock governs the move.
+        let forced = root_moves.len() == 1 && self.shared.budget.soft.is_some();
+        let mut prev_score = 0;
+        // Helper threads start one ply deeper on odd ids so the threads do not all search the
+        // same tree at the same time.
+        let first_depth = 1 + (self.id % 2) as u32;
+        for depth in first_depth..=max_depth {
+            let mut lines: Vec<(i32, Vec<G::Move>)> = Vec::new();
+            self.excluded.clear();
+            for pv_index in 0..multipv {
+                self.seldepth = 0;
+                let score = self.aspiration(root, depth as i32, prev_score, pv_index);
+                if self.aborted {
+                    break;
+                }
+                let line = self.pv[0].clone();
+                let Some(&best) = line.first() else { break };
+                self.excluded.push(best);
+                if pv_index == 0 {
+                    prev_score = score;
+                }
+                lines.push((score, line));
+            }
+            if self.aborted && lines.is_empty() {
+                break;
+            }
+            // Lines are searched best first; keep them in that order.
+            if let Some((score, line)) = lines.first() {
+                result.best_move = line.first().copied();
+                result.ponder = line.get(1).copied();
+                result.score = *score;
+                result.depth = depth;
+            }
+            if self.is_main() {
+                self.flush_nodes();
+                let nodes = self.shared.total_nodes();
+                let elapsed = self.shared.start.elapsed();
+                let time_ms = elapsed.as_millis() as u64;
+                for (i, (score, line)) in lines.iter().enumerate() {
+                    report(&Report {
+                        depth,
+                        seldepth: self.seldepth.max(depth as usize) as u32,
+                        multipv: i as u32 + 1,
+                        score: Score::from_internal(*score),
+                        raw_score: *score,
+                        nodes,
+                        time_ms,
+                        nps: nodes * 1000 / time_ms.max(1),
+                        hashfull: self.shared.tt.hashfull(),
+                        pv: line.clone(),
+                    });
+                }
+            }
+            result.lines = lines;
+            if self.aborted || self.should_stop_between_iterations() || forced {
+                break;
+            }
+        }
+        self.flush_nodes();
+        result
+    }
+
+    fn should_stop_between_iterations(&self) -> bool {
+        if self.shared.stop.load(Ordering::Relaxed) || self.shared.done.load(Ordering::Relaxed) {
+            return true;
+        }
+        if !self.is_main() {
+            return false;
+        }
+        if let Some(soft) = self.shared.budget.soft
+            && self.shared.start.elapsed() >= soft
+        {
+            return true;
+        }
+        if let Some(limit) = self.shared.node_limit
+            && self.shared.total_nodes() >= limit
+        {
+            return true;
+        }
+        false
+    }
+
+    fn flush_nodes(&self) {
+        self.shared.nodes[self.id].store(self.nodes, Ordering::Relaxed);
+    }
+
+    /// Root search with an aspiration window around the previous iteration's score.
+    fn aspiration(&mut self, root: &G, depth: i32, prev: i32, pv_index: usize) -> i32 {
+        if depth < 4 || pv_index > 0 || prev.abs() >= MATE_BOUND {
+            return self.negamax(root, depth, -INF, INF, 0, false);
+        }
+        let mut delta = 30;
+        let mut alpha = (prev - delta).max(-INF);
+        let mut beta = (prev + delta).min(INF);
+        loop {
+            let score = self.negamax(root, depth, alpha, beta, 0, false);
+            if self.aborted {
+                return score;
+            }
+            if score <= alpha {
+                beta = (alpha + beta) / 2;
+                alpha = (score - delta).max(-INF);
+            } else if score >= beta {
+                beta = (score + delta).min(INF);
+            } else {
+                return score;
+            }
+            delta += delta / 2;
+            if delta > 1000 {
+                alpha = -INF;
+                beta = INF;
+            }
+        }
+    }
+
+    /// Checks the stop flags, the hard time limit and the node limit.
+    #[inline]
+    fn check_stop(&mut self) -> bool {
+        if self.aborted {
+            return true;
+        }
+        if let Some(limit) = self.shared.node_limit {
+            let others = if self.shared.nodes.len() > 1 {
+                self.shared.total_nodes() - self.shared.nodes[self.id].load(Ordering::Relaxed)
+            } else {
+                0
+            };
+            if self.nodes + others >= limit {
+                self.aborted = true;
+                return true;
+            }
+        }
+        if self.nodes & 1023 == 0 {
+            self.flush_nodes();
+            if self.shared.stop.load(Ordering::Relaxed) || self.shared.done.load(Ordering::Relaxed)
+            {
+                self.aborted = true;
+            } else if self.is_main()
+                && let Some(hard) = self.shared.budget.hard
+                && self.shared.start.elapsed() >= hard
+            {
+                self.aborted = true;
+            }
+        }
+        self.aborted
+    }
+
+    /// `true` if the position on top of the hash stack occurred before and the game draws
+    /// repetitions. Only positions since the last irreversible move can repeat.
+    fn is_repetition(&self, pos: &G) -> bool {
+        if self.repetition == RepetitionRule::Ignored {
+            return false;
+        }
+        let n = self.hashes.len();
+        let window = (pos.halfmove_clock() as usize).min(n - 1);
+        let hash = self.hashes[n - 1];
+        self.hashes[n - 1 - window..n - 1]
+            .iter()
+            .rev()
+            .skip(1)
+            .step_by(2)
+            .any(|&h| h == hash)
+    }
+
+    fn terminal_score(outcome: Outcome, stm: Side, ply: usize) -> i32 {
+        match outcome {
+            Outcome::Decided {
+                winner: Some(w), ..
+            } => {
+                if w == stm {
+                    MATE - ply as i32
+                } else {
+                    -MATE + ply as i32
+                }
+            }
+            _ => 0,
+        }
+    }
+
+    fn clamp_eval(v: i32) -> i32 {
+        v.clamp(-MATE_BOUND + 1, MATE_BOUND - 1)
+    }
+
+    fn negamax(
+        &mut self,
+        pos: &G,
+        depth: i32,
+        mut alpha: i32,
+        mut beta: i32,
+        ply: usize,
+        was_null: bool,
+    ) -> i32 {
+        let pv_node = beta - alpha > 1;
+        let root = ply == 0;
+        self.pv[ply].clear();
+        if self.check_stop() {
+            return 0;
+        }
+        self.nodes += 1;
+        self.seldepth = self.seldepth.max(ply);
+
+        if !root {
+            let outcome = pos.outcome();
+            if outcome.is_decided() {
+                return Self::terminal_score(outcome, pos.side_to_move(), ply);
+            }
+            if self.is_repetition(pos) {
+                return 0;
+            }
+            // Mate-distance pruning: no line from here beats a faster mate already found.
+            alpha = alpha.max(-MATE + ply as i32);
+            beta = beta.min(MATE - ply as i32 - 1);
+            if alpha >= beta {
+                return alpha;
+            }
+        }
+        if ply >= MAX_PLY - 2 {
+            return Self::clamp_eval(pos.evaluate());
+        }
+        if depth <= 0 {
+            return self.quiescence(pos, alpha, beta, ply, 0);
+        }
+
+        let hash = pos.hash();
+        let entry = self.shared.tt.probe(hash);
+        let mut tt_move = 0u16;
+        let mut static_eval = None;
+        if let Some(e) = entry {
+            tt_move = e.mv;
+            static_eval = Some(e.eval as i32);
+            if !pv_node && e.depth as i32 >= depth {
+                let s = score_from_tt(e.score as i32, ply);
+                let cut = match e.bound {
+                    Bound::Exact => true,
+                    Bound::Lower => s >= beta,
+                    Bound::Upper => s <= alpha,
+                };
+                if cut {
+                    return s;
+                }
+            }
+        }
+        let static_eval = static_eval.unwrap_or_else(|| Self::clamp_eval(pos.evaluate()));
+
+        if !pv_node && !root && beta.abs() < MATE_BOUND {
+            // Reverse futility pruning: far above beta at low depth, assume it holds.
+            if depth <= 6 && static_eval - 90 * depth >= beta {
+                return static_eval;
+            }
+            // Null-move pruning: if passing still fails high, a real move will too.
+            if !was_null && depth >= 3 && static_eval >= beta && pos.null_move_allowed() {
+                let r = 3 + depth / 4;
+                let mut child = pos.clone();
+                child.make_null_move();
+                self.hashes.push(child.hash());
+                let v = -self.negamax(&child, depth - 1 - r, -beta, -beta + 1, ply + 1, true);
+                self.hashes.pop();
+                if self.aborted {
+                    return 0;
+                }
+                if v >= beta {
+                    return if v >= MATE_BOUND { beta } else { v };
+                }
+            }
+        }
+
+        let mut moves = std::mem::take(&mut self.move_lists[ply]);
+        pos.generate_moves(&mut moves);
+        if root && !self.excluded.is_empty() {
+            moves.retain(|m| !self.excluded.contains(m));
+        }
+        if moves.is_empty() {
+            self.move_lists[ply] = moves;
+            return Self::terminal_score(pos.outcome(), pos.side_to_move(), ply);
+        }
+        let side = pos.side_to_move().index();
+        let mut scores: Vec<i32> = moves
+            .iter()
+            .map(|&m| self.order_score(pos, m, tt_move, ply, side))
+            .collect();
+
+        let original_alpha = alpha;
+        let mut best = -INF;
+        let mut best_move = None;
+        for i in 0..moves.len() {
+            // Selection sort: bring the best-ordered remaining move to position i.
+            let mut top = i;
+            for j in i + 1..moves.len() {
+                if scores[j] > scores[top] {
+                    top = j;
+                }
+            }
+            moves.swap(i, top);
+            scores.swap(i, top);
+            let mv = moves[i];
+            let quiet = !pos.is_tactical(mv) && scores[i] < KILLER_SCORE;
+
+            let mut child = pos.clone();
+            child.make_move(mv);
+            self.hashes.push(child.hash());
+            let new_depth = depth - 1;
+            let mut v;
+            let searched = i;
+            if searched == 0 {
+                v = -self.negamax(&child, new_depth, -beta, -alpha, ply + 1, false);
+            } else {
+                let mut r = 0;
+                if depth >= 3 && quiet && searched >= if pv_node { 3 } else { 2 } {
+                    r = self.lmr[depth.min(MAX_PLY as i32 - 1) as usize][searched.min(63)] as i32;
+                    if pv_node {
+                        r -= 1;
+                    }
+                    r = r.clamp(0, new_depth - 1);
+                }
+                v = -self.negamax(&child, new_depth - r, -alpha - 1, -alpha, ply + 1, false);
+                if v > alpha && r > 0 {
+                    v = -self.negamax(&child, new_depth, -alpha - 1, -alpha, ply + 1, false);
+                }
+                if v > alpha && v < beta {
+                    v = -self.negamax(&child, new_depth, -beta, -alpha, ply + 1, false);
+                }
+            }
+            self.hashes.pop();
+            if self.aborted {
+                self.move_lists[ply] = moves;
+                return 0;
+            }
+            if v > best {
+                best = v;
+                best_move = Some(mv);
+                if v > alpha {
+                    alpha = v;
+                    let (head, tail) = self.pv.split_at_mut(ply + 1);
+                    head[ply].clear();
+                    head[ply].push(mv);
+                    head[ply].extend_from_slice(&tail[0]);
+                    if v >= beta {
+                        if quiet {
+                            self.reward_quiet(mv, ply, side, depth);
+                        }
+                        break;
+                    }
+                }
+            }
+        }
+        self.move_lists[ply] = moves;
+
+        let bound = if best >= beta {
+            Bound::Lower
+        } else if best > original_alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        if !root || self.excluded.is_empty() {
+            self.shared.tt.store(
+                hash,
+                tt::Entry {
+                    mv: best_move.map_or(0, G::encode_move),
+                    score: score_to_tt(best, ply) as i16,
+                    eval: static_eval as i16,
+                    depth: depth.clamp(0, 255) as u8,
+                    bound,
+                },
+            );
+        }
+        best
+    }
+
+    fn order_score(&self, pos: &G, mv: G::Move, tt_move: u16, ply: usize, side: usize) -> i32 {
+        let code = G::encode_move(mv);
+        if code == tt_move {
+            return 1 << 28;
+        }
+        let gain = pos.move_gain(mv);
+        if gain > 0 && pos.is_tactical(mv) {
+            return GAIN_SCORE + gain;
+        }
+        if self.killers[ply][0] == code {
+            return KILLER_SCORE + 2;
+        }
+        if self.killers[ply][1] == code {
+            return KILLER_SCORE + 1;
+        }
+        // Non-tactical gains (Ataxx flips) rank quiet moves before the history does.
+        gain * 64 + self.history[side * 65536 + code as usize]
+    }
+
+    fn reward_quiet(&mut self, mv: G::Move, ply: usize, side: usize, depth: i32) {
+        let code = G::encode_move(mv);
+        if self.killers[ply][0] != code {
+            self.killers[ply][1] = self.killers[ply][0];
+            self.killers[ply][0] = code;
+        }
+        let h = &mut self.history[side * 65536 + code as usize];
+        *h += depth * depth;
+        if *h > HISTORY_MAX {
+            for v in self.history.iter_mut() {
+                *v /= 2;
+            }
+        }
+    }
+
+    fn quiescence(&mut self, pos: &G, mut alpha: i32, beta: i32, ply: usize, qdepth: u32) -> i32 {
+        if self.check_stop() {
+            return 0;
+        }
+        self.pv[ply].clear();
+        if qdepth > 0 {
+            self.nodes += 1;
+            self.seldepth = self.seldepth.max(ply);
+            let outcome = pos.outcome();
+            if outcome.is_decided() {
+                return Self::terminal_score(outcome, pos.side_to_move(), ply);
+            }
+        }
+        let stand_pat = Self::clamp_eval(pos.evaluate());
+        if stand_pat >= beta || ply >= MAX_PLY - 2 || qdepth >= MAX_QDEPTH {
+            return stand_pat;
+        }
+        alpha = alpha.max(stand_pat);
+        let mut moves = std::mem::take(&mut self.move_lists[ply]);
+        pos.generate_tactical(&mut moves);
+        moves.sort_by_cached_key(|&m| -pos.move_gain(m));
+        let mut best = stand_pat;
+        for &mv in &moves {
+            let mut child = pos.clone();
+            child.make_move(mv);
+            let v = -self.quiescence(&child, -beta, -alpha, ply + 1, qdepth + 1);
+            if self.aborted {
+                break;
+            }
+            if v > best {
+                best = v;
+                if v > alpha {
+                    alpha = v;
+                    if v >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        self.move_lists[ply] = moves;
+        if self.aborted { 0 } else { best }
+    }
+}
+
+const GAIN_SCORE: i32 = 1 << 24;
+const KILLER_SCORE: i32 = 1 << 22;
+const HISTORY_MAX: i32 = 1 << 20;
+const MAX_QDEPTH: u32 = 12;
+
+/// Mate scores are stored relative to the node, so that a stored mate found at one ply can be
+/// reused at another.
+fn score_to_tt(v: i32, ply: usize) -> i32 {
+    if v >= MATE_BOUND {
+        v + ply as i32
+    } else if v <= -MATE_BOUND {
+        v - ply as i32
+    } else {
+        v
+    }
+}
+
+fn score_from_tt(v: i32, ply: usize) -> i32 {
+    if v >= MATE_BOUND {
+        v - ply as i32
+    } else if v <= -MATE_BOUND {
+        v + ply as i32
+    } else {
+        v
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn mate_scores_convert_to_moves() {
+        assert_eq!(Score::from_internal(MATE - 1), Score::Mate(1));
+        assert_eq!(Score::from_internal(MATE - 3), Score::Mate(2));
+        assert_eq!(Score::from_internal(-MATE + 2), Score::Mate(-1));
+        assert_eq!(Score::from_internal(-MATE + 4), Score::Mate(-2));
+        assert_eq!(Score::from_internal(35), Score::Cp(35));
+    }
+}

@@ -1,0 +1,111 @@
+//! `bench`: a fixed search over positions of all four games, one thread, fixed depth. The total
+//! node count is the search's signature: any change to search behaviour changes it, and the same
+//! binary gives the same count on every run and machine (a test pins it).
+
+use crate::game::Game;
+use crate::search::{self, Limits, SearchOptions, TranspositionTable};
+use crate::variant::{GameVisitor, Variant};
+use std::sync::atomic::AtomicBool;
+use std::time::Instant;
+
+/// The bench positions: variant and FEN. Start positions and middlegames of each game.
+pub const POSITIONS: &[(Variant, &str)] = &[
+    (Variant::Brandubh, "3t3/3t3/3T3/ttTKTtt/3T3/3t3/3t3 a 0 1"),
+    (
+        Variant::Brandubh,
+        "1T1t1t1/3t3/6t/t1TK1tT/1t5/3T3/3t3 a 12 7",
+    ),
+    (Variant::Brandubh, "3t3/1t5/tT5/1tTKTt1/3T3/3t2t/3t3 d 5 3"),
+    (
+        Variant::Tablut,
+        "3ttt3/4t4/4T4/t3T3t/ttTTKTTtt/t3T3t/4T4/4t4/3ttt3 a 0 1",
+    ),
+    (
+        Variant::Tablut,
+        "3ttt3/5t3/2T3T2/t2TT2t1/ttT1K2tt/t3T3t/3T1T3/8t/1t2tt3 a 12 7",
+    ),
+    (
+        Variant::Tablut,
+        "1t7/5tt2/T4t3/6t2/ttT3ttt/T1K3t2/3t2t2/3T5/2Tttt3 d 10 25",
+    ),
+    (
+        Variant::Tawlbwrdd,
+        "3ttttt3/5t5/11/t4T4t/t3TTT3t/tt1TTKTT1tt/t3TTT3t/t4T4t/11/5t5/3ttttt3 a 0 1",
+    ),
+    (
+        Variant::Tawlbwrdd,
+        "4tttt3/1t3t5/11/t2T2T3t/t3TT4t/tt1TTKTT1tt/t4TT3t/t3TT5/11/5t4t/3ttttt3 a 6 4",
+    ),
+    (Variant::Ataxx, "x5o/7/7/7/7/7/o5x x 0 1"),
+    (Variant::Ataxx, "1o2x2/o4x1/7/2o4/3o2x/7/7 x 1 7"),
+    (
+        Variant::Ataxx,
+        "x1x3o/3o1oo/4o1o/6o/3oxo1/1o1x3/o2xx2 o 2 15",
+    ),
+];
+
+/// The depth each bench position is searched to, in plies.
+pub const DEFAULT_DEPTH: u32 = 7;
+
+/// The result of a bench run.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct BenchResult {
+    /// Nodes searched over all positions (the signature).
+    pub nodes: u64,
+    /// Wall time, ms.
+    pub time_ms: u64,
+}
+
+impl BenchResult {
+    /// Nodes per second.
+    pub fn nps(&self) -> u64 {
+        self.nodes * 1000 / self.time_ms.max(1)
+    }
+}
+
+struct BenchOne<'a> {
+    fen: &'a str,
+    depth: u32,
+    threads: usize,
+}
+
+impl GameVisitor for BenchOne<'_> {
+    type Output = u64;
+    fn visit<G: Game>(self, start: G) -> u64 {
+        let pos = start
+            .with_fen(self.fen)
+            .expect("bench positions are valid FENs");
+        let tt = TranspositionTable::new(16).expect("16 MiB hash table");
+        let limits = Limits {
+            depth: Some(self.depth),
+            ..Limits::default()
+        };
+        let options = SearchOptions {
+            threads: self.threads,
+            ..SearchOptions::default()
+        };
+        let stop = AtomicBool::new(false);
+        search::search(&pos, &[], &limits, &options, &tt, &stop, &mut |_| {}).nodes
+    }
+}
+
+/// Searches every bench position to `depth` with `threads` threads (each with a fresh 16 MiB
+/// table) and calls `each(variant, fen, nodes)` after each position. With one thread the node
+/// count is deterministic.
+pub fn run(depth: u32, threads: usize, mut each: impl FnMut(Variant, &str, u64)) -> BenchResult {
+    let start = Instant::now();
+    let mut nodes = 0;
+    for &(variant, fen) in POSITIONS {
+        let n = variant.visit(BenchOne {
+            fen,
+            depth,
+            threads,
+        });
+        each(variant, fen, n);
+        nodes += n;
+    }
+    BenchResult {
+        nodes,
+        time_ms: start.elapsed().as_millis() as u64,
+    }
+}

@@ -1,0 +1,304 @@
+//! A game in progress behind a trait object, so front-ends can hold "the current game" without
+//! knowing its type: the position, the history of earlier positions (for repetition), and the
+//! operations the protocols and the CLI need, all with moves as text.
+
+use crate::game::{Game, Outcome, Side, outcome_with_history};
+use crate::search::{self, Limits, Score, SearchOptions, TranspositionTable};
+use crate::variant::{GameVisitor, Variant};
+use std::sync::atomic::AtomicBool;
+
+/// A search progress report with the principal variation as move text.
+#[derive(Clone, Debug)]
+pub struct TextReport {
+    /// Completed depth, plies.
+    pub depth: u32,
+    /// Deepest ply reached.
+    pub seldepth: u32,
+    /// 1-based MultiPV index.
+    pub multipv: u32,
+    /// The score from the side to move's view.
+    pub score: Score,
+    /// Nodes searched, all threads.
+    pub nodes: u64,
+    /// Nodes per second.
+    pub nps: u64,
+    /// Transposition table use, permill.
+    pub hashfull: u32,
+    /// Time since the search started, ms.
+    pub time_ms: u64,
+    /// The principal variation as move text.
+    pub pv: Vec<String>,
+}
+
+/// The answer of a search, as move text.
+#[derive(Clone, Debug)]
+pub struct TextResult {
+    /// The move to play; `None` if there is none (the game is over).
+    pub best_move: Option<String>,
+    /// The expected reply.
+    pub ponder: Option<String>,
+    /// The score of the best line.
+    pub score: Score,
+    /// Deepest completed depth.
+    pub depth: u32,
+    /// Nodes searched.
+    pub nodes: u64,
+    /// The MultiPV lines of the last completed depth: score and moves, best first.
+    pub lines: Vec<(Score, Vec<String>)>,
+}
+
+/// A game in progress, whatever the game.
+pub trait Session: Send {
+    /// The variant's protocol name.
+    fn variant_name(&self) -> &'static str;
+    /// A copy of this session (for a search thread).
+    fn boxed_clone(&self) -> Box<dyn Session>;
+    /// Sets the position: the start position (`fen` `None`) or a FEN, then the moves in order.
+    /// On any error (bad FEN, an illegal move, a move after the game ended) the session is left
+    /// unchanged and the error says what and where.
+    fn set_position(&mut self, fen: Option<&str>, moves: &[&str]) -> Result<(), String>;
+    /// Plays one move given as text; returns the move in canonical notation. Unchanged on error.
+    fn play(&mut self, mv: &str) -> Result<String, String>;
+    /// Takes back the last move played, if any. Returns `false` when there is none.
+    fn undo(&mut self) -> bool;
+    /// The current position as FEN.
+    fn fen(&self) -> String;
+    /// The position the game was set up from (before [`Session::moves_played`]) as FEN.
+    fn setup_fen(&self) -> String;
+    /// The board diagram.
+    fn board(&self) -> String;
+    /// The current position's Zobrist hash.
+    fn hash(&self) -> u64;
+    /// The side to move.
+    fn side_to_move(&self) -> Side;
+    /// The outcome, repetition included.
+    fn outcome(&self) -> Outcome;
+    /// The static evaluation by named terms (centipawns, side to move's view).
+    fn eval_terms(&self) -> Vec<(&'static str, i32)>;
+    /// The legal moves as text.
+    fn legal_moves(&self) -> Vec<String>;
+    /// The moves played since the set-up position, as text.
+    fn moves_played(&self) -> Vec<String>;
+    /// perft divide: each legal move with its perft(`depth` − 1).
+    fn divide(&self, depth: u32) -> Vec<(String, u64)>;
+    /// Searches the current position (on the calling thread, using `options.threads`).
+    fn search(
+        &self,
+        limits: &Limits,
+        options: &SearchOptions,
+        tt: &TranspositionTable,
+        stop: &AtomicBool,
+        report: &mut dyn FnMut(&TextReport),
+    ) -> TextResult;
+}
+
+/// A new session at the start position of `variant`.
+pub fn new_session(variant: Variant) -> Box<dyn Session> {
+    struct Make;
+    impl GameVisitor for Make {
+        type Output = Box<dyn Session>;
+        fn visit<G: Game>(self, start: G) -> Box<dyn Session> {
+            Box::new(GameSession::new(start))
+        }
+    }
+    variant.visit(Make)
+}
+
+/// The [`Session`] of a game of type `G`.
+#[derive(Clone)]
+pub struct GameSession<G: Game> {
+    setup: G,
+    pos: G,
+    /// Hashes of the positions before `pos`, oldest first.
+    history: Vec<u64>,
+    /// Positions and moves played since `setup`, for undo and the record.
+    played: Vec<(G, G::Move)>,
+}
+
+impl<G: Game> GameSession<G> {
+    /// A session at `start`.
+    pub fn new(start: G) -> Self {
+        GameSession {
+            setup: start.clone(),
+            pos: start,
+            history: Vec::new(),
+            played: Vec::new(),
+        }
+    }
+
+    /// The current position.
+    pub fn position(&self) -> &G {
+        &self.pos
+    }
+
+    fn pv_text(&self, pv: &[G::Move]) -> Vec<String> {
+        let mut pos = self.pos.clone();
+        pv.iter()
+            .map(|&mv| {
+                let s = pos.move_to_string(mv);
+                pos.make_move(mv);
+                s
+            })
+            .collect()
+    }
+
+    fn play_parsed(&mut self, text: &str) -> Result<G::Move, String> {
+        if let Outcome::Decided { reason, .. } = outcome_with_history(&self.pos, &self.history) {
+            return Err(format!("the game is over ({reason})"));
+        }
+        let mv = self.pos.parse_move(text).map_err(|e| e.to_string())?;
+        self.history.push(self.pos.hash());
+        self.played.push((self.pos.clone(), mv));
+        self.pos.make_move(mv);
+        Ok(mv)
+    }
+}
+
+impl<G: Game> Session for GameSession<G> {
+    fn variant_name(&self) -> &'static str {
+        self.pos.variant_name()
+    }
+
+    fn boxed_clone(&self) -> Box<dyn Session> {
+        Box::new(self.clone())
+    }
+
+    fn set_position(&mut self, fen: Option<&str>, moves: &[&str]) -> Result<(), String> {
+        let start = match fen {
+            None => self.pos.start_position(),
+            Some(f) => self
+                .pos
+                .with_fen(f)
+                .map_err(|e| format!("bad FEN '{f}': {e}"))?,
+        };
+        let mut next = GameSession::new(start);
+        for (i, text) in moves.iter().enumerate() {
+            next.play_parsed(text)
+                .map_err(|e| format!("move {} '{text}': {e}", i + 1))?;
+        }
+        *self = next;
+        Ok(())
+    }
+
+    fn play(&mut self, mv: &str) -> Result<String, String> {
+        let before = self.pos.clone();
+        self.play_parsed(mv).map(|m| before.move_to_string(m))
+    }
+
+    fn undo(&mut self) -> bool {
+        match self.played.pop() {
+            Some((pos, _)) => {
+                self.pos = pos;
+                self.history.pop();
+                true
+            }
+            None => false,
+        }
+    }
+
+    fn fen(&self) -> String {
+        self.pos.fen()
+    }
+
+    fn setup_fen(&self) -> String {
+        self.setup.fen()
+    }
+
+    fn board(&self) -> String {
+        self.pos.board_string()
+    }
+
+    fn hash(&self) -> u64 {
+        self.pos.hash()
+    }
+
+    fn side_to_move(&self) -> Side {
+        self.pos.side_to_move()
+    }
+
+    fn outcome(&self) -> Outcome {
+        outcome_with_history(&self.pos, &self.history)
+    }
+
+    fn eval_terms(&self) -> Vec<(&'static str, i32)> {
+        self.pos.eval_terms()
+    }
+
+    fn legal_moves(&self) -> Vec<String> {
+        if self.outcome().is_decided() {
+            return Vec::new();
+        }
+        let mut moves = Vec::new();
+        self.pos.generate_moves(&mut moves);
+        moves.iter().map(|&m| self.pos.move_to_string(m)).collect()
+    }
+
+    fn moves_played(&self) -> Vec<String> {
+        self.played
+            .iter()
+            .map(|(p, m)| p.move_to_string(*m))
+            .collect()
+    }
+
+    fn divide(&self, depth: u32) -> Vec<(String, u64)> {
+        crate::perft::divide(&self.pos, depth)
+    }
+
+    fn search(
+        &self,
+        limits: &Limits,
+        options: &SearchOptions,
+        tt: &TranspositionTable,
+        stop: &AtomicBool,
+        report: &mut dyn FnMut(&TextReport),
+    ) -> TextResult {
+        if self.outcome().is_decided() {
+            return TextResult {
+                best_move: None,
+                ponder: None,
+                score: Score::Cp(0),
+                depth: 0,
+                nodes: 0,
+                lines: Vec::new(),
+            };
+        }
+        let result = search::search(
+            &self.pos,
+            &self.history,
+            limits,
+            options,
+            tt,
+            stop,
+            &mut |r| {
+                report(&TextReport {
+                    depth: r.depth,
+                    seldepth: r.seldepth,
+                    multipv: r.multipv,
+                    score: r.score,
+                    nodes: r.nodes,
+                    nps: r.nps,
+                    hashfull: r.hashfull,
+                    time_ms: r.time_ms,
+                    pv: self.pv_text(&r.pv),
+                })
+            },
+        );
+        TextResult {
+            best_move: result.best_move.map(|m| self.pos.move_to_string(m)),
+            ponder: result.ponder.and_then(|p| {
+                let best = result.best_move?;
+                let mut after = self.pos.clone();
+                after.make_move(best);
+                Some(after.move_to_string(p))
+            }),
+            score: Score::from_internal(result.score),
+            depth: result.depth,
+            nodes: result.nodes,
+            lines: result
+                .lines
+                .iter()
+                .map(|(s, pv)| (Score::from_internal(*s), self.pv_text(pv)))
+                .collect(),
+        }
+    }
+}
