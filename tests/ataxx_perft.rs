@@ -88,3 +88,22 @@ fn generic_perft_agrees_with_fast_perft() {
         }
     }
 }
+
+/// Times start-position perft(6) in this (release) test binary and prints leaves per second:
+/// `cargo test --release --test ataxx_perft -- --ignored --nocapture perft6_speed`.
+#[test]
+#[ignore = "timing run, prints leaves/s"]
+fn perft6_speed() {
+    let pos = Position::start();
+    let mut best = f64::MAX;
+    for _ in 0..5 {
+        let t = std::time::Instant::now();
+        assert_eq!(pos.perft(6), 141_865_520);
+        best = best.min(t.elapsed().as_secs_f64());
+    }
+    println!(
+        "ataxx start perft(6) = 141865520 in {:.3} s (best of 5): {:.3e} leaves/s",
+        best,
+        141_865_520.0 / best
+    );
+}

@@ -89,8 +89,17 @@ impl Position {
                     rank + 1
                 ))
             };
+            let zero = || {
+                ParseError::new(format!(
+                    "FEN rank {} has an empty-square count of 0",
+                    rank + 1
+                ))
+            };
             for c in text.chars().chain(std::iter::once('/')) {
                 if let Some(d) = c.to_digit(10) {
+                    if run == Some(0) {
+                        return Err(zero());
+                    }
                     let n = run.unwrap_or(0) * 10 + d;
                     if file + n > 7 {
                         return Err(too_many(file + n));
@@ -100,10 +109,7 @@ impl Position {
                 }
                 if let Some(n) = run.take() {
                     if n == 0 {
-                        return Err(ParseError::new(format!(
-                            "FEN rank {} has an empty-square count of 0",
-                            rank + 1
-                        )));
+                        return Err(zero());
                     }
                     file += n;
                 }
