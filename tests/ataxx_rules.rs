@@ -22,8 +22,7 @@ fn play(p: &Position, text: &str) -> Position {
 }
 
 fn sq(name: &str) -> Square {
-    let b = name.as_bytes();
-    Square::from_coords(b[0] - b'a', b[1] - b'1').unwrap()
+    Square::parse(name).unwrap()
 }
 
 /// ```text
@@ -191,6 +190,8 @@ fn move_text_forms() {
         assert_eq!(Position::decode_move(bits), Some(mv));
     }
     assert_eq!(p.move_to_string(Move::Pass), "0000");
+    assert_eq!(sq("G7").index(), 48);
+    assert_eq!(Square::parse("h1"), None);
     assert_eq!(
         Position::decode_move(Position::encode_move(Move::Pass)),
         Some(Move::Pass)

@@ -105,6 +105,11 @@ impl Square {
         if df > dr { df } else { dr }
     }
 
+    /// Parses algebraic coordinates such as `f2` (either case); `None` if not a square.
+    pub fn parse(text: &str) -> Option<Square> {
+        Square::from_bytes(text.to_ascii_lowercase().as_bytes())
+    }
+
     /// Parses two bytes such as `b"f2"` (lower case) into a square.
     pub(crate) fn from_bytes(b: &[u8]) -> Option<Square> {
         match b {
