@@ -1,0 +1,115 @@
+//! [`Game`] for [`Position`].
+
+use super::eval;
+use super::mv::Move;
+use super::position::Position;
+use crate::game::{Game, Outcome, ParseError, RepetitionRule, Side};
+
+impl Game for Position {
+    type Move = Move;
+
+    fn variant_name(&self) -> &'static str {
+        "ataxx"
+    }
+
+    fn start_position(&self) -> Self {
+        Position::start()
+    }
+
+    fn with_fen(&self, fen: &str) -> Result<Self, ParseError> {
+        Position::from_fen(fen)
+    }
+
+    fn fen(&self) -> String {
+        self.to_fen()
+    }
+
+    #[inline]
+    fn side_to_move(&self) -> Side {
+        self.side
+    }
+
+    #[inline]
+    fn hash(&self) -> u64 {
+        self.hash
+    }
+
+    fn compute_hash(&self) -> u64 {
+        self.compute_hash_inner()
+    }
+
+    #[inline]
+    fn halfmove_clock(&self) -> u32 {
+        self.halfmove
+    }
+
+    fn generate_moves(&self, moves: &mut Vec<Move>) {
+        self.legal_moves(moves);
+    }
+
+    #[inline]
+    fn make_move(&mut self, mv: Move) {
+        self.play(mv);
+    }
+
+    fn make_null_move(&mut self) {
+        self.side = self.side.opponent();
+        self.hash ^= super::zobrist::ZOBRIST.side;
+    }
+
+    /// Always `false`: Ataxx is zugzwang-prone (every move may open holes next to one's stones,
+    /// and passing is only legal when forced), so null-move pruning is unsound here.
+    fn null_move_allowed(&self) -> bool {
+        false
+    }
+
+    fn outcome(&self) -> Outcome {
+        Position::outcome(self)
+    }
+
+    fn repetition_rule(&self) -> RepetitionRule {
+        RepetitionRule::Ignored
+    }
+
+    fn evaluate(&self) -> i32 {
+        eval::evaluate(self)
+    }
+
+    /// 100 cp per stone gained: flipped stones, +1 for a clone.
+    fn move_gain(&self, mv: Move) -> i32 {
+        eval::MATERIAL * self.stones_gained(mv) as i32
+    }
+
+    /// Always `false`: Ataxx has no quiescence moves.
+    fn is_tactical(&self, _mv: Move) -> bool {
+        false
+    }
+
+    fn parse_move(&self, text: &str) -> Result<Move, ParseError> {
+        self.parse(text)
+    }
+
+    fn move_to_string(&self, mv: Move) -> String {
+        mv.to_string()
+    }
+
+    fn encode_move(mv: Move) -> u16 {
+        mv.encode()
+    }
+
+    fn decode_move(bits: u16) -> Option<Move> {
+        Move::decode(bits)
+    }
+
+    fn board_string(&self) -> String {
+        self.diagram()
+    }
+
+    fn eval_terms(&self) -> Vec<(&'static str, i32)> {
+        eval::terms(self).to_vec()
+    }
+
+    fn perft(&self, depth: u32) -> u64 {
+        Position::perft(self, depth)
+    }
+}
