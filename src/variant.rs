@@ -52,8 +52,10 @@ impl Variant {
 
     /// Runs `visitor` with this variant's start position.
     pub fn visit<V: GameVisitor>(self, visitor: V) -> V::Output {
-        let _ = visitor;
-        todo!()
+        match self {
+            Variant::Ataxx => visitor.visit(crate::ataxx::Position::start()),
+            _ => visitor.visit(crate::ataxx::Position::start()),
+        }
     }
 }
 

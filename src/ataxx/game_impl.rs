@@ -85,6 +85,11 @@ impl Game for Position {
         false
     }
 
+    /// Ataxx has no quiescence moves: every move changes material, so none is singled out.
+    fn generate_tactical(&self, moves: &mut Vec<Move>) {
+        moves.clear();
+    }
+
     fn parse_move(&self, text: &str) -> Result<Move, ParseError> {
         self.parse(text)
     }

@@ -7,7 +7,9 @@
 use super::Output;
 use super::session::{Session, TextReport, new_session};
 use crate::game::{Outcome, Side};
-use crate::search::{Clock, Limits, Score, SearchOptions, TranspositionTable, tt};
+use crate::search::{
+    Clock, Limits, MAX_SKILL, Score, SearchOptions, TranspositionTable, named_skill, tt,
+};
 use crate::variant::Variant;
 use std::io::BufRead;
 use std::panic::{AssertUnwindSafe, catch_unwind};
@@ -222,6 +224,9 @@ impl Engine {
         ));
         self.out
             .line("option name Move Overhead type spin default 10 min 0 max 5000");
+        self.out.line(format!(
+            "option name Skill Level type spin default {MAX_SKILL} min 0 max {MAX_SKILL}"
+        ));
         self.out.line("option name Clear Hash type button");
         self.out.line(match dialect {
             Dialect::Uci => "uciok",
@@ -298,6 +303,13 @@ impl Engine {
             "threads" => number(1, max_threads() as u64).map(|n| self.options.threads = n as usize),
             "multipv" => number(1, MAX_MULTIPV).map(|n| self.options.multipv = n as usize),
             "move overhead" => number(0, 5000).map(|n| self.options.move_overhead_ms = n),
+            "skill level" => match named_skill(&value) {
+                Some(level) => {
+                    self.options.skill_level = level;
+                    Ok(())
+                }
+                None => number(0, MAX_SKILL as u64).map(|n| self.options.skill_level = n as u8),
+            },
             "clear hash" => {
                 self.tt.clear();
                 Ok(())

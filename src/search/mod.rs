@@ -102,6 +102,73 @@ pub struct SearchOptions {
     pub multipv: usize,
     /// Milliseconds kept in reserve per move for communication (UCI `Move Overhead`).
     pub move_overhead_ms: u64,
+    /// Playing strength from 0 (weakest) to [`MAX_SKILL`] (full strength, the default); see
+    /// [`Skill`].
+    pub skill_level: u8,
+    /// Seed of the random choice among near-best moves at reduced skill.
+    pub seed: u64,
+}
+
+/// Full strength for [`SearchOptions::skill_level`].
+pub const MAX_SKILL: u8 = 20;
+
+/// The named strength levels of `play` and the protocol, as skill values: `easy` = 2,
+/// `medium` = 8, `hard` = 20 (full strength).
+pub fn named_skill(name: &str) -> Option<u8> {
+    match name.to_ascii_lowercase().as_str() {
+        "easy" => Some(2),
+        "medium" => Some(8),
+        "hard" => Some(MAX_SKILL),
+        _ => None,
+    }
+}
+
+/// How a skill level below [`MAX_SKILL`] weakens play, in the manner of Stockfish's
+/// `Skill Level`: the search is capped in depth and nodes and looks at four lines (MultiPV), then
+/// picks among them at random, favouring better lines more as the level rises.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Skill {
+    /// 0 ..= [`MAX_SKILL`].
+    pub level: u8,
+}
+
+impl Skill {
+    /// Deepest depth searched at this level, plies: 1 at level 0, 10 at level 19.
+    pub fn max_depth(self) -> u32 {
+        1 + self.level as u32 / 2
+    }
+
+    /// Node cap at this level: 400 × 1.5^level (about 0.9 million at level 19).
+    pub fn max_nodes(self) -> u64 {
+        (400.0 * 1.5f64.powi(self.level as i32)) as u64
+    }
+
+    /// Picks one of `lines` (score, first move; best first) with the seeded generator: each
+    /// line's score is pushed up by a random amount that shrinks as the level rises, and the
+    /// highest pushed score wins.
+    pub fn pick<M: Copy>(self, lines: &[(i32, M)], seed: u64) -> Option<M> {
+        use rand::{RngExt, SeedableRng};
+        let (top, _) = *lines.first()?;
+        let mut rng = rand::rngs::StdRng::seed_from_u64(seed);
+        let weakness = 120 - 6 * self.level.min(MAX_SKILL - 1) as i32;
+        let spread = lines
+            .iter()
+            .map(|l| top - l.0)
+            .max()
+            .unwrap_or(0)
+            .clamp(0, 100);
+        lines
+            .iter()
+            .map(|&(score, mv)| {
+                let push = (weakness * (top - score)
+                    + (spread + 20) * rng.random_range(0..weakness.max(1)))
+                    / 128;
+                // Ignore mate scores' size so that a forced win is still usually played.
+                (score.clamp(-MATE_BOUND, MATE_BOUND) + push, mv)
+            })
+            .max_by_key(|&(v, _)| v)
+            .map(|(_, mv)| mv)
+    }
 }
 
 impl Default for SearchOptions {
@@ -110,6 +177,8 @@ impl Default for SearchOptions {
             threads: 1,
             multipv: 1,
             move_overhead_ms: 10,
+            skill_level: MAX_SKILL,
+            seed: 0,
         }
     }
 }
@@ -163,10 +232,23 @@ pub fn search<G: Game>(
         budget: TimeBudget::new(limits, root.side_to_move(), options.move_overhead_ms),
         node_limit: limits.nodes,
     };
-    let max_depth = limits
+    let mut max_depth = limits
         .depth
         .map_or(MAX_PLY as u32 - 1, |d| d.clamp(1, MAX_PLY as u32 - 1));
-    let multipv = options.multipv.max(1);
+    let mut multipv = options.multipv.max(1);
+    let mut shared = shared;
+    let skill = (options.skill_level < MAX_SKILL).then_some(Skill {
+        level: options.skill_level,
+    });
+    if let Some(skill) = skill {
+        max_depth = max_depth.min(skill.max_depth());
+        shared.node_limit = Some(
+            shared
+                .node_limit
+                .map_or(skill.max_nodes(), |n| n.min(skill.max_nodes())),
+        );
+        multipv = multipv.max(4);
+    }
 
     let result = std::thread::scope(|scope| {
         for id in 1..threads {
@@ -182,6 +264,20 @@ pub fn search<G: Game>(
         result
     });
 
+    let mut result = result;
+    if let Some(skill) = skill {
+        let firsts: Vec<(i32, G::Move)> = result
+            .lines
+            .iter()
+            .filter_map(|(s, pv)| Some((*s, *pv.first()?)))
+            .collect();
+        if let Some(mv) = skill.pick(&firsts, options.seed ^ root.hash()) {
+            if result.best_move != Some(mv) {
+                result.ponder = None;
+            }
+            result.best_move = Some(mv);
+        }
+    }
     if limits.infinite {
         while !stop.load(Ordering::Relaxed) {
             std::thread::sleep(Duration::from_millis(1));
