@@ -20,7 +20,9 @@
 //! - **Captures on the escape move**: when the king escapes with a move that also captures, the
 //!   captures are made (the game is over either way).
 //! - **FEN**: the king may stand anywhere, including the tablut castle and escape squares (then
-//!   the game is already decided); soldiers may not stand where they may not stop.
+//!   the game is already decided); soldiers may not stand where they may not stop. A FEN must
+//!   have exactly one king, so the final position after a king capture has no FEN (`fen()` still
+//!   writes it, but it does not parse back).
 //! - **Outcome order**: king captured, king escaped, no legal move, then the 100-ply rule (a side
 //!   without moves on the 100th ply loses in brandubh rather than draws).
 //! - **Null move**: allowed unless the side to move has three pieces or fewer (king included).
