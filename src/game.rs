@@ -83,12 +83,18 @@ pub enum Outcome {
 impl Outcome {
     /// A win for `side` by `reason`.
     pub const fn win(side: Side, reason: Reason) -> Outcome {
-        Outcome::Decided { winner: Some(side), reason }
+        Outcome::Decided {
+            winner: Some(side),
+            reason,
+        }
     }
 
     /// A draw by `reason`.
     pub const fn draw(reason: Reason) -> Outcome {
-        Outcome::Decided { winner: None, reason }
+        Outcome::Decided {
+            winner: None,
+            reason,
+        }
     }
 
     /// `true` when the game is over.
