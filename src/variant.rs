@@ -53,8 +53,10 @@ impl Variant {
     /// Runs `visitor` with this variant's start position.
     pub fn visit<V: GameVisitor>(self, visitor: V) -> V::Output {
         match self {
+            Variant::Brandubh => visitor.visit(crate::tafl::brandubh()),
+            Variant::Tablut => visitor.visit(crate::tafl::tablut()),
+            Variant::Tawlbwrdd => visitor.visit(crate::tafl::tawlbwrdd()),
             Variant::Ataxx => visitor.visit(crate::ataxx::Position::start()),
-            _ => visitor.visit(crate::ataxx::Position::start()),
         }
     }
 }

@@ -1,0 +1,806 @@
+//! A tafl position: bitboards, FEN, move generation, captures, the [`Game`] implementation.
+
+use std::fmt;
+
+use super::bitboard::{Bitboard, Square};
+use super::rules::{NoMoveRule, Piece, Rules};
+use super::zobrist::{PIECE_KEYS, SIDE_KEY};
+use crate::game::{Game, Outcome, ParseError, Reason, RepetitionRule, Side};
+
+/// A tafl move: a piece slides from `from` to `to` along a rank or file.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Hash)]
+pub struct Move {
+    /// The square the piece leaves.
+    pub from: Square,
+    /// The square the piece stops on.
+    pub to: Square,
+}
+
+/// Value of a captured attacker soldier in [`Game::move_gain`] and material, centipawns.
+pub const ATTACKER_VALUE: i32 = 100;
+/// Value of a captured defender soldier, centipawns.
+pub const DEFENDER_VALUE: i32 = 180;
+/// Value of capturing the king (the game is won), centipawns.
+pub const KING_VALUE: i32 = 20_000;
+
+/// A tafl position. `Copy`: the search copies and makes moves on the copy.
+#[derive(Clone, Copy)]
+pub struct Position<B: Bitboard> {
+    pub(crate) rules: &'static Rules<B>,
+    pub(crate) attackers: B,
+    pub(crate) defenders: B,
+    pub(crate) king: B,
+    pub(crate) side: Side,
+    pub(crate) clock: u32,
+    pub(crate) fullmove: u32,
+    pub(crate) hash: u64,
+}
+
+/// Brandubh positions (7×7, `u64` bitboards).
+pub type BrandubhPosition = Position<u64>;
+/// Tablut and tawlbwrdd positions (9×9 and 11×11, `u128` bitboards).
+pub type LargePosition = Position<u128>;
+
+/// The brandubh start position.
+pub fn brandubh() -> Position<u64> {
+    Position::start(super::brandubh_rules())
+}
+
+/// The tablut start position.
+pub fn tablut() -> Position<u128> {
+    Position::start(super::tablut_rules())
+}
+
+/// The tawlbwrdd start position.
+pub fn tawlbwrdd() -> Position<u128> {
+    Position::start(super::tawlbwrdd_rules())
+}
+
+/// Square name such as `d1` on a board of side `size`.
+pub fn square_name(sq: Square, size: u8) -> String {
+    format!("{}{}", (b'a' + sq % size) as char, sq / size + 1)
+}
+
+/// Parses a square name such as `d1` or `k11`; `None` if off a `size` board.
+pub fn parse_square(text: &str, size: u8) -> Option<Square> {
+    let mut chars = text.chars();
+    let f = chars.next()?;
+    if !f.is_ascii_lowercase() {
+        return None;
+    }
+    let file = f as u32 - 'a' as u32;
+    let rank_text = chars.as_str();
+    if rank_text.is_empty() || rank_text.len() > 2 || !rank_text.bytes().all(|b| b.is_ascii_digit())
+    {
+        return None;
+    }
+    let rank: u32 = rank_text.parse().ok()?;
+    if file >= size as u32 || rank == 0 || rank > size as u32 {
+        return None;
+    }
+    Some(((rank - 1) * size as u32 + file) as Square)
+}
+
+impl<B: Bitboard> Position<B> {
+    /// The start position of `rules`.
+    pub fn start(rules: &'static Rules<B>) -> Self {
+        Self::from_fen(rules, &rules.options.start_fen).expect("rules with a valid start FEN")
+    }
+
+    /// The rules of this position.
+    pub fn rules(&self) -> &'static Rules<B> {
+        self.rules
+    }
+
+    /// Attacker soldiers.
+    pub fn attackers(&self) -> B {
+        self.attackers
+    }
+
+    /// Defender soldiers (without the king).
+    pub fn defenders(&self) -> B {
+        self.defenders
+    }
+
+    /// The king (empty once captured).
+    pub fn king(&self) -> B {
+        self.king
+    }
+
+    /// All occupied squares.
+    #[inline(always)]
+    pub fn occupied(&self) -> B {
+        self.attackers | self.defenders | self.king
+    }
+
+    /// The fullmove number (starts at 1, grows after the defenders move).
+    pub fn fullmove_number(&self) -> u32 {
+        self.fullmove
+    }
+
+    /// `true` once the king has escaped or been captured (no moves remain).
+    #[inline(always)]
+    pub fn king_gone(&self) -> bool {
+        self.king.is_empty() || !(self.king & self.rules.escape).is_empty()
+    }
+
+    /// Parses a FEN (rules.md, "Position strings") under `rules`. Errors say what is wrong and
+    /// where: rank/square counts, unknown letters, king count, pieces on squares they may not
+    /// stand on, the side letter, the numbers.
+    pub fn from_fen(rules: &'static Rules<B>, fen: &str) -> Result<Self, ParseError> {
+        let fields: Vec<&str> = fen.split_whitespace().collect();
+        if fields.len() < 2 || fields.len() > 4 {
+            return Err(ParseError::new(format!(
+                "FEN has {} fields, expected 2 to 4 (<board> <side> [<clock> [<move number>]])",
+                fields.len()
+            )));
+        }
+        let size = rules.size as usize;
+        let ranks: Vec<&str> = fields[0].split('/').collect();
+        if ranks.len() != size {
+            return Err(ParseError::new(format!(
+                "FEN has {} ranks, expected {size}",
+                ranks.len()
+            )));
+        }
+        let (mut attackers, mut defenders, mut king) = (B::ZERO, B::ZERO, B::ZERO);
+        let mut kings = 0;
+        for (i, text) in ranks.iter().enumerate() {
+            let rank = size - 1 - i;
+            let mut file = 0usize;
+            let mut run = 0usize;
+            let bytes = text.as_bytes();
+            for (j, &c) in bytes.iter().enumerate() {
+                if c.is_ascii_digit() {
+                    run = run * 10 + (c - b'0') as usize;
+                    if run > size {
+                        return Err(ParseError::new(format!(
+                            "FEN rank {} has too many squares",
+                            rank + 1
+                        )));
+                    }
+                    let next_digit = bytes.get(j + 1).is_some_and(|b| b.is_ascii_digit());
+                    if !next_digit {
+                        if run == 0 {
+                            return Err(ParseError::new(format!(
+                                "FEN rank {} has an empty count of 0",
+                                rank + 1
+                            )));
+                        }
+                        file += run;
+                        run = 0;
+                    }
+                    continue;
+                }
+                if file >= size {
+                    return Err(ParseError::new(format!(
+                        "FEN rank {} has more than {size} squares",
+                        rank + 1
+                    )));
+                }
+                let sq = (rank * size + file) as Square;
+                let bit = B::bit(sq);
+                match c {
+                    b't' => attackers |= bit,
+                    b'T' => defenders |= bit,
+                    b'K' => {
+                        king |= bit;
+                        kings += 1;
+                    }
+                    _ => {
+                        let ch = text[j..].chars().next().unwrap_or('?');
+                        return Err(ParseError::new(format!(
+                            "FEN rank {} has an unknown piece letter '{}' (expected t, T, K or a digit)",
+                            rank + 1,
+                            ch.escape_default()
+                        )));
+                    }
+                }
+                let kind = match c {
+                    b't' => Piece::Attacker,
+                    b'T' => Piece::Defender,
+                    _ => Piece::King,
+                };
+                if kind != Piece::King && rules.no_stop[kind.index()].has(sq) {
+                    return Err(ParseError::new(format!(
+                        "FEN has a{} on {}, where it may not stand",
+                        if kind == Piece::Attacker {
+                            "n attacker"
+                        } else {
+                            " defender"
+                        },
+                        square_name(sq, rules.size)
+                    )));
+                }
+                file += 1;
+            }
+            if file != size {
+                return Err(ParseError::new(format!(
+                    "FEN rank {} has {file} squares, expected {size}",
+                    rank + 1
+                )));
+            }
+        }
+        if kings == 0 {
+            return Err(ParseError::new("FEN has no king"));
+        }
+        if kings > 1 {
+            return Err(ParseError::new(format!(
+                "FEN has {kings} kings, expected 1"
+            )));
+        }
+        let side = match fields[1] {
+            "a" => Side::First,
+            "d" => Side::Second,
+            s => {
+                return Err(ParseError::new(format!(
+                    "FEN side to move is '{}', expected a (attackers) or d (defenders)",
+                    s.escape_default()
+                )));
+            }
+        };
+        let clock = match fields.get(2) {
+            None => 0,
+            Some(t) => t.parse::<u32>().map_err(|_| {
+                ParseError::new(format!(
+                    "FEN clock '{}' is not a number",
+                    t.escape_default()
+                ))
+            })?,
+        };
+        let fullmove = match fields.get(3) {
+            None => 1,
+            Some(t) => match t.parse::<u32>() {
+                Ok(n) if n >= 1 => n,
+                _ => {
+                    return Err(ParseError::new(format!(
+                        "FEN move number '{}' is not a number from 1",
+                        t.escape_default()
+                    )));
+                }
+            },
+        };
+        let mut pos = Position {
+            rules,
+            attackers,
+            defenders,
+            king,
+            side,
+            clock,
+            fullmove,
+            hash: 0,
+        };
+        pos.hash = pos.compute_hash();
+        Ok(pos)
+    }
+
+    /// Squares a piece of `kind` on `sq` may move to.
+    #[inline(always)]
+    pub fn targets(&self, sq: Square, kind: Piece) -> B {
+        let occ = self.occupied();
+        let k = kind.index();
+        self.rules.slides(sq, occ | self.rules.no_pass[k]) & !(occ | self.rules.no_stop[k])
+    }
+
+    /// Number of legal moves (bulk count by popcount, no move list); 0 once the king is gone.
+    #[inline]
+    pub fn count_moves(&self) -> u64 {
+        if self.king_gone() {
+            return 0;
+        }
+        let r = self.rules;
+        let occ = self.occupied();
+        let mut n = 0u64;
+        let count = |pieces: B, k: usize| {
+            let blockers = occ | r.no_pass[k];
+            let free = !(occ | r.no_stop[k]);
+            pieces
+                .squares()
+                .map(|s| (r.slides(s, blockers) & free).popcount() as u64)
+                .sum::<u64>()
+        };
+        if self.side == Side::First {
+            n += count(self.attackers, 0);
+        } else {
+            n += count(self.defenders, 1);
+            n += count(self.king, 2);
+        }
+        n
+    }
+
+    /// Calls `f(from, to, kind)` for every legal move.
+    #[inline(always)]
+    fn for_each_move(&self, mut f: impl FnMut(Square, Square, Piece)) {
+        if self.king_gone() {
+            return;
+        }
+        let r = self.rules;
+        let occ = self.occupied();
+        let mut each = |pieces: B, kind: Piece| {
+            let k = kind.index();
+            let blockers = occ | r.no_pass[k];
+            let free = !(occ | r.no_stop[k]);
+            for s in pieces.squares() {
+                for t in (r.slides(s, blockers) & free).squares() {
+                    f(s, t, kind);
+                }
+            }
+        };
+        if self.side == Side::First {
+            each(self.attackers, Piece::Attacker);
+        } else {
+            each(self.defenders, Piece::Defender);
+            each(self.king, Piece::King);
+        }
+    }
+
+    /// The kind of the piece on `sq`, if any.
+    pub fn piece_at(&self, sq: Square) -> Option<Piece> {
+        if self.attackers.has(sq) {
+            Some(Piece::Attacker)
+        } else if self.defenders.has(sq) {
+            Some(Piece::Defender)
+        } else if self.king.has(sq) {
+            Some(Piece::King)
+        } else {
+            None
+        }
+    }
+
+    /// Makes the move `from`-`to` of a piece of `kind`; returns the number of pieces captured
+    /// (the king counts as one).
+    #[inline(always)]
+    fn make(&mut self, from: Square, to: Square, kind: Piece) -> u32 {
+        let m = B::bit(from) | B::bit(to);
+        match kind {
+            Piece::Attacker => self.attackers ^= m,
+            Piece::Defender => self.defenders ^= m,
+            Piece::King => self.king ^= m,
+        }
+        let keys = &PIECE_KEYS[kind.index()];
+        self.hash ^= keys[from as usize] ^ keys[to as usize];
+        let captured = self.captures(to, kind);
+        self.clock = if captured > 0 {
+            0
+        } else {
+            self.clock.saturating_add(1)
+        };
+        if self.side == Side::Second {
+            self.fullmove = self.fullmove.saturating_add(1);
+        }
+        self.side = self.side.opponent();
+        self.hash ^= SIDE_KEY;
+        captured
+    }
+
+    /// Custodial captures by the piece of `kind` that just moved to `to` (rules.md).
+    #[inline(always)]
+    fn captures(&mut self, to: Square, kind: Piece) -> u32 {
+        let r = self.rules;
+        let adj = r.adjacent[to as usize];
+        let mut count = 0;
+        let (enemy, victim, own) = match kind {
+            Piece::Attacker => (self.defenders, Piece::Defender, self.attackers),
+            Piece::Defender => {
+                let anvil_king = if r.king_armed.anvil() {
+                    self.king
+                } else {
+                    B::ZERO
+                };
+                (self.attackers, Piece::Attacker, self.defenders | anvil_king)
+            }
+            Piece::King => {
+                if !r.king_armed.hammer() {
+                    return 0;
+                }
+                (self.attackers, Piece::Attacker, self.defenders)
+            }
+        };
+        if !(adj & enemy).is_empty() {
+            let walls = own | r.hostile_to(victim, self.occupied());
+            let steps = &r.step[to as usize];
+            let mut removed = B::ZERO;
+            for (d, &n) in steps.iter().enumerate() {
+                if n == super::rules::NO_SQUARE || !enemy.has(n) {
+                    continue;
+                }
+                let b = r.step[n as usize][d];
+                if b != super::rules::NO_SQUARE && walls.has(b) {
+                    removed |= B::bit(n);
+                    self.hash ^= PIECE_KEYS[victim.index()][n as usize];
+                    count += 1;
+                }
+            }
+            match victim {
+                Piece::Attacker => self.attackers ^= removed,
+                _ => self.defenders ^= removed,
+            }
+        }
+        if kind == Piece::Attacker && !(adj & self.king).is_empty() && self.king_captured(to) {
+            let k = self.king.lsb();
+            self.hash ^= PIECE_KEYS[Piece::King.index()][k as usize];
+            self.king = B::ZERO;
+            count += 1;
+        }
+        count
+    }
+
+    /// Whether the attacker that just moved to `to` (next to the king) captures the king.
+    #[inline]
+    fn king_captured(&self, to: Square) -> bool {
+        let r = self.rules;
+        let k = self.king.lsb();
+        let walls = self.attackers | r.hostile_to(Piece::King, self.occupied());
+        let steps = &r.step[k as usize];
+        if r.king_strong.has(k) {
+            steps.iter().all(|&n| {
+                if n == super::rules::NO_SQUARE {
+                    r.king_edge_hostile
+                } else {
+                    walls.has(n)
+                }
+            })
+        } else {
+            let d = r.step[to as usize]
+                .iter()
+                .position(|&n| n == k)
+                .unwrap_or(0);
+            let b = steps[d];
+            b != super::rules::NO_SQUARE && walls.has(b)
+        }
+    }
+
+    /// perft with bulk counting at depth 1 and copy-make above.
+    pub fn perft_fast(&self, depth: u32) -> u64 {
+        match depth {
+            0 => 1,
+            1 => self.count_moves(),
+            _ => {
+                let mut n = 0;
+                self.for_each_move(|from, to, kind| {
+                    let mut child = *self;
+                    child.make(from, to, kind);
+                    n += child.perft_fast(depth - 1);
+                });
+                n
+            }
+        }
+    }
+
+    /// perft split by first move: `(move text, count)` pairs in generation order.
+    pub fn perft_divide(&self, depth: u32) -> Vec<(String, u64)> {
+        let mut moves = Vec::new();
+        self.generate_moves(&mut moves);
+        moves
+            .into_iter()
+            .map(|mv| {
+                let mut c = *self;
+                c.make_move(mv);
+                (
+                    self.move_to_string(mv),
+                    c.perft_fast(depth.saturating_sub(1)),
+                )
+            })
+            .collect()
+    }
+
+    /// Why the slide `from`-`to` is illegal here, or `Ok(kind)` of the moving piece.
+    fn check_move(&self, from: Square, to: Square) -> Result<Piece, String> {
+        let r = self.rules;
+        let n = |s| square_name(s, r.size);
+        if self.king_gone() {
+            return Err("the game is over".into());
+        }
+        let kind = self
+            .piece_at(from)
+            .ok_or_else(|| format!("no piece on {}", n(from)))?;
+        let mine = match self.side {
+            Side::First => kind == Piece::Attacker,
+            Side::Second => kind != Piece::Attacker,
+        };
+        if !mine {
+            let who = if self.side == Side::First {
+                "attackers"
+            } else {
+                "defenders"
+            };
+            return Err(format!(
+                "the piece on {} is not yours ({who} to move)",
+                n(from)
+            ));
+        }
+        if from == to {
+            return Err("the move does not leave its square".into());
+        }
+        let d = (0..4)
+            .find(|&d| r.rays[from as usize][d].has(to))
+            .ok_or_else(|| {
+                format!(
+                    "{} to {} is not a straight line along a rank or file",
+                    n(from),
+                    n(to)
+                )
+            })?;
+        let mut s = r.step[from as usize][d];
+        let occ = self.occupied();
+        while s != to {
+            if occ.has(s) {
+                return Err(format!("the way is blocked by the piece on {}", n(s)));
+            }
+            if r.no_pass[kind.index()].has(s) {
+                return Err(format!("this piece may not pass over {}", n(s)));
+            }
+            s = r.step[s as usize][d];
+        }
+        if occ.has(to) {
+            return Err(format!("{} is occupied", n(to)));
+        }
+        if r.no_stop[kind.index()].has(to) {
+            return Err(format!("this piece may not stop on {}", n(to)));
+        }
+        Ok(kind)
+    }
+}
+
+impl<B: Bitboard> fmt::Debug for Position<B> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Position({} {})", self.rules.name, self.fen())
+    }
+}
+
+impl<B: Bitboard> PartialEq for Position<B> {
+    fn eq(&self, o: &Self) -> bool {
+        std::ptr::eq(self.rules, o.rules)
+            && self.attackers == o.attackers
+            && self.defenders == o.defenders
+            && self.king == o.king
+            && self.side == o.side
+            && self.clock == o.clock
+            && self.fullmove == o.fullmove
+    }
+}
+
+impl<B: Bitboard> Game for Position<B> {
+    type Move = Move;
+
+    fn variant_name(&self) -> &'static str {
+        self.rules.name
+    }
+
+    fn start_position(&self) -> Self {
+        Self::start(self.rules)
+    }
+
+    fn with_fen(&self, fen: &str) -> Result<Self, ParseError> {
+        Self::from_fen(self.rules, fen)
+    }
+
+    fn fen(&self) -> String {
+        let size = self.rules.size;
+        let mut s = String::new();
+        for rank in (0..size).rev() {
+            let mut empty = 0;
+            for file in 0..size {
+                let sq = rank * size + file;
+                let c = match self.piece_at(sq) {
+                    None => {
+                        empty += 1;
+                        continue;
+                    }
+                    Some(Piece::Attacker) => 't',
+                    Some(Piece::Defender) => 'T',
+                    Some(Piece::King) => 'K',
+                };
+                if empty > 0 {
+                    s += &empty.to_string();
+                    empty = 0;
+                }
+                s.push(c);
+            }
+            if empty > 0 {
+                s += &empty.to_string();
+            }
+            if rank > 0 {
+                s.push('/');
+            }
+        }
+        let side = if self.side == Side::First { 'a' } else { 'd' };
+        format!("{s} {side} {} {}", self.clock, self.fullmove)
+    }
+
+    fn side_to_move(&self) -> Side {
+        self.side
+    }
+
+    fn hash(&self) -> u64 {
+        self.hash
+    }
+
+    fn compute_hash(&self) -> u64 {
+        let mut h = if self.side == Side::Second {
+            SIDE_KEY
+        } else {
+            0
+        };
+        for (k, b) in [self.attackers, self.defenders, self.king]
+            .into_iter()
+            .enumerate()
+        {
+            for s in b.squares() {
+                h ^= PIECE_KEYS[k][s as usize];
+            }
+        }
+        h
+    }
+
+    fn halfmove_clock(&self) -> u32 {
+        self.clock
+    }
+
+    fn generate_moves(&self, moves: &mut Vec<Move>) {
+        moves.clear();
+        self.for_each_move(|from, to, _| moves.push(Move { from, to }));
+    }
+
+    fn make_move(&mut self, mv: Move) {
+        let kind = match self.piece_at(mv.from) {
+            Some(k) => k,
+            None => return,
+        };
+        self.make(mv.from, mv.to, kind);
+    }
+
+    fn make_null_move(&mut self) {
+        self.side = self.side.opponent();
+        self.hash ^= SIDE_KEY;
+    }
+
+    fn null_move_allowed(&self) -> bool {
+        let mine = match self.side {
+            Side::First => self.attackers.popcount(),
+            Side::Second => self.defenders.popcount() + self.king.popcount(),
+        };
+        mine > 3 && !self.king_gone()
+    }
+
+    fn outcome(&self) -> Outcome {
+        if self.king.is_empty() {
+            return Outcome::win(Side::First, Reason::KingCaptured);
+        }
+        if !(self.king & self.rules.escape).is_empty() {
+            return Outcome::win(Side::Second, Reason::KingEscaped);
+        }
+        if self.count_moves() == 0 {
+            return match self.rules.no_legal_move {
+                NoMoveRule::Loses => Outcome::win(self.side.opponent(), Reason::NoLegalMove),
+                NoMoveRule::Draw => Outcome::draw(Reason::NoLegalMove),
+            };
+        }
+        if self
+            .rules
+            .move_limit
+            .is_some_and(|limit| self.clock >= limit)
+        {
+            return Outcome::draw(Reason::MoveLimit);
+        }
+        Outcome::Ongoing
+    }
+
+    fn repetition_rule(&self) -> RepetitionRule {
+        self.rules.repetition
+    }
+
+    fn evaluate(&self) -> i32 {
+        self.eval_total()
+    }
+
+    fn eval_terms(&self) -> Vec<(&'static str, i32)> {
+        self.terms().to_vec()
+    }
+
+    fn move_gain(&self, mv: Move) -> i32 {
+        let mut c = *self;
+        c.make_move(mv);
+        let a = (self.attackers.popcount() - c.attackers.popcount()) as i32;
+        let d = (self.defenders.popcount() - c.defenders.popcount()) as i32;
+        let k = (self.king.popcount() - c.king.popcount()) as i32;
+        a * ATTACKER_VALUE + d * DEFENDER_VALUE + k * KING_VALUE
+    }
+
+    fn is_tactical(&self, mv: Move) -> bool {
+        if self.king.has(mv.from) && self.rules.escape.has(mv.to) {
+            return true;
+        }
+        self.move_gain(mv) > 0
+    }
+
+    fn parse_move(&self, text: &str) -> Result<Move, ParseError> {
+        let t = text.trim();
+        let size = self.rules.size;
+        let bad = || ParseError::new(format!("'{}' is not a move like d1-b1", t.escape_default()));
+        let (a, b) = if let Some((a, b)) = t.split_once('-') {
+            (a, b)
+        } else {
+            // d1b1, k11a11: split before the second letter.
+            let i = t
+                .char_indices()
+                .skip(1)
+                .find(|(_, c)| c.is_ascii_lowercase())
+                .map(|(i, _)| i)
+                .ok_or_else(bad)?;
+            (&t[..i], &t[i..])
+        };
+        let from = parse_square(a, size).ok_or_else(|| {
+            ParseError::new(format!(
+                "'{}' is not a square of this board",
+                a.escape_default()
+            ))
+        })?;
+        let to = parse_square(b, size).ok_or_else(|| {
+            ParseError::new(format!(
+                "'{}' is not a square of this board",
+                b.escape_default()
+            ))
+        })?;
+        self.check_move(from, to).map_err(|e| {
+            ParseError::new(format!(
+                "illegal move {}: {e}",
+                self.move_to_string(Move { from, to })
+            ))
+        })?;
+        Ok(Move { from, to })
+    }
+
+    fn move_to_string(&self, mv: Move) -> String {
+        format!(
+            "{}-{}",
+            square_name(mv.from, self.rules.size),
+            square_name(mv.to, self.rules.size)
+        )
+    }
+
+    fn encode_move(mv: Move) -> u16 {
+        ((mv.from as u16) << 7) | mv.to as u16
+    }
+
+    fn decode_move(bits: u16) -> Option<Move> {
+        let (from, to) = ((bits >> 7) as u8, (bits & 0x7f) as u8);
+        if bits >> 14 != 0 || from == to || from >= 121 || to >= 121 {
+            return None;
+        }
+        Some(Move { from, to })
+    }
+
+    fn board_string(&self) -> String {
+        let size = self.rules.size;
+        let w = if size >= 10 { 2 } else { 1 };
+        let mut s = String::new();
+        for rank in (0..size).rev() {
+            s += &format!("{:>w$}", rank + 1);
+            for file in 0..size {
+                let sq = rank * size + file;
+                let c = match self.piece_at(sq) {
+                    Some(Piece::Attacker) => 't',
+                    Some(Piece::Defender) => 'T',
+                    Some(Piece::King) => 'K',
+                    None if self.rules.marked.has(sq) => '+',
+                    None => '.',
+                };
+                s.push(' ');
+                s.push(c);
+            }
+            s.push('\n');
+        }
+        s += &" ".repeat(w);
+        for file in 0..size {
+            s.push(' ');
+            s.push((b'a' + file) as char);
+        }
+        s.push('\n');
+        s
+    }
+
+    fn perft(&self, depth: u32) -> u64 {
+        self.perft_fast(depth)
+    }
+}

@@ -1,0 +1,467 @@
+//! The rules of a tafl game as data: board size, escape squares, movement restrictions,
+//! hostile squares, the king's arms and capture mode, end-of-game rules, start position.
+//!
+//! [`RuleOptions`] is the plain description (square lists); [`Rules`] adds the precomputed
+//! bitboard masks and ray tables that move generation and capture read. The three variants of
+//! rules.md are presets ([`brandubh_rules`], [`tablut_rules`], [`tawlbwrdd_rules`]).
+
+use std::sync::OnceLock;
+
+use super::bitboard::{Bitboard, Square};
+use crate::game::{ParseError, RepetitionRule};
+
+/// Marks "no square" in the neighbour table.
+pub(crate) const NO_SQUARE: Square = 255;
+
+/// Largest board side supported (11×11 fits in a `u128`).
+pub const MAX_SIZE: u8 = 11;
+/// Smallest board side supported.
+pub const MIN_SIZE: u8 = 5;
+
+/// The three kinds of tafl pieces; also the index into per-kind rule tables.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Hash)]
+pub enum Piece {
+    /// An attacker soldier (`t` in FEN).
+    Attacker = 0,
+    /// A defender soldier (`T` in FEN).
+    Defender = 1,
+    /// The king (`K` in FEN), on the defenders' side.
+    King = 2,
+}
+
+impl Piece {
+    /// 0, 1, 2 for indexing per-kind tables.
+    #[inline(always)]
+    pub const fn index(self) -> usize {
+        self as usize
+    }
+}
+
+/// Whether the king takes part in captures (OpenTafl `ka`).
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Hash)]
+pub enum KingArmed {
+    /// He captures as the moving piece and as the stationary partner (rules.md: all variants).
+    Both,
+    /// Only as the stationary partner (anvil).
+    Anvil,
+    /// Only as the moving piece (hammer).
+    Hammer,
+    /// Not at all.
+    No,
+}
+
+impl KingArmed {
+    /// The king may be the stationary partner of a capture.
+    #[inline(always)]
+    pub const fn anvil(self) -> bool {
+        matches!(self, KingArmed::Both | KingArmed::Anvil)
+    }
+    /// The king captures when he moves.
+    #[inline(always)]
+    pub const fn hammer(self) -> bool {
+        matches!(self, KingArmed::Both | KingArmed::Hammer)
+    }
+}
+
+/// What happens when the side to move has no legal move.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Hash)]
+pub enum NoMoveRule {
+    /// The side to move loses (brandubh).
+    Loses,
+    /// The game is drawn (tablut, tawlbwrdd).
+    Draw,
+}
+
+/// A description of tafl rules as plain data (square lists), from which [`Rules`] is built.
+/// Per-kind arrays are indexed by [`Piece::index`]: attacker, defender, king.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RuleOptions {
+    /// Variant name as the protocol spells it (e.g. `brandubh`).
+    pub name: String,
+    /// Board side length (square boards, [`MIN_SIZE`]..=[`MAX_SIZE`]).
+    pub size: u8,
+    /// Start position FEN (rules.md format).
+    pub start_fen: String,
+    /// Squares the king escapes to (the defenders win when he stops on one).
+    pub escape: Vec<Square>,
+    /// Per piece kind: squares it may not stop on.
+    pub no_stop: [Vec<Square>; 3],
+    /// Per piece kind: empty squares it may not pass over.
+    pub no_pass: [Vec<Square>; 3],
+    /// Per victim kind: squares always hostile to it.
+    pub hostile: [Vec<Square>; 3],
+    /// Per victim kind: squares hostile to it while empty.
+    pub hostile_empty: [Vec<Square>; 3],
+    /// Per victim kind: squares hostile to it while occupied (by any piece).
+    pub hostile_occupied: [Vec<Square>; 3],
+    /// Whether the king captures.
+    pub king_armed: KingArmed,
+    /// Squares on which the king is captured only when all four neighbours hold attackers or
+    /// squares hostile to the king; elsewhere two attackers (or an attacker and a square hostile
+    /// to the king) on opposite sides capture him.
+    pub king_strong: Vec<Square>,
+    /// On a strong square, the board edge counts as a hostile side (OpenTafl `ks:m`).
+    pub king_edge_hostile: bool,
+    /// What "no legal move" means.
+    pub no_legal_move: NoMoveRule,
+    /// How repeated positions are treated.
+    pub repetition: RepetitionRule,
+    /// Draw after this many plies without capture (brandubh: 100), if any.
+    pub move_limit: Option<u32>,
+}
+
+/// Square index of (`file`, `rank`) counted from 0 on a `size`×`size` board.
+pub const fn square(file: u8, rank: u8, size: u8) -> Square {
+    rank * size + file
+}
+
+/// The four corner squares of a `size`×`size` board.
+pub fn corners(size: u8) -> Vec<Square> {
+    let m = size - 1;
+    vec![
+        square(0, 0, size),
+        square(m, 0, size),
+        square(0, m, size),
+        square(m, m, size),
+    ]
+}
+
+/// All edge squares of a `size`×`size` board.
+pub fn edge(size: u8) -> Vec<Square> {
+    let m = size - 1;
+    (0..size * size)
+        .filter(|&s| s % size == 0 || s % size == m || s / size == 0 || s / size == m)
+        .collect()
+}
+
+/// The centre square (the throne/castle) of an odd `size`×`size` board.
+pub fn centre(size: u8) -> Square {
+    square(size / 2, size / 2, size)
+}
+
+/// Orthogonal neighbours of `sq` on a `size`×`size` board.
+pub fn neighbours(sq: Square, size: u8) -> Vec<Square> {
+    let (f, r) = (sq % size, sq / size);
+    let mut v = Vec::new();
+    if r + 1 < size {
+        v.push(sq + size);
+    }
+    if f + 1 < size {
+        v.push(sq + 1);
+    }
+    if r > 0 {
+        v.push(sq - size);
+    }
+    if f > 0 {
+        v.push(sq - 1);
+    }
+    v
+}
+
+impl RuleOptions {
+    /// Brandubh 7×7 (rules.md): corner escape, corners and throne restricted and hostile (throne
+    /// while empty), king captured by two except on the throne (four), no legal move loses,
+    /// 100-ply draw, no repetition rule.
+    pub fn brandubh() -> Self {
+        let size = 7;
+        let mut restricted = corners(size);
+        restricted.push(centre(size));
+        let c = corners(size);
+        let t = vec![centre(size)];
+        RuleOptions {
+            name: "brandubh".into(),
+            size,
+            start_fen: "3t3/3t3/3T3/ttTKTtt/3T3/3t3/3t3 a 0 1".into(),
+            escape: corners(size),
+            no_stop: [restricted.clone(), restricted.clone(), vec![]],
+            no_pass: [restricted.clone(), restricted, vec![]],
+            hostile: [c.clone(), c.clone(), c],
+            hostile_empty: [t.clone(), t.clone(), t.clone()],
+            hostile_occupied: [vec![], vec![], vec![]],
+            king_armed: KingArmed::Both,
+            king_strong: t,
+            king_edge_hostile: false,
+            no_legal_move: NoMoveRule::Loses,
+            repetition: RepetitionRule::Ignored,
+            move_limit: Some(100),
+        }
+    }
+
+    /// The shared rules of tablut and tawlbwrdd (rules.md): edge escape, castle nobody stops on,
+    /// passable and hostile while empty, king captured by 2 in the open, by 3 beside the castle,
+    /// by 4 on it; no legal move draws; repetition draws at the second occurrence.
+    fn edge_escape(name: &str, size: u8, start_fen: &str) -> Self {
+        let castle = centre(size);
+        let t = vec![castle];
+        let mut strong = neighbours(castle, size);
+        strong.push(castle);
+        RuleOptions {
+            name: name.into(),
+            size,
+            start_fen: start_fen.into(),
+            escape: edge(size),
+            no_stop: [t.clone(), t.clone(), t.clone()],
+            no_pass: [vec![], vec![], vec![]],
+            hostile: [vec![], vec![], vec![]],
+            hostile_empty: [t.clone(), t.clone(), t],
+            hostile_occupied: [vec![], vec![], vec![]],
+            king_armed: KingArmed::Both,
+            king_strong: strong,
+            king_edge_hostile: false,
+            no_legal_move: NoMoveRule::Draw,
+            repetition: RepetitionRule::Draw(2),
+            move_limit: None,
+        }
+    }
+
+    /// Tablut 9×9 (Linnaeus, rules.md).
+    pub fn tablut() -> Self {
+        Self::edge_escape(
+            "tablut",
+            9,
+            "3ttt3/4t4/4T4/t3T3t/ttTTKTTtt/t3T3t/4T4/4t4/3ttt3 a 0 1",
+        )
+    }
+
+    /// Tawlbwrdd 11×11 (rules.md; the tablut rules on a larger board).
+    pub fn tawlbwrdd() -> Self {
+        Self::edge_escape(
+            "tawlbwrdd",
+            11,
+            "3ttttt3/5t5/11/t4T4t/t3TTT3t/tt1TTKTT1tt/t3TTT3t/t4T4t/11/5t5/3ttttt3 a 0 1",
+        )
+    }
+}
+
+/// Tafl rules with precomputed masks, read by move generation, capture and evaluation.
+/// Built once and shared as `&'static` (presets are statics; [`Rules::leak`] for runtime rules).
+pub struct Rules<B> {
+    /// The plain description these rules were built from.
+    pub options: RuleOptions,
+    /// Variant name.
+    pub name: &'static str,
+    /// Board side length.
+    pub size: u8,
+    /// All squares of the board.
+    pub board: B,
+    /// Escape squares of the king.
+    pub escape: B,
+    /// Per piece kind: squares it may not stop on.
+    pub no_stop: [B; 3],
+    /// Per piece kind: squares it may not pass over while empty.
+    pub no_pass: [B; 3],
+    /// Per victim kind: always hostile squares.
+    pub hostile: [B; 3],
+    /// Per victim kind: squares hostile while empty.
+    pub hostile_empty: [B; 3],
+    /// Per victim kind: squares hostile while occupied.
+    pub hostile_occupied: [B; 3],
+    /// Whether the king captures.
+    pub king_armed: KingArmed,
+    /// Squares where the king needs four hostile sides.
+    pub king_strong: B,
+    /// The edge counts as a hostile side of a strong king.
+    pub king_edge_hostile: bool,
+    /// What "no legal move" means.
+    pub no_legal_move: NoMoveRule,
+    /// Repetition rule.
+    pub repetition: RepetitionRule,
+    /// Plies without capture that draw, if any.
+    pub move_limit: Option<u32>,
+    /// Squares shown specially (`+`) when empty: those no soldier may stop on.
+    pub marked: B,
+    /// Squares orthogonally next to an escape square, not escape squares themselves.
+    pub approach: B,
+    /// Board without the first file (for shifting west).
+    pub(crate) not_file_first: B,
+    /// Board without the last file (for shifting east).
+    pub(crate) not_file_last: B,
+    /// Per square and direction (north, east, south, west): the squares beyond it to the edge.
+    pub(crate) rays: [[B; 4]; 128],
+    /// Per square and direction: the neighbour, or [`NO_SQUARE`].
+    pub(crate) step: [[Square; 4]; 128],
+    /// Per square: its orthogonal neighbours.
+    pub(crate) adjacent: [B; 128],
+    /// Per square: Manhattan distance to the nearest escape square.
+    pub(crate) escape_distance: [u8; 128],
+}
+
+impl<B: Bitboard> std::fmt::Debug for Rules<B> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Rules({} {}x{})", self.name, self.size, self.size)
+    }
+}
+
+fn mask<B: Bitboard>(squares: &[Square]) -> B {
+    squares.iter().fold(B::ZERO, |m, &s| m | B::bit(s))
+}
+
+impl<B: Bitboard> Rules<B> {
+    /// Builds rules from `options`. Errors: board size out of range or too large for `B`, a square
+    /// off the board.
+    pub fn new(options: RuleOptions) -> Result<Self, ParseError> {
+        let size = options.size;
+        if !(MIN_SIZE..=MAX_SIZE).contains(&size) || (size as u32) * (size as u32) > B::BITS {
+            return Err(ParseError::new(format!(
+                "board size {size} is not supported by this bitboard"
+            )));
+        }
+        let n = size * size;
+        let lists = [&options.escape, &options.king_strong]
+            .into_iter()
+            .chain(options.no_stop.iter())
+            .chain(options.no_pass.iter())
+            .chain(options.hostile.iter())
+            .chain(options.hostile_empty.iter())
+            .chain(options.hostile_occupied.iter());
+        for l in lists {
+            if let Some(&s) = l.iter().find(|&&s| s >= n) {
+                return Err(ParseError::new(format!(
+                    "square index {s} is off the {size}x{size} board"
+                )));
+            }
+        }
+        let m3 = |l: &[Vec<Square>; 3]| [mask::<B>(&l[0]), mask::<B>(&l[1]), mask::<B>(&l[2])];
+        let board = mask::<B>(&(0..n).collect::<Vec<_>>());
+        let first: Vec<Square> = (0..n).filter(|s| s % size != 0).collect();
+        let last: Vec<Square> = (0..n).filter(|s| s % size != size - 1).collect();
+        let mut rays = [[B::ZERO; 4]; 128];
+        let mut step = [[NO_SQUARE; 4]; 128];
+        let mut adjacent = [B::ZERO; 128];
+        let deltas: [(i32, i32); 4] = [(0, 1), (1, 0), (0, -1), (-1, 0)];
+        for sq in 0..n {
+            let (f, r) = ((sq % size) as i32, (sq / size) as i32);
+            for (d, &(df, dr)) in deltas.iter().enumerate() {
+                let (mut x, mut y) = (f + df, r + dr);
+                let inside =
+                    |x: i32, y: i32| x >= 0 && y >= 0 && x < size as i32 && y < size as i32;
+                if inside(x, y) {
+                    let s = (y * size as i32 + x) as Square;
+                    step[sq as usize][d] = s;
+                    adjacent[sq as usize] |= B::bit(s);
+                }
+                while inside(x, y) {
+                    rays[sq as usize][d] |= B::bit((y * size as i32 + x) as Square);
+                    x += df;
+                    y += dr;
+                }
+            }
+        }
+        let escape = mask::<B>(&options.escape);
+        let mut escape_distance = [0u8; 128];
+        for sq in 0..n {
+            let (f, r) = ((sq % size) as i32, (sq / size) as i32);
+            escape_distance[sq as usize] = options
+                .escape
+                .iter()
+                .map(|&e| ((e % size) as i32 - f).abs() + ((e / size) as i32 - r).abs())
+                .min()
+                .unwrap_or(2 * size as i32) as u8;
+        }
+        let no_stop = m3(&options.no_stop);
+        let mut approach = B::ZERO;
+        for e in escape.squares() {
+            approach |= adjacent[e as usize];
+        }
+        approach = approach & !escape & !no_stop[0];
+        let name: &'static str = Box::leak(options.name.clone().into_boxed_str());
+        Ok(Rules {
+            name,
+            size,
+            board,
+            escape,
+            no_stop,
+            no_pass: m3(&options.no_pass),
+            hostile: m3(&options.hostile),
+            hostile_empty: m3(&options.hostile_empty),
+            hostile_occupied: m3(&options.hostile_occupied),
+            king_armed: options.king_armed,
+            king_strong: mask::<B>(&options.king_strong),
+            king_edge_hostile: options.king_edge_hostile,
+            no_legal_move: options.no_legal_move,
+            repetition: options.repetition,
+            move_limit: options.move_limit,
+            marked: no_stop[0] & no_stop[1],
+            approach,
+            not_file_first: mask::<B>(&first),
+            not_file_last: mask::<B>(&last),
+            rays,
+            step,
+            adjacent,
+            escape_distance,
+            options,
+        })
+    }
+
+    /// Builds rules from `options` and leaks them, so that positions can hold `&'static Rules`.
+    /// Also checks that the start FEN parses. Each call leaks a few kilobytes: build rules once
+    /// per rules string, not per game.
+    pub fn leak(options: RuleOptions) -> Result<&'static Self, ParseError> {
+        let rules: &'static Self = Box::leak(Box::new(Self::new(options)?));
+        super::Position::from_fen(rules, &rules.options.start_fen)
+            .map_err(|e| ParseError::new(format!("start position: {e}")))?;
+        Ok(rules)
+    }
+
+    /// Squares a rook on `sq` reaches before and including the first square of `blockers` in each
+    /// direction (nearest blocker by lsb/msb of the ray).
+    #[inline(always)]
+    pub fn slides(&self, sq: Square, blockers: B) -> B {
+        let r = &self.rays[sq as usize];
+        let up = |d: usize| {
+            let b = r[d] & blockers;
+            if b.is_empty() {
+                r[d]
+            } else {
+                r[d] ^ self.rays[b.lsb() as usize][d]
+            }
+        };
+        let down = |d: usize| {
+            let b = r[d] & blockers;
+            if b.is_empty() {
+                r[d]
+            } else {
+                r[d] ^ self.rays[b.msb() as usize][d]
+            }
+        };
+        up(0) | up(1) | down(2) | down(3)
+    }
+
+    /// The squares of `b` shifted one step in each orthogonal direction (staying on the board).
+    #[inline]
+    pub fn neighbours(&self, b: B) -> B {
+        let w = self.size as u32;
+        ((b << w) | (b >> w) | ((b & self.not_file_last) << 1) | ((b & self.not_file_first) >> 1))
+            & self.board
+    }
+
+    /// Squares hostile to a piece of kind `victim` when the board's occupied squares are `occ`.
+    #[inline(always)]
+    pub fn hostile_to(&self, victim: Piece, occ: B) -> B {
+        let v = victim.index();
+        self.hostile[v] | (self.hostile_empty[v] & !occ) | (self.hostile_occupied[v] & occ)
+    }
+
+    /// Manhattan distance from `sq` to the nearest escape square.
+    pub fn escape_distance(&self, sq: Square) -> u32 {
+        self.escape_distance[sq as usize] as u32
+    }
+}
+
+/// The brandubh rules (preset, built once).
+pub fn brandubh_rules() -> &'static Rules<u64> {
+    static R: OnceLock<Rules<u64>> = OnceLock::new();
+    R.get_or_init(|| Rules::new(RuleOptions::brandubh()).expect("brandubh rules"))
+}
+
+/// The tablut rules (preset, built once).
+pub fn tablut_rules() -> &'static Rules<u128> {
+    static R: OnceLock<Rules<u128>> = OnceLock::new();
+    R.get_or_init(|| Rules::new(RuleOptions::tablut()).expect("tablut rules"))
+}
+
+/// The tawlbwrdd rules (preset, built once).
+pub fn tawlbwrdd_rules() -> &'static Rules<u128> {
+    static R: OnceLock<Rules<u128>> = OnceLock::new();
+    R.get_or_init(|| Rules::new(RuleOptions::tawlbwrdd()).expect("tawlbwrdd rules"))
+}

@@ -1,0 +1,335 @@
+//! Tafl rule edge cases (rules.md), each with its board diagram (top rank first; `+` marks an
+//! empty restricted square).
+
+use skald::game::{Game, Outcome, Reason, Side};
+use skald::tafl::{Bitboard, Position, Rules, brandubh_rules, parse_square, tablut_rules};
+
+fn pos<B: Bitboard>(rules: &'static Rules<B>, fen: &str) -> Position<B> {
+    Position::from_fen(rules, fen).unwrap_or_else(|e| panic!("{fen}: {e}"))
+}
+
+fn play<B: Bitboard>(p: &Position<B>, mv: &str) -> Position<B> {
+    let m = p.parse_move(mv).unwrap_or_else(|e| panic!("{mv}: {e}"));
+    let mut c = *p;
+    c.make_move(m);
+    assert_eq!(c.hash(), c.compute_hash());
+    c
+}
+
+fn occupied<B: Bitboard>(p: &Position<B>, sq: &str) -> bool {
+    let s = parse_square(sq, p.rules().size).unwrap();
+    p.piece_at(s).is_some()
+}
+
+// 7 + . . . . . +
+// 6 . . . . . . .
+// 5 . . . . . . .
+// 4 . . . K . . .
+// 3 . . . . . . .
+// 2 . . t . . . .
+// 1 + T . . . . +      c2-c1: the defender on b1 is caught against the corner a1.
+//   a b c d e f g
+#[test]
+fn capture_against_hostile_corner() {
+    let p = play(&pos(brandubh_rules(), "7/7/7/3K3/7/2t4/1T5 a"), "c2-c1");
+    assert!(!occupied(&p, "b1"));
+    assert_eq!(p.halfmove_clock(), 0);
+}
+
+// 7 + . . . . . +
+// 6 . . . . t . .
+// 5 . . . T . . .
+// 4 . . . + . . K
+// 3 . . . . . . .
+// 2 . . . . . . .
+// 1 + . . . . . +      e6-d6: the defender on d5 is caught against the empty throne d4.
+//   a b c d e f g
+#[test]
+fn capture_against_empty_throne() {
+    let p = play(&pos(brandubh_rules(), "7/4t2/3T3/6K/7/7/7 a"), "e6-d6");
+    assert!(!occupied(&p, "d5"));
+}
+
+// Tablut, the empty castle e5 is hostile to defenders too:
+// 7 . . . . . t . . .
+// 6 . . . . T . . . .
+// 5 . . . . + . . . .   f7-e7 captures e6.
+#[test]
+fn capture_against_empty_castle_tablut() {
+    let p = play(&pos(tablut_rules(), "9/9/5t3/4T4/9/9/2K6/9/9 a"), "f7-e7");
+    assert!(!occupied(&p, "e6"));
+}
+
+// 7 + . . . . . +
+// 6 . . . . . . .
+// 5 . . . . . . .
+// 4 . . . K . . .
+// 3 T . . . . . .
+// 2 . . . . . . .
+// 1 + t . . . . +      b1-b3: a3 stands against the edge and is not captured.
+//   a b c d e f g
+#[test]
+fn no_capture_against_edge() {
+    let p = play(&pos(brandubh_rules(), "7/7/7/3K3/T6/7/1t5 a"), "b1-b3");
+    assert!(occupied(&p, "a3"));
+}
+
+// 7 + . . . . . +
+// 6 . . . T . . .
+// 5 . . t . t . .
+// 4 . . . + . . .
+// 3 . . . . . . .
+// 2 . . . . . . .
+// 1 + . . K . . +      d6-d5 moves between two attackers: safe.
+//   a b c d e f g
+#[test]
+fn moving_between_two_enemies_is_safe() {
+    let p = play(&pos(brandubh_rules(), "7/3T3/2t1t2/7/7/7/3K3 d"), "d6-d5");
+    assert!(occupied(&p, "d5"));
+    assert_eq!(p.halfmove_clock(), 1);
+}
+
+// 7 + . . . . . +
+// 6 . . . . . . K
+// 5 . . t . . . .
+// 4 . . . + . . .
+// 3 t T . T t . .
+// 2 . . T . . . .
+// 1 + . t . . . +      c5-c3 captures b3, d3 and c2 at once.
+//   a b c d e f g
+#[test]
+fn multiple_capture() {
+    let before = pos(brandubh_rules(), "7/6K/2t4/7/tT1Tt2/2T4/2t4 a 17 9");
+    let mv = before.parse_move("c5-c3").unwrap();
+    assert_eq!(before.move_gain(mv), 3 * skald::tafl::DEFENDER_VALUE);
+    assert!(before.is_tactical(mv));
+    let p = play(&before, "c5-c3");
+    assert!(!occupied(&p, "b3") && !occupied(&p, "d3") && !occupied(&p, "c2"));
+    assert_eq!(p.defenders(), 0);
+    assert_eq!(p.halfmove_clock(), 0);
+}
+
+// 5 . . . t . . .
+// 4 . . t K t . .
+// 3 . . . . . . .
+// 2 . . . t . . .      d2-d3: the king on the throne is surrounded on all four sides.
+#[test]
+fn king_on_throne_needs_four_brandubh() {
+    let p = play(&pos(brandubh_rules(), "7/7/3t3/2tKt2/7/3t3/7 a"), "d2-d3");
+    assert_eq!(p.outcome(), Outcome::win(Side::First, Reason::KingCaptured));
+    let mut moves = Vec::new();
+    p.generate_moves(&mut moves);
+    assert!(moves.is_empty());
+    // With only three sides held, the king survives.
+    let p = play(&pos(brandubh_rules(), "7/7/7/2tKt2/7/3t3/7 a"), "d2-d3");
+    assert_eq!(p.outcome(), Outcome::Ongoing);
+}
+
+// 7 . . . t . . .
+// 6 . . . . . . .
+// 5 . . . K . . .
+// 4 . . . + . . .      d7-d6: the king beside the brandubh throne is captured like any piece,
+//                      the empty throne being hostile (rule choice, see src/tafl/mod.rs).
+#[test]
+fn king_beside_brandubh_throne_captured_against_it() {
+    let p = play(&pos(brandubh_rules(), "3t3/7/3K3/7/7/7/7 a"), "d7-d6");
+    assert_eq!(p.outcome(), Outcome::win(Side::First, Reason::KingCaptured));
+}
+
+// 5 . . . . + . . . .
+// 4 . . . t K t . . .
+// 3 . . . . . . . . .
+// 2 . . . . t . . . .   e2-e3: king on e4 beside the castle, three attackers + the castle.
+#[test]
+fn king_beside_castle_needs_three_tablut() {
+    let p = play(&pos(tablut_rules(), "9/9/9/9/9/3tKt3/9/4t4/9 a"), "e2-e3");
+    assert_eq!(p.outcome(), Outcome::win(Side::First, Reason::KingCaptured));
+    // Two attackers on opposite sides are not enough beside the castle.
+    let p = play(&pos(tablut_rules(), "9/9/9/9/9/3tK4/9/9/5t3 a"), "f1-f4");
+    assert_eq!(p.outcome(), Outcome::Ongoing);
+}
+
+// 3 . t K . . . . . .
+// 2 . . . . . . . . .
+// 1 . . . t . . . . .   d1-d3: two attackers capture the king in the open.
+#[test]
+fn king_in_open_captured_by_two_tablut() {
+    let p = play(&pos(tablut_rules(), "9/9/9/9/9/9/1tK6/9/3t5 a"), "d1-d3");
+    assert_eq!(p.outcome(), Outcome::win(Side::First, Reason::KingCaptured));
+}
+
+// 5 . K . . . . .
+// 4 . . . . . . .
+// 3 . t . . . . .
+// 2 . T . . . . .      Kb5-b4 captures b3 (the king as hammer).
+#[test]
+fn armed_king_captures_as_hammer() {
+    let p = play(&pos(brandubh_rules(), "7/7/1K5/7/1t5/1T5/7 d"), "b5-b4");
+    assert!(!occupied(&p, "b3"));
+}
+
+// 4 . K . . . . .
+// 3 . t . . . . .
+// 2 . . . . . . .
+// 1 + T . . . . +      b1-b2 captures b3 against the king (the king as anvil).
+#[test]
+fn armed_king_captures_as_anvil() {
+    let p = play(&pos(brandubh_rules(), "7/7/7/1K5/1t5/7/1T5 d"), "b1-b2");
+    assert!(!occupied(&p, "b3"));
+}
+
+// 4 K . . . . . .
+// 1 + . . . . . +      a4-a1: the king reaches a corner.
+#[test]
+fn king_escapes_to_corner_brandubh() {
+    let p = pos(brandubh_rules(), "7/7/7/K6/7/7/1t5 d");
+    let mv = p.parse_move("a4a1").unwrap();
+    assert!(p.is_tactical(mv));
+    let p = play(&p, "a4-a1");
+    assert_eq!(p.outcome(), Outcome::win(Side::Second, Reason::KingEscaped));
+    let mut moves = Vec::new();
+    p.generate_moves(&mut moves);
+    assert!(moves.is_empty());
+}
+
+// 3 . . K . . . . . .   c3-a3: the king reaches the edge.
+#[test]
+fn king_escapes_to_edge_tablut() {
+    let p = play(&pos(tablut_rules(), "9/9/9/9/9/9/2K6/9/4t4 d"), "c3-a3");
+    assert_eq!(p.outcome(), Outcome::win(Side::Second, Reason::KingEscaped));
+    assert_eq!(p.perft(1), 0);
+}
+
+// 4 . . . K . . .
+// 3 . . . . . . .
+// 2 . T . . . . .
+// 1 + t T . . . +      the attacker on b1 cannot move: attackers to move lose.
+#[test]
+fn brandubh_no_legal_move_loses() {
+    let p = pos(brandubh_rules(), "7/7/7/3K3/7/1T5/1tT4 a");
+    assert_eq!(p.outcome(), Outcome::win(Side::Second, Reason::NoLegalMove));
+}
+
+// 5 . . . . K . . . .
+// 2 T . . . . . . . .
+// 1 t T . . . . . . .   the attacker on a1 cannot move: a draw in tablut.
+#[test]
+fn tablut_no_legal_move_draws() {
+    let p = pos(tablut_rules(), "9/9/9/9/4K4/9/9/T8/tT7 a");
+    assert_eq!(p.outcome(), Outcome::draw(Reason::NoLegalMove));
+}
+
+// 6 . . . t . . .
+// 5 . . . . . . .
+// 4 . . . + . . .      d6-d3 would pass over the empty throne: illegal for soldiers.
+// 1 + K . . . . +
+#[test]
+fn soldiers_may_not_pass_brandubh_throne() {
+    let p = pos(brandubh_rules(), "7/3t3/7/7/7/7/1K5 a");
+    let err = p.parse_move("d6-d3").unwrap_err().to_string();
+    assert!(err.contains("pass"), "{err}");
+    assert!(p.parse_move("d6-d4").is_err());
+    assert!(p.parse_move("d6-d5").is_ok());
+    // The king may pass over the throne and stop on it.
+    let k = pos(brandubh_rules(), "1t5/3K3/7/7/7/7/7 d");
+    assert!(k.parse_move("d6-d2").is_ok());
+    assert!(k.parse_move("d6-d4").is_ok());
+}
+
+// 7 . . . . t . . . .
+// 5 . K . . + . . . .   e7-e3 passes the empty castle; e7-e5 may not stop on it.
+#[test]
+fn pieces_may_pass_empty_tablut_castle_but_not_stop() {
+    let p = pos(tablut_rules(), "9/9/4t4/9/1K7/9/9/9/9 a");
+    assert!(p.parse_move("e7-e3").is_ok());
+    let err = p.parse_move("e7-e5").unwrap_err().to_string();
+    assert!(err.contains("stop"), "{err}");
+}
+
+// 5 . . . . + . . . .
+// 4 . . . . K . . . .   the king left the castle: e4-e5 is illegal, e4-e6 passes over it.
+#[test]
+fn king_may_not_return_to_tablut_castle() {
+    let p = pos(tablut_rules(), "9/9/9/9/9/4K4/9/9/t8 d");
+    assert!(p.parse_move("e4-e5").is_err());
+    assert!(p.parse_move("e4-e6").is_ok());
+}
+
+#[test]
+fn brandubh_draw_after_100_plies_without_capture() {
+    let p = pos(brandubh_rules(), "3t3/3t3/3T3/ttTKTtt/3T3/3t3/3t3 d 99 50");
+    assert_eq!(p.outcome(), Outcome::Ongoing);
+    let p = play(&p, "c4-c5");
+    assert_eq!(p.halfmove_clock(), 100);
+    assert_eq!(p.outcome(), Outcome::draw(Reason::MoveLimit));
+    // Tablut has no such rule.
+    let t = pos(
+        tablut_rules(),
+        "3ttt3/4t4/4T4/t3T3t/ttTTKTTtt/t3T3t/4T4/4t4/3ttt3 a 300 1",
+    );
+    assert_eq!(t.outcome(), Outcome::Ongoing);
+}
+
+#[test]
+fn fen_errors() {
+    let b = brandubh_rules();
+    let t = tablut_rules();
+    fn err<B: Bitboard>(r: &'static Rules<B>, f: &str) -> String {
+        Position::from_fen(r, f).unwrap_err().to_string()
+    }
+    assert!(err(b, "3t3/3t3/3T3/ttTKTtt/3T3/3t3 a").contains("ranks"));
+    assert!(err(b, "3t3/3t3/3T3/ttTKTtt/3T3/3t3/3t4 a").contains("rank 1"));
+    assert!(err(b, "3t3/3t3/3T3/ttTKTtx/3T3/3t3/3t3 a").contains("unknown"));
+    assert!(err(b, "3t3/3t3/3T3/ttT1Ttt/3T3/3t3/3t3 a").contains("no king"));
+    assert!(err(b, "3t3/3t3/3T3/ttTKTtt/3K3/3t3/3t3 a").contains("2 kings"));
+    assert!(err(b, "t2t3/3t3/3T3/ttTKTtt/3T3/3t3/3t3 a").contains("a7"));
+    assert!(err(b, "3t3/3t3/3T3/ttTTKtt/3T3/3t3/3t3 a").contains("d4"));
+    assert!(err(b, "3t3/3t3/3T3/ttTKTtt/3T3/3t3/3t3 x").contains("side"));
+    assert!(err(b, "3t3/3t3/3T3/ttTKTtt/3T3/3t3/3t3 a -1").contains("clock"));
+    assert!(err(b, "3t3/3t3/3T3/ttTKTtt/3T3/3t3/3t3 a 0 0").contains("move number"));
+    assert!(err(t, "9/9/9/9/4T4/9/9/9/K8 a").contains("e5"));
+    // The king on the tablut castle and multi-digit counts are fine.
+    assert!(Position::from_fen(t, "9/9/9/9/4K4/9/9/9/9 a").is_ok());
+    let w = skald::tafl::tawlbwrdd();
+    assert_eq!(w.with_fen(&w.fen()).unwrap(), w);
+    assert!(
+        w.with_fen("11/11/11/11/11/5K5/11/11/11/11/11 d 3 7")
+            .is_ok()
+    );
+}
+
+#[test]
+fn move_text() {
+    let p = skald::tafl::brandubh();
+    assert_eq!(p.move_to_string(p.parse_move("d1b1").unwrap()), "d1-b1");
+    let e = |m: &str| p.parse_move(m).unwrap_err().to_string();
+    assert!(e("c1-c2").contains("no piece"));
+    assert!(e("d3-d2").contains("not yours"));
+    assert!(e("d1-e2").contains("straight"));
+    assert!(e("d6-d5").contains("blocked") || e("d6-d5").contains("occupied"));
+    assert!(e("d1-a1").contains("stop"));
+    assert!(e("z9-a1").contains("square"));
+    let mut moves = Vec::new();
+    p.generate_moves(&mut moves);
+    for &m in &moves {
+        let bits = Position::<u64>::encode_move(m);
+        assert_ne!(bits, 0);
+        assert_eq!(Position::<u64>::decode_move(bits), Some(m));
+        assert_eq!(p.parse_move(&p.move_to_string(m)), Ok(m));
+    }
+}
+
+#[test]
+fn board_string_and_eval() {
+    let p = skald::tafl::brandubh();
+    let s = p.board_string();
+    assert!(s.starts_with("7 + . . t . . +\n"), "{s}");
+    assert!(s.ends_with("  a b c d e f g\n"));
+    let t = skald::tafl::tawlbwrdd().board_string();
+    assert!(t.starts_with("11 . . . t t t t t . . .\n"), "{t}");
+    let terms = p.eval_terms();
+    assert_eq!(terms.iter().map(|t| t.1).sum::<i32>(), p.evaluate());
+    // A king with an open line to a corner, defenders to move: nearly winning.
+    let open = pos(brandubh_rules(), "7/7/7/K6/7/7/3t3 d");
+    assert!(open.evaluate() > 2000);
+}
