@@ -333,3 +333,25 @@ fn board_string_and_eval() {
     let open = pos(brandubh_rules(), "7/7/7/K6/7/7/3t3 d");
     assert!(open.evaluate() > 2000);
 }
+
+#[test]
+fn runtime_rules_from_options() {
+    use skald::tafl::{KingArmed, RuleOptions};
+    // The brandubh options built at run time give the preset's perft.
+    let r: &'static Rules<u64> = Rules::leak(RuleOptions::brandubh()).unwrap();
+    assert_eq!(Position::start(r).perft(3), 39_512);
+    // An unarmed king (OpenTafl `ka:n`) does not capture as hammer.
+    let mut o = RuleOptions::brandubh();
+    o.name = "brandubh-unarmed".into();
+    o.king_armed = KingArmed::No;
+    let r: &'static Rules<u64> = Rules::leak(o).unwrap();
+    let p = play(&pos(r, "7/7/1K5/7/1t5/1T5/7 d"), "b5-b4");
+    assert!(occupied(&p, "b3"));
+    assert_eq!(p.variant_name(), "brandubh-unarmed");
+    // Board sizes that do not fit the bitboard are refused.
+    assert!(Rules::<u64>::new(RuleOptions::tablut()).is_err());
+    // A bad start FEN is refused.
+    let mut o = RuleOptions::tablut();
+    o.start_fen = "9/9 a".into();
+    assert!(Rules::<u128>::leak(o).is_err());
+}

@@ -297,8 +297,8 @@ fn mask<B: Bitboard>(squares: &[Square]) -> B {
 }
 
 impl<B: Bitboard> Rules<B> {
-    /// Builds rules from `options`. Errors: board size out of range or too large for `B`, a square
-    /// off the board.
+    /// Builds rules from `options` (the variant name is leaked as a `&'static str`). Errors: board
+    /// size out of range or too large for `B`, a square off the board.
     pub fn new(options: RuleOptions) -> Result<Self, ParseError> {
         let size = options.size;
         if !(MIN_SIZE..=MAX_SIZE).contains(&size) || (size as u32) * (size as u32) > B::BITS {
