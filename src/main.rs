@@ -8,6 +8,8 @@ use skald::protocol::{Output, uci::Engine};
 use skald::variant::Variant;
 use std::time::Instant;
 
+mod cli;
+
 #[derive(Parser)]
 #[command(
     name = "skald",
@@ -24,6 +26,16 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
+    /// Play a game against the engine, or two people at one terminal.
+    Play(cli::play::Args),
+    /// Analyse a position: the best lines at each depth.
+    Analyze(cli::analyze::Args),
+    /// Run an engine-against-engine match.
+    Match(cli::matches::Args),
+    /// Generate an openings file of balanced positions, one FEN a line.
+    Openings(cli::openings::Args),
+    /// Speak the OpenTafl engine protocol on stdin/stdout (for OpenTafl's engine .ini).
+    Opentafl,
     /// Count the leaf nodes of the legal-move tree (move generator check and speed test).
     Perft {
         /// brandubh, tablut, tawlbwrdd or ataxx.
@@ -69,6 +81,14 @@ fn main() -> Result<()> {
             fen,
             divide,
         }) => perft(variant, depth, fen.as_deref(), divide),
+        Some(Command::Play(args)) => cli::play::run(args),
+        Some(Command::Analyze(args)) => cli::analyze::run(args),
+        Some(Command::Match(args)) => cli::matches::run(args),
+        Some(Command::Openings(args)) => cli::openings::run(args),
+        Some(Command::Opentafl) => {
+            skald::protocol::opentafl::run(&mut std::io::stdin().lock(), Output::stdout());
+            Ok(())
+        }
         Some(Command::Bench { depth, threads }) => {
             let result = skald::bench::run(depth, threads as usize, |variant, fen, nodes| {
                 eprintln!("{variant:<10} {nodes:>12} nodes  {fen}")

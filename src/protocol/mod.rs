@@ -1,6 +1,7 @@
 //! The text protocols the engine speaks on stdin/stdout: the UCI-style protocol (with its UAI
 //! dialect for Ataxx) in [`uci`]. See `protocol.md` at the repository root.
 
+pub mod opentafl;
 pub mod session;
 pub mod uci;
 

@@ -43,6 +43,9 @@ pub enum Flow {
 
 struct RunningSearch {
     stop: Arc<AtomicBool>,
+    /// Set by the search thread just before it writes `bestmove`: from then on the search counts
+    /// as over, so a client that answers the `bestmove` at once is never told a search runs.
+    finished: Arc<AtomicBool>,
     handle: JoinHandle<()>,
     /// `go infinite`: the search only ends on `stop`.
     infinite: bool,
@@ -123,10 +126,11 @@ impl Engine {
         self.search.is_some()
     }
 
-    /// Forgets a search thread that has finished by itself.
+    /// Forgets a search thread that has finished by itself (joining it if it is just writing
+    /// its `bestmove`).
     fn reap_search(&mut self) {
         if let Some(s) = &self.search
-            && s.handle.is_finished()
+            && (s.finished.load(Ordering::SeqCst) || s.handle.is_finished())
         {
             self.wait_search();
         }
@@ -371,6 +375,8 @@ impl Engine {
         let options = self.options.clone();
         let infinite = limits.infinite;
         let thread_stop = Arc::clone(&stop);
+        let finished = Arc::new(AtomicBool::new(false));
+        let thread_finished = Arc::clone(&finished);
         let spawned = std::thread::Builder::new()
             .name("search".into())
             .stack_size(16 << 20)
@@ -380,6 +386,7 @@ impl Engine {
                         out.line(info_line(r))
                     })
                 }));
+                thread_finished.store(true, Ordering::SeqCst);
                 match outcome {
                     Ok(result) => {
                         let mut line = format!(
@@ -405,6 +412,7 @@ impl Engine {
             Ok(handle) => {
                 self.search = Some(RunningSearch {
                     stop,
+                    finished,
                     handle,
                     infinite,
                 })
