@@ -231,6 +231,8 @@ impl Engine {
         self.out.line(format!(
             "option name Skill Level type spin default {MAX_SKILL} min 0 max {MAX_SKILL}"
         ));
+        self.out
+            .line("option name Basic Search type check default false");
         self.out.line("option name Clear Hash type button");
         self.out.line(match dialect {
             Dialect::Uci => "uciok",
@@ -313,6 +315,20 @@ impl Engine {
                     Ok(())
                 }
                 None => number(0, MAX_SKILL as u64).map(|n| self.options.skill_level = n as u8),
+            },
+            "basic search" => match value.to_ascii_lowercase().as_str() {
+                "true" => {
+                    self.options.basic = true;
+                    Ok(())
+                }
+                "false" => {
+                    self.options.basic = false;
+                    Ok(())
+                }
+                _ => Err(format!(
+                    "option Basic Search: value '{}' is not true or false",
+                    truncate(&value, 40)
+                )),
             },
             "clear hash" => {
                 self.tt.clear();

@@ -107,6 +107,10 @@ pub struct SearchOptions {
     pub skill_level: u8,
     /// Seed of the random choice among near-best moves at reduced skill.
     pub seed: u64,
+    /// Plain alpha-beta, for measuring what the rest is worth: iterative deepening, the
+    /// transposition table and TT-move/gain ordering only — no aspiration windows, pruning,
+    /// reductions, killers, history or quiescence (UCI option `Basic Search`).
+    pub basic: bool,
 }
 
 /// Full strength for [`SearchOptions::skill_level`].
@@ -179,6 +183,7 @@ impl Default for SearchOptions {
             move_overhead_ms: 10,
             skill_level: MAX_SKILL,
             seed: 0,
+            basic: false,
         }
     }
 }
@@ -195,6 +200,7 @@ struct Shared<'a> {
     start: Instant,
     budget: TimeBudget,
     node_limit: Option<u64>,
+    basic: bool,
 }
 
 impl Shared<'_> {
@@ -231,6 +237,7 @@ pub fn search<G: Game>(
         start: Instant::now(),
         budget: TimeBudget::new(limits, root.side_to_move(), options.move_overhead_ms),
         node_limit: limits.nodes,
+        basic: options.basic,
     };
     let mut max_depth = limits
         .depth
@@ -459,7 +466,7 @@ impl<'a, G: Game> Worker<'a, G> {
 
     /// Root search with an aspiration window around the previous iteration's score.
     fn aspiration(&mut self, root: &G, depth: i32, prev: i32, pv_index: usize) -> i32 {
-        if depth < 4 || pv_index > 0 || prev.abs() >= MATE_BOUND {
+        if depth < 4 || pv_index > 0 || prev.abs() >= MATE_BOUND || self.shared.basic {
             return self.negamax(root, depth, -INF, INF, 0, false);
         }
         let mut delta = 30;
@@ -591,6 +598,9 @@ impl<'a, G: Game> Worker<'a, G> {
             return Self::clamp_eval(pos.evaluate());
         }
         if depth <= 0 {
+            if self.shared.basic {
+                return Self::clamp_eval(pos.evaluate());
+            }
             return self.quiescence(pos, alpha, beta, ply, 0);
         }
 
@@ -615,7 +625,7 @@ impl<'a, G: Game> Worker<'a, G> {
         }
         let static_eval = static_eval.unwrap_or_else(|| Self::clamp_eval(pos.evaluate()));
 
-        if !pv_node && !root && beta.abs() < MATE_BOUND {
+        if !pv_node && !root && beta.abs() < MATE_BOUND && !self.shared.basic {
             // Reverse futility pruning: far above beta at low depth, assume it holds.
             if depth <= 6 && static_eval - 90 * depth >= beta {
                 return static_eval;
@@ -678,7 +688,11 @@ impl<'a, G: Game> Worker<'a, G> {
                 v = -self.negamax(&child, new_depth, -beta, -alpha, ply + 1, false);
             } else {
                 let mut r = 0;
-                if depth >= 3 && quiet && searched >= if pv_node { 3 } else { 2 } {
+                if depth >= 3
+                    && quiet
+                    && searched >= if pv_node { 3 } else { 2 }
+                    && !self.shared.basic
+                {
                     r = self.lmr[depth.min(MAX_PLY as i32 - 1) as usize][searched.min(63)] as i32;
                     if pv_node {
                         r -= 1;
@@ -748,6 +762,9 @@ impl<'a, G: Game> Worker<'a, G> {
         let gain = pos.move_gain(mv);
         if gain > 0 && pos.is_tactical(mv) {
             return GAIN_SCORE + gain;
+        }
+        if self.shared.basic {
+            return gain;
         }
         if self.killers[ply][0] == code {
             return KILLER_SCORE + 2;

@@ -1,0 +1,166 @@
+//! Tactics suite: forced wins in one to three moves that the search must find at modest depth,
+//! for every game. Each case gives the position, the depth, the expected `score mate N` and the
+//! moves that achieve it.
+
+use skald::protocol::session::new_session;
+use skald::search::{Limits, Score, SearchOptions, TranspositionTable};
+use skald::variant::Variant;
+use std::sync::atomic::AtomicBool;
+
+struct Case {
+    name: &'static str,
+    variant: Variant,
+    fen: &'static str,
+    depth: u32,
+    mate: i32,
+    /// Any of these first moves is right (empty: any move with the right score).
+    best: &'static [&'static str],
+}
+
+const CASES: &[Case] = &[
+    // 7 . . . t . . .
+    // 6 . . . . . . .
+    // 5 . . . . . . .
+    // 4 . . . + . . .
+    // 3 K . . . . . .      the king runs to a corner: a3-a1 or a3-a7
+    // 2 . . . . . . .
+    // 1 . . . . t . .
+    Case {
+        name: "brandubh king escapes to a corner",
+        variant: Variant::Brandubh,
+        fen: "3t3/7/7/7/K6/7/4t2 d 0 1",
+        depth: 3,
+        mate: 1,
+        best: &["a3-a1", "a3-a7"],
+    },
+    // 7 . . . t . . .
+    // 6 . . . . . . .
+    // 5 . t K . . . .      d7-d5 closes the sandwich b5-c5-d5
+    // 4 . . . + . . .
+    Case {
+        name: "brandubh attackers capture the king between two",
+        variant: Variant::Brandubh,
+        fen: "3t3/7/1tK4/7/7/7/7 a 0 1",
+        depth: 3,
+        mate: 1,
+        best: &["d7-d5"],
+    },
+    // 7 + . . . . . +
+    // 6 . . . . . . .
+    // 5 . . . . . . t
+    // 4 . . . + . . .
+    // 3 . . K . . . .      c3-c1 opens a1 and g1 at once; one attacker cannot block both
+    // 2 . . . . . . .
+    // 1 + . . . . . +
+    Case {
+        name: "brandubh king forks two corners",
+        variant: Variant::Brandubh,
+        fen: "7/7/6t/7/2K4/7/7 d 0 1",
+        depth: 5,
+        mate: 2,
+        best: &["c3-c1", "c3-c7", "c3-a3", "c3-g3"],
+    },
+    // 9 . . . . . . . . .
+    // 8 . . . . t . . . .
+    // 7 . . . . . . . . .
+    // 6 . . . t K t . . .     e8-e7 walls the king against the castle (three attackers + castle)
+    // 5 . . . . + . . . .
+    Case {
+        name: "tablut king beside the castle taken by three",
+        variant: Variant::Tablut,
+        fen: "9/4t4/9/3tKt3/9/9/9/9/t8 a 0 1",
+        depth: 3,
+        mate: 1,
+        best: &["e8-e7"],
+    },
+    Case {
+        name: "tablut king reaches the edge",
+        variant: Variant::Tablut,
+        fen: "9/t8/9/9/3K5/9/9/9/t8 d 0 1",
+        depth: 3,
+        mate: 1,
+        best: &["d5-d9", "d5-d1", "d5-i5", "d5-a5"],
+    },
+    Case {
+        name: "tablut king in the open taken by two",
+        variant: Variant::Tablut,
+        fen: "9/9/2t6/2K6/9/9/2t6/9/t8 a 0 1",
+        depth: 3,
+        mate: 1,
+        best: &["c3-c5"],
+    },
+    Case {
+        name: "tawlbwrdd king forks two edges",
+        variant: Variant::Tawlbwrdd,
+        fen: "t10/11/11/11/11/11/11/11/3K7/11/10t d 0 1",
+        depth: 3,
+        mate: 1,
+        best: &[],
+    },
+    // 8 . . . . . T . . . . .
+    // 6 . . . T . K . T . . .    own men block every straight line; one step opens two edges
+    // 4 . . . . . T . . . . .
+    Case {
+        name: "tawlbwrdd king needs two moves to reach the edge",
+        variant: Variant::Tawlbwrdd,
+        fen: "11/11/11/5T5/11/3T1K1T3/11/5T5/11/11/t10 d 0 1",
+        depth: 5,
+        mate: 2,
+        best: &[],
+    },
+    // 4 . x . o . . .    any x move next to d4 flips the last o stone
+    Case {
+        name: "ataxx wipe-out in one",
+        variant: Variant::Ataxx,
+        fen: "7/7/7/1x1o3/7/7/7 x 0 1",
+        depth: 3,
+        mate: 1,
+        best: &["c5", "c4", "c3"],
+    },
+    // 4 . . . . x . .    x closes in on the lone o stone; every o reply is flipped next move
+    // 1 o . . . . . .
+    Case {
+        name: "ataxx wipe-out in two",
+        variant: Variant::Ataxx,
+        fen: "7/7/7/4x2/7/7/o6 x 0 1",
+        depth: 5,
+        mate: 2,
+        best: &[],
+    },
+    Case {
+        name: "ataxx wipe-out in three",
+        variant: Variant::Ataxx,
+        fen: "7/7/4x2/7/7/7/o6 x 0 1",
+        depth: 7,
+        mate: 3,
+        best: &[],
+    },
+];
+
+#[test]
+fn tactics_suite() {
+    let tt = TranspositionTable::new(16).unwrap();
+    let mut failures = Vec::new();
+    for case in CASES {
+        let mut session = new_session(case.variant);
+        session
+            .set_position(Some(case.fen), &[])
+            .unwrap_or_else(|e| panic!("{}: {e}", case.name));
+        tt.clear();
+        let limits = Limits {
+            depth: Some(case.depth),
+            ..Limits::default()
+        };
+        let stop = AtomicBool::new(false);
+        let result = session.search(&limits, &SearchOptions::default(), &tt, &stop, &mut |_| {});
+        let best = result.best_move.clone().unwrap_or_default();
+        let ok_move = case.best.is_empty() || case.best.contains(&best.as_str());
+        if result.score != Score::Mate(case.mate) || !ok_move {
+            failures.push(format!(
+                "{}: got {best} {:?}, want mate {} with one of {:?}",
+                case.name, result.score, case.mate, case.best
+            ));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
