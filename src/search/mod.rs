@@ -310,6 +310,8 @@ struct Worker<'a, G: Game> {
     /// History heuristic, indexed by side and encoded move.
     history: Vec<i32>,
     move_lists: Vec<Vec<G::Move>>,
+    /// Ordering score and tactical flag per move, per ply.
+    score_lists: Vec<Vec<(i32, bool)>>,
     pv: Vec<Vec<G::Move>>,
     /// Root moves not to search (the better lines of a MultiPV search).
     excluded: Vec<G::Move>,
@@ -344,6 +346,7 @@ impl<'a, G: Game> Worker<'a, G> {
             killers: [[0; 2]; MAX_PLY],
             history: vec![0; 2 * 65536],
             move_lists: (0..MAX_PLY).map(|_| Vec::with_capacity(256)).collect(),
+            score_lists: (0..MAX_PLY).map(|_| Vec::with_capacity(256)).collect(),
             pv: (0..MAX_PLY + 1)
                 .map(|_| Vec::with_capacity(MAX_PLY))
                 .collect(),
@@ -657,10 +660,13 @@ impl<'a, G: Game> Worker<'a, G> {
             return Self::terminal_score(pos.outcome(), pos.side_to_move(), ply);
         }
         let side = pos.side_to_move().index();
-        let mut scores: Vec<i32> = moves
-            .iter()
-            .map(|&m| self.order_score(pos, m, tt_move, ply, side))
-            .collect();
+        let mut scores = std::mem::take(&mut self.score_lists[ply]);
+        scores.clear();
+        scores.extend(
+            moves
+                .iter()
+                .map(|&m| self.order_score(pos, m, tt_move, ply, side)),
+        );
 
         let original_alpha = alpha;
         let mut best = -INF;
@@ -669,14 +675,15 @@ impl<'a, G: Game> Worker<'a, G> {
             // Selection sort: bring the best-ordered remaining move to position i.
             let mut top = i;
             for j in i + 1..moves.len() {
-                if scores[j] > scores[top] {
+                if scores[j].0 > scores[top].0 {
                     top = j;
                 }
             }
             moves.swap(i, top);
             scores.swap(i, top);
             let mv = moves[i];
-            let quiet = !pos.is_tactical(mv) && scores[i] < KILLER_SCORE;
+            let (order, tactical) = scores[i];
+            let quiet = !tactical && order < KILLER_SCORE;
 
             let mut child = pos.clone();
             child.make_move(mv);
@@ -710,6 +717,7 @@ impl<'a, G: Game> Worker<'a, G> {
             self.hashes.pop();
             if self.aborted {
                 self.move_lists[ply] = moves;
+                self.score_lists[ply] = scores;
                 return 0;
             }
             if v > best {
@@ -731,6 +739,7 @@ impl<'a, G: Game> Worker<'a, G> {
             }
         }
         self.move_lists[ply] = moves;
+        self.score_lists[ply] = scores;
 
         let bound = if best >= beta {
             Bound::Lower
@@ -754,26 +763,33 @@ impl<'a, G: Game> Worker<'a, G> {
         best
     }
 
-    fn order_score(&self, pos: &G, mv: G::Move, tt_move: u16, ply: usize, side: usize) -> i32 {
+    /// The ordering score of a move and whether it is tactical (exempt from reductions).
+    fn order_score(
+        &self,
+        pos: &G,
+        mv: G::Move,
+        tt_move: u16,
+        ply: usize,
+        side: usize,
+    ) -> (i32, bool) {
         let code = G::encode_move(mv);
-        if code == tt_move {
-            return 1 << 28;
-        }
         let gain = pos.move_gain(mv);
-        if gain > 0 && pos.is_tactical(mv) {
-            return GAIN_SCORE + gain;
-        }
-        if self.shared.basic {
-            return gain;
-        }
-        if self.killers[ply][0] == code {
-            return KILLER_SCORE + 2;
-        }
-        if self.killers[ply][1] == code {
-            return KILLER_SCORE + 1;
-        }
-        // Non-tactical gains (Ataxx flips) rank quiet moves before the history does.
-        gain * 64 + self.history[side * 65536 + code as usize]
+        let tactical = pos.is_tactical(mv);
+        let score = if code == tt_move {
+            1 << 28
+        } else if tactical {
+            GAIN_SCORE + gain
+        } else if self.shared.basic {
+            gain
+        } else if self.killers[ply][0] == code {
+            KILLER_SCORE + 2
+        } else if self.killers[ply][1] == code {
+            KILLER_SCORE + 1
+        } else {
+            // Non-tactical gains (Ataxx flips) rank quiet moves before the history does.
+            gain * 64 + self.history[side * 65536 + code as usize]
+        };
+        (score, tactical)
     }
 
     fn reward_quiet(&mut self, mv: G::Move, ply: usize, side: usize, depth: i32) {

@@ -308,6 +308,39 @@ impl<B: Bitboard> Position<B> {
         n
     }
 
+    /// `true` if the side to move has a legal move. Cheaper than [`Position::count_moves`]: a
+    /// piece next to an empty square it may stop on can always step there, and only when no
+    /// piece can is every slide looked at.
+    #[inline]
+    pub fn has_move(&self) -> bool {
+        if self.king_gone() {
+            return false;
+        }
+        let r = self.rules;
+        let occ = self.occupied();
+        let kinds: &[(B, usize)] = if self.side == Side::First {
+            &[(self.attackers, 0)]
+        } else {
+            &[(self.defenders, 1), (self.king, 2)]
+        };
+        for &(pieces, k) in kinds {
+            if !(r.neighbours(pieces) & !(occ | r.no_stop[k]) & r.board).is_empty() {
+                return true;
+            }
+        }
+        for &(pieces, k) in kinds {
+            let blockers = occ | r.no_pass[k];
+            let free = !(occ | r.no_stop[k]);
+            if pieces
+                .squares()
+                .any(|s| !(r.slides(s, blockers) & free).is_empty())
+            {
+                return true;
+            }
+        }
+        false
+    }
+
     /// Calls `f(from, to, kind)` for every legal move.
     #[inline(always)]
     fn for_each_move(&self, mut f: impl FnMut(Square, Square, Piece)) {
@@ -670,7 +703,7 @@ impl<B: Bitboard> Game for Position<B> {
         if !(self.king & self.rules.escape).is_empty() {
             return Outcome::win(Side::Second, Reason::KingEscaped);
         }
-        if self.count_moves() == 0 {
+        if !self.has_move() {
             return match self.rules.no_legal_move {
                 NoMoveRule::Loses => Outcome::win(self.side.opponent(), Reason::NoLegalMove),
                 NoMoveRule::Draw => Outcome::draw(Reason::NoLegalMove),
@@ -699,6 +732,15 @@ impl<B: Bitboard> Game for Position<B> {
     }
 
     fn move_gain(&self, mv: Move) -> i32 {
+        // Only a move next to an enemy piece can capture: most moves are settled without making
+        // them.
+        let enemies = match self.side {
+            Side::First => self.defenders | self.king,
+            Side::Second => self.attackers,
+        };
+        if (self.rules.adjacent[mv.to as usize] & enemies).is_empty() {
+            return 0;
+        }
         let mut c = *self;
         c.make_move(mv);
         let a = (self.attackers.popcount() - c.attackers.popcount()) as i32;
