@@ -206,6 +206,14 @@ pub trait Game: Clone + Send + Sync + fmt::Debug + 'static {
         moves.retain(|&mv| self.is_tactical(mv));
     }
 
+    /// `true` when the side to move faces a threat to lose at once, as a chess king in check:
+    /// tafl attackers to move while the king has an open line to an escape square. The search
+    /// extends such positions by a ply and neither prunes them nor stands pat in them. The
+    /// default is `false`.
+    fn must_answer(&self) -> bool {
+        false
+    }
+
     /// Parses move text (rules.md, "Moves") and checks it is legal here. Errors say why.
     fn parse_move(&self, text: &str) -> Result<Self::Move, ParseError>;
 

@@ -600,6 +600,13 @@ impl<'a, G: Game> Worker<'a, G> {
         if ply >= MAX_PLY - 2 {
             return Self::clamp_eval(pos.evaluate());
         }
+        // A threat to lose at once is answered one ply deeper and never pruned.
+        let threatened = pos.must_answer();
+        let depth = if threatened && !self.shared.basic && ply < MAX_PLY / 2 {
+            depth.max(0) + 1
+        } else {
+            depth
+        };
         if depth <= 0 {
             if self.shared.basic {
                 return Self::clamp_eval(pos.evaluate());
@@ -628,7 +635,7 @@ impl<'a, G: Game> Worker<'a, G> {
         }
         let static_eval = static_eval.unwrap_or_else(|| Self::clamp_eval(pos.evaluate()));
 
-        if !pv_node && !root && beta.abs() < MATE_BOUND && !self.shared.basic {
+        if !pv_node && !root && !threatened && beta.abs() < MATE_BOUND && !self.shared.basic {
             // Reverse futility pruning: far above beta at low depth, assume it holds.
             if depth <= 6 && static_eval - 90 * depth >= beta {
                 return static_eval;

@@ -749,6 +749,14 @@ impl<B: Bitboard> Game for Position<B> {
         a * ATTACKER_VALUE + d * DEFENDER_VALUE + k * KING_VALUE
     }
 
+    fn must_answer(&self) -> bool {
+        if self.side != Side::First || self.king_gone() {
+            return false;
+        }
+        let k = self.king.lsb();
+        !(self.targets(k, Piece::King) & self.rules.escape).is_empty()
+    }
+
     fn is_tactical(&self, mv: Move) -> bool {
         if self.king.has(mv.from) && self.rules.escape.has(mv.to) {
             return true;
