@@ -284,6 +284,9 @@ pub struct Rules<B> {
     pub(crate) adjacent: [B; 128],
     /// Per square: Manhattan distance to the nearest escape square.
     pub(crate) escape_distance: [u8; 128],
+    /// The raw evaluation of the start position from the defenders' view, computed on first use
+    /// and subtracted by the evaluation (see `eval.rs`).
+    pub(crate) balance: std::sync::OnceLock<i32>,
 }
 
 impl<B: Bitboard> std::fmt::Debug for Rules<B> {
@@ -389,6 +392,7 @@ impl<B: Bitboard> Rules<B> {
             step,
             adjacent,
             escape_distance,
+            balance: std::sync::OnceLock::new(),
             options,
         })
     }
