@@ -5,7 +5,8 @@ use skald::game::Game;
 use skald::tafl::opentafl::parse_rules;
 use skald::tafl::{Bitboard, KingArmed, Position, RuleOptions, Rules};
 
-pub const BRANDUB: &str = "dim:7 name:Brandub surf:n atkf:y ks:w cenh: cenhe: start:/3t3/3t3/3T3/ttTKTtt/3T3/3t3/3t3/";
+pub const BRANDUB: &str =
+    "dim:7 name:Brandub surf:n atkf:y ks:w cenh: cenhe: start:/3t3/3t3/3T3/ttTKTtt/3T3/3t3/3t3/";
 pub const TABLUT: &str = "dim:9 name:Tablut esc:e atkf:y ks:c nj:n cor: cenp:tcnkTCNK cens: cenh: cenhe:tcnkTCNK linc:y start:/3ttt3/4t4/4T4/t3T3t/ttTTKTTtt/t3T3t/4T4/4t4/3ttt3/";
 pub const TAWLBWRDD: &str = "dim:11 name:Tawlbwrdd esc:e atkf:y ks:w nj:n cj:n cor: cen: start:/4ttt4/4t1t4/5t5/5T5/tt2TTT2tt/t1tTTKTTt1t/tt2TTT2tt/5T5/5t5/4t1t4/4ttt4/";
 pub const FETLAR: &str = "dim:11 name:Fetlar atkf:y nj:n cj:n start:/3ttttt3/5t5/11/t4T4t/t3TTT3t/tt1TTKTT1tt/t3TTT3t/t4T4t/11/5t5/3ttttt3/";
@@ -15,7 +16,8 @@ pub const SEA_BATTLE: &str = "dim:9 name:Sea_Battle esc:e atkf:y ka:n nj:n cj:n 
 /// skald's brandubh: only the king stops on or passes the throne; the occupied throne is not
 /// hostile; no repetition rule. (OpenTafl's `ks:c` makes the king strong beside the throne
 /// too, where skald's brandubh king is captured by one attacker against the empty throne.)
-pub const SKALD_BRANDUBH: &str = "dim:7 name:brandubh surf:n tfr:i ks:c cenp:K cenh: start:/3t3/3t3/3T3/ttTKTtt/3T3/3t3/3t3/";
+pub const SKALD_BRANDUBH: &str =
+    "dim:7 name:brandubh surf:n tfr:i ks:c cenp:K cenh: start:/3t3/3t3/3T3/ttTKTtt/3T3/3t3/3t3/";
 pub const SKALD_TABLUT: &str = "dim:9 name:tablut esc:e surf:n ks:c cor: cens: cenh: start:/3ttt3/4t4/4T4/t3T3t/ttTTKTTtt/t3T3t/4T4/4t4/3ttt3/";
 pub const SKALD_TAWLBWRDD: &str = "dim:11 name:tawlbwrdd esc:e surf:n ks:c cor: cens: cenh: start:/3ttttt3/5t5/11/t4T4t/t3TTT3t/tt1TTKTT1tt/t3TTT3t/t4T4t/11/5t5/3ttttt3/";
 
@@ -170,7 +172,8 @@ fn linnaean_capture_and_surrounding() {
     q.make_move(q.parse_move("g1-g5").unwrap());
     assert!(q.defenders() == 0, "{}", q.fen());
     // Without linc the defender stays.
-    let r2 = Rules::<u128>::leak(parse_rules(&TABLUT.replace("linc:y", "linc:n")).unwrap()).unwrap();
+    let r2 =
+        Rules::<u128>::leak(parse_rules(&TABLUT.replace("linc:y", "linc:n")).unwrap()).unwrap();
     let mut q = Position::from_fen(r2, "9/9/9/4t4/3tKT3/4t4/9/9/6t2 a 0 1").unwrap();
     q.make_move(q.parse_move("g1-g5").unwrap());
     assert!(q.defenders() != 0);

@@ -147,13 +147,18 @@ impl Engine {
 
     /// The current board as a position record.
     fn record(&self) -> Option<String> {
-        self.game.as_ref().map(|g| notation::fen_to_record(&g.fen()))
+        self.game
+            .as_ref()
+            .map(|g| notation::fen_to_record(&g.fen()))
     }
 
     /// Sets the board from a position record with `side` to move (history is lost).
     fn set_record(&mut self, record: &str, side: Side) -> Result<(), String> {
         let board = notation::record_to_board(record, self.size(), false)?;
-        let fen = format!("{board} {} 0 1", if side == Side::First { 'a' } else { 'd' });
+        let fen = format!(
+            "{board} {} 0 1",
+            if side == Side::First { 'a' } else { 'd' }
+        );
         self.game()?.set_position(Some(&fen), &[])
     }
 
@@ -273,10 +278,7 @@ impl Engine {
             "simple-moves" | "hello" => {}
             "goodbye" => return Ok(false),
             _ => {
-                return Err(soft(format!(
-                    "unknown command '{}'",
-                    cmd.escape_default()
-                )));
+                return Err(soft(format!("unknown command '{}'", cmd.escape_default())));
             }
         }
         Ok(true)
@@ -429,11 +431,7 @@ impl Engine {
             .chain(result.best_move.iter())
             .find(|m| !rejected.contains(m))
             .cloned()
-            .or_else(|| {
-                g.legal_moves()
-                    .into_iter()
-                    .find(|m| !rejected.contains(m))
-            })
+            .or_else(|| g.legal_moves().into_iter().find(|m| !rejected.contains(m)))
             .ok_or("no legal move left to play")?;
         self.game()?.play(&best)?;
         self.pending = Some(side);
@@ -462,9 +460,23 @@ impl Engine {
             ..SearchOptions::default()
         };
         let stop = AtomicBool::new(false);
-        let result = g.search(&limits, &options, &self.tt, &stop, &mut |_| {});
+        // The latest line reported for each MultiPV index, in case the last depth did not
+        // complete every line.
+        let mut reported: Vec<(Score, Vec<String>)> = Vec::new();
+        let result = g.search(&limits, &options, &self.tt, &stop, &mut |r| {
+            let i = r.multipv.max(1) as usize - 1;
+            if reported.len() <= i {
+                reported.resize(i + 1, (Score::Cp(0), Vec::new()));
+            }
+            reported[i] = (r.score, r.pv.clone());
+        });
+        let lines = if result.lines.len() >= reported.len() {
+            result.lines
+        } else {
+            reported
+        };
         let mut parts = Vec::new();
-        for (score, pv) in result.lines.iter().take(count) {
+        for (score, pv) in lines.iter().take(count) {
             if pv.is_empty() {
                 continue;
             }
@@ -475,10 +487,11 @@ impl Engine {
             };
             parts.push(format!("{} {eval}", pv.join("|")));
         }
-        self.out
-            .line(format!("analysis {} {}", parts.len(), parts.join(" "))
+        self.out.line(
+            format!("analysis {} {}", parts.len(), parts.join(" "))
                 .trim_end()
-                .to_string());
+                .to_string(),
+        );
         Ok(())
     }
 }

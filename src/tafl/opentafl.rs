@@ -147,13 +147,16 @@ pub fn parse_move(text: &str) -> Result<String, String> {
     }
     let to_end = square_end(from_end + 1).ok_or_else(bad)?;
     let rest = &t[to_end..];
-    let rest_ok = rest.is_empty()
-        || rest.starts_with('x')
-        || rest.chars().all(|c| c == '+' || c == '-');
+    let rest_ok =
+        rest.is_empty() || rest.starts_with('x') || rest.chars().all(|c| c == '+' || c == '-');
     if !rest_ok {
         return Err(bad());
     }
-    Ok(format!("{}-{}", &t[start..from_end], &t[from_end + 1..to_end]))
+    Ok(format!(
+        "{}-{}",
+        &t[start..from_end],
+        &t[from_end + 1..to_end]
+    ))
 }
 
 /// Parses an OpenTafl rules string (an optional leading `rules` word is skipped). Errors name the
@@ -207,9 +210,12 @@ pub fn parse_rules(text: &str) -> Result<RuleOptions, String> {
     }
 
     let dim_text = get("dim").ok_or("rules string has no dim key")?;
-    let dim: u32 = dim_text
-        .parse()
-        .map_err(|_| format!("rules key dim: '{}' is not a number", dim_text.escape_default()))?;
+    let dim: u32 = dim_text.parse().map_err(|_| {
+        format!(
+            "rules key dim: '{}' is not a number",
+            dim_text.escape_default()
+        )
+    })?;
     if dim > MAX_SIZE as u32 {
         return Err(format!(
             "rules key dim:{dim}: boards over {MAX_SIZE}x{MAX_SIZE} are not supported"
