@@ -487,11 +487,8 @@ impl Engine {
             };
             parts.push(format!("{} {eval}", pv.join("|")));
         }
-        self.out.line(
-            format!("analysis {} {}", parts.len(), parts.join(" "))
-                .trim_end()
-                .to_string(),
-        );
+        self.out
+            .line(format!("analysis {} {}", parts.len(), parts.join(" ")).trim_end());
         Ok(())
     }
 }
