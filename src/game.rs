@@ -49,6 +49,8 @@ pub enum Reason {
     NoPieces,
     /// Ataxx: neither side can move although squares are empty (they are out of reach or blocked).
     NoMoves,
+    /// Tafl (OpenTafl `surf`): the attackers enclosed the king and every defender.
+    Surrounded,
 }
 
 impl fmt::Display for Reason {
@@ -62,6 +64,7 @@ impl fmt::Display for Reason {
             Reason::BoardFull => "board full",
             Reason::NoPieces => "no pieces left",
             Reason::NoMoves => "neither side can move",
+            Reason::Surrounded => "defenders surrounded",
         })
     }
 }

@@ -1,10 +1,543 @@
-//! The OpenTafl Engine Protocol (OTEP), spoken by `skald opentafl` (not yet implemented).
+//! The OpenTafl Engine Protocol (OTEP), spoken by `skald opentafl`.
+//!
+//! The host (OpenTafl) sends `rules <rules string>` first; skald parses it into a
+//! [`RuleOptions`](crate::tafl::RuleOptions) ([`crate::tafl::opentafl`]) and plays a
+//! [`GameSession`] of [`Position<u64>`] (boards up to 8×8) or [`Position<u128>`] (9×9 to 11×11).
+//! Each turn OpenTafl 0.4.8 sends `opponent-move …`, `clock …`, `play <side>`; skald answers
+//! `move <from>-<to>`, and the host confirms with `move <position record>`. Every bad input gets
+//! `error 0 <message>` (skald goes on) or `error -1 <message>` (it cannot: the rules are
+//! unplayable); logs go to stderr.
 
 use super::Output;
+use super::session::{GameSession, Session};
+use crate::game::Side;
+use crate::search::{Limits, Score, SearchOptions, TranspositionTable};
+use crate::tafl::{Position, RuleOptions, Rules, opentafl as notation};
 use std::io::BufRead;
+use std::sync::atomic::AtomicBool;
+
+/// The `clock` line: milliseconds left per side (attackers, defenders), whether each side is in
+/// overtime, the overtime period length, and the periods left per side.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct OtClock {
+    /// Time left, ms (in overtime: what is left of the current period).
+    pub ms: [u64; 2],
+    /// The side is in overtime (`*`).
+    pub overtime_now: [bool; 2],
+    /// Length of one overtime period, ms.
+    pub overtime_ms: u64,
+    /// Overtime periods left.
+    pub overtimes: [u32; 2],
+}
+
+impl OtClock {
+    /// Parses the arguments of `clock` (`<att-ms>[*] <def-ms>[*] <ot-s> <att-ot> <def-ot>`).
+    pub fn parse(args: &[&str]) -> Result<OtClock, String> {
+        if args.len() != 5 {
+            return Err(format!(
+                "clock needs 5 fields (<att-ms>[*] <def-ms>[*] <overtime-s> <att-overtimes> \
+                 <def-overtimes>), got {}",
+                args.len()
+            ));
+        }
+        let num = |s: &str| -> Result<u64, String> {
+            s.parse::<u64>()
+                .map_err(|_| format!("clock field '{}' is not a number", s.escape_default()))
+        };
+        let timed = |s: &str| -> Result<(u64, bool), String> {
+            match s.strip_suffix('*') {
+                Some(t) => Ok((num(t)?, true)),
+                None => Ok((num(s)?, false)),
+            }
+        };
+        let (a, a_ot) = timed(args[0])?;
+        let (d, d_ot) = timed(args[1])?;
+        Ok(OtClock {
+            ms: [a, d],
+            overtime_now: [a_ot, d_ot],
+            overtime_ms: num(args[2])?.saturating_mul(1000),
+            overtimes: [num(args[3])? as u32, num(args[4])? as u32],
+        })
+    }
+
+    /// Milliseconds to spend on this move for `side`.
+    pub fn budget_ms(&self, side: Side) -> u64 {
+        let i = side.index();
+        let left = self.ms[i];
+        let spare_periods = self.overtimes[i] > 0 && self.overtime_ms > 0;
+        let raw = if self.overtime_now[i] || left == 0 {
+            // In overtime: spend part of what is left of this period.
+            let period = if left > 0 { left } else { self.overtime_ms };
+            period * 6 / 10
+        } else {
+            let ot = if spare_periods {
+                self.overtime_ms * 6 / 10
+            } else {
+                0
+            };
+            (left / 30 + ot).min(left / 2 + ot)
+        };
+        raw.saturating_sub(50).max(10)
+    }
+}
+
+fn side_name(side: Side) -> &'static str {
+    match side {
+        Side::First => "attackers",
+        Side::Second => "defenders",
+    }
+}
+
+fn parse_side(text: Option<&str>) -> Result<Side, String> {
+    match text {
+        Some("attackers") => Ok(Side::First),
+        Some("defenders") => Ok(Side::Second),
+        Some(t) => Err(format!(
+            "'{}' is not a side (attackers or defenders)",
+            t.escape_default()
+        )),
+        None => Err("a side (attackers or defenders) is missing".into()),
+    }
+}
+
+/// A new game session under `options`, or why the rules cannot be played.
+pub fn new_session(options: RuleOptions) -> Result<Box<dyn Session>, String> {
+    if options.size <= 8 {
+        let rules = Rules::<u64>::leak(options).map_err(|e| e.to_string())?;
+        Ok(Box::new(GameSession::new(Position::start(rules))))
+    } else {
+        let rules = Rules::<u128>::leak(options).map_err(|e| e.to_string())?;
+        Ok(Box::new(GameSession::new(Position::start(rules))))
+    }
+}
+
+/// The engine's state between commands.
+struct Engine {
+    out: Output,
+    tt: TranspositionTable,
+    /// The last rules string and the options it gave (rules are built once per string).
+    rules_text: String,
+    options: Option<RuleOptions>,
+    game: Option<Box<dyn Session>>,
+    clock: Option<OtClock>,
+    /// The side skald played its last move for, while the host has not confirmed it.
+    pending: Option<Side>,
+    /// Moves the host rejected (`error`), as (position hash, move).
+    rejected: Vec<(u64, String)>,
+    errors_in_a_row: u32,
+}
+
+impl Engine {
+    fn error(&self, critical: bool, msg: &str) {
+        let code = if critical { -1 } else { 0 };
+        let msg = msg.replace(['\n', '\r'], " ");
+        eprintln!("skald opentafl: error {code} {msg}");
+        self.out.line(format!("error {code} {msg}"));
+    }
+
+    fn game(&mut self) -> Result<&mut Box<dyn Session>, String> {
+        self.game
+            .as_mut()
+            .ok_or_else(|| "no rules yet: send rules <rules string> first".to_string())
+    }
+
+    fn size(&self) -> u8 {
+        self.options.as_ref().map_or(0, |o| o.size)
+    }
+
+    /// The current board as a position record.
+    fn record(&self) -> Option<String> {
+        self.game
+            .as_ref()
+            .map(|g| notation::fen_to_record(&g.fen()))
+    }
+
+    /// Sets the board from a position record with `side` to move (history is lost).
+    fn set_record(&mut self, record: &str, side: Side) -> Result<(), String> {
+        let board = notation::record_to_board(record, self.size(), false)?;
+        let fen = format!(
+            "{board} {} 0 1",
+            if side == Side::First { 'a' } else { 'd' }
+        );
+        self.game()?.set_position(Some(&fen), &[])
+    }
+
+    /// Sets the side to move, keeping the board.
+    fn set_side(&mut self, side: Side) -> Result<(), String> {
+        let g = self.game()?;
+        if g.side_to_move() == side {
+            return Ok(());
+        }
+        let fen = g.fen();
+        let mut fields: Vec<&str> = fen.split_whitespace().collect();
+        let letter = if side == Side::First { "a" } else { "d" };
+        if fields.len() >= 2 {
+            fields[1] = letter;
+        }
+        let fen = fields.join(" ");
+        g.set_position(Some(&fen), &[])
+    }
+
+    /// Runs one command; `Ok(false)` on `goodbye`.
+    fn command(&mut self, line: &str) -> Result<bool, (bool, String)> {
+        let soft = |e: String| (false, e);
+        let line = line.trim();
+        let (cmd, rest) = line.split_once(' ').unwrap_or((line, ""));
+        let rest = rest.trim();
+        let args: Vec<&str> = rest.split_whitespace().collect();
+        match cmd {
+            "" => {}
+            "rules" => {
+                if rest.is_empty() {
+                    return Err(soft("rules needs a rules string".into()));
+                }
+                self.game = None;
+                self.pending = None;
+                self.rejected.clear();
+                if rest != self.rules_text || self.options.is_none() {
+                    self.options = None;
+                    self.rules_text = rest.to_string();
+                    let options = notation::parse_rules(rest).map_err(|e| (true, e))?;
+                    let game = new_session(options.clone())
+                        .map_err(|e| (true, format!("rules cannot be played: {e}")))?;
+                    self.options = Some(options);
+                    self.game = Some(game);
+                } else if let Some(o) = self.options.clone() {
+                    self.game = Some(new_session(o).map_err(|e| (true, e))?);
+                }
+                self.tt.clear();
+                let name = self.game.as_ref().map_or("", |g| g.variant_name());
+                eprintln!("skald opentafl: rules {name}");
+            }
+            "position" => {
+                if args.is_empty() {
+                    let r = self.record().ok_or_else(|| soft("no rules yet".into()))?;
+                    self.out.line(format!("position {r}"));
+                    return Ok(true);
+                }
+                let side = self.game().map_err(soft)?.side_to_move();
+                self.set_record(args[0], side)
+                    .map_err(|e| soft(format!("position: {e}")))?;
+                self.pending = None;
+            }
+            "side" => {
+                if args.is_empty() {
+                    let side = self.game().map_err(soft)?.side_to_move();
+                    self.out.line(format!("side {}", side_name(side)));
+                    return Ok(true);
+                }
+                let side = parse_side(args.first().copied()).map_err(soft)?;
+                self.set_side(side).map_err(soft)?;
+            }
+            "clock" => {
+                self.clock = Some(OtClock::parse(&args).map_err(soft)?);
+            }
+            "opponent-move" => self.opponent_move(&args).map_err(soft)?,
+            "move" => self.move_confirmed(&args).map_err(soft)?,
+            "play" => {
+                let side = parse_side(args.first().copied()).map_err(soft)?;
+                self.play(side).map_err(soft)?;
+            }
+            "error" => {
+                // The host rejected our move: take it back and do not play it again here.
+                let code = args.first().copied().unwrap_or("?");
+                eprintln!("skald opentafl: host reports error {code}");
+                if self.pending.take().is_some()
+                    && let Some(g) = self.game.as_mut()
+                    && let Some(last) = g.moves_played().last().cloned()
+                    && g.undo()
+                {
+                    self.rejected.push((g.hash(), last));
+                }
+                self.errors_in_a_row += 1;
+                if self.errors_in_a_row >= 5 {
+                    return Err((
+                        true,
+                        "the host rejected five moves in a row; the rules differ".into(),
+                    ));
+                }
+            }
+            "analyze" => self.analyze(&args).map_err(soft)?,
+            "finish" => {
+                self.pending = None;
+                self.rejected.clear();
+                eprintln!("skald opentafl: game over ({rest})");
+            }
+            "status" => {
+                let text = match &self.game {
+                    Some(g) => format!(
+                        "skald: {} {} to move, {}",
+                        g.variant_name(),
+                        side_name(g.side_to_move()),
+                        notation::fen_to_record(&g.fen())
+                    ),
+                    None => "skald: waiting for rules".into(),
+                };
+                self.out.line(format!("status {text}"));
+            }
+            "simple-moves" | "hello" => {}
+            "goodbye" => return Ok(false),
+            _ => {
+                return Err(soft(format!("unknown command '{}'", cmd.escape_default())));
+            }
+        }
+        Ok(true)
+    }
+
+    fn opponent_move(&mut self, args: &[&str]) -> Result<(), String> {
+        let moves = *args
+            .first()
+            .ok_or("opponent-move needs a move and a position record")?;
+        let record = args.get(1).copied();
+        self.game()?;
+        self.pending = None;
+        // The error sequence repeats the previous move: nothing to do when the board already
+        // is the record.
+        if let Some(r) = record
+            && self.record().as_deref() == Some(r)
+        {
+            return Ok(());
+        }
+        let before = self.game.as_ref().map(|g| g.boxed_clone());
+        let mut problem = None;
+        if moves != "---" {
+            for mv in moves.split('|') {
+                let applied = notation::parse_move(mv).and_then(|m| self.game()?.play(&m));
+                if let Err(e) = applied {
+                    problem = Some(format!("opponent move '{mv}': {e}"));
+                    break;
+                }
+            }
+        }
+        match record {
+            Some(r) => {
+                if problem.is_some() || self.record().as_deref() != Some(r) {
+                    // Trust the record. The side to move is the one not owning the piece that
+                    // arrived on the last move's destination, else the other side than before.
+                    let mover = self.mover_from_record(moves, r);
+                    let prev = before.as_ref().map(|g| g.side_to_move());
+                    let side = match (mover, prev) {
+                        (Some(m), _) => m.opponent(),
+                        (None, Some(p)) => p.opponent(),
+                        (None, None) => Side::First,
+                    };
+                    if let Some(b) = before {
+                        self.game = Some(b);
+                    }
+                    self.set_record(r, side)
+                        .map_err(|e| format!("opponent-move record: {e}"))?;
+                    if let Some(p) = problem {
+                        return Err(format!("{p}; using the position record"));
+                    }
+                    eprintln!("skald opentafl: board differs from the record; using the record");
+                }
+                Ok(())
+            }
+            None => match problem {
+                Some(p) => {
+                    if let Some(b) = before {
+                        self.game = Some(b);
+                    }
+                    self.out.line("position");
+                    Err(p)
+                }
+                None => Ok(()),
+            },
+        }
+    }
+
+    /// The side that owns the piece on the destination of the last of `moves` in `record`.
+    fn mover_from_record(&self, moves: &str, record: &str) -> Option<Side> {
+        let last = notation::parse_move(moves.split('|').next_back()?).ok()?;
+        let to = last.split_once('-')?.1;
+        let sq = crate::tafl::parse_square(to, self.size())? as usize;
+        let board = notation::record_to_board(record, self.size(), true).ok()?;
+        let size = self.size() as usize;
+        let (rank, file) = (sq / size, sq % size);
+        let row = board.split('/').nth(rank)?;
+        let mut f = 0usize;
+        let mut run = 0usize;
+        for c in row.chars() {
+            if let Some(d) = c.to_digit(10) {
+                run = run * 10 + d as usize;
+                continue;
+            }
+            f += run;
+            run = 0;
+            if f == file {
+                return match c {
+                    't' => Some(Side::First),
+                    'T' | 'K' => Some(Side::Second),
+                    _ => None,
+                };
+            }
+            f += 1;
+        }
+        None
+    }
+
+    fn move_confirmed(&mut self, args: &[&str]) -> Result<(), String> {
+        let Some(record) = args.first().copied() else {
+            return Err("move needs a position record".into());
+        };
+        let ours = self.pending.take();
+        self.errors_in_a_row = 0;
+        self.rejected.clear();
+        if self.record().as_deref() != Some(record) {
+            let side = match ours {
+                Some(s) => s.opponent(),
+                None => self.game()?.side_to_move(),
+            };
+            self.set_record(record, side)
+                .map_err(|e| format!("move record: {e}"))?;
+            eprintln!("skald opentafl: board differs from the host's record; using the record");
+        }
+        Ok(())
+    }
+
+    fn play(&mut self, side: Side) -> Result<(), String> {
+        self.set_side(side)?;
+        let budget = match &self.clock {
+            Some(c) => c.budget_ms(side),
+            None => 2000,
+        };
+        let g = self.game()?;
+        if g.outcome().is_decided() {
+            return Err(format!("the game is over ({:?})", g.outcome()));
+        }
+        let hash = g.hash();
+        let rejected: Vec<String> = self
+            .rejected
+            .iter()
+            .filter(|(h, _)| *h == hash)
+            .map(|(_, m)| m.clone())
+            .collect();
+        let limits = Limits {
+            movetime: Some(budget),
+            ..Limits::default()
+        };
+        let options = SearchOptions {
+            multipv: rejected.len() + 1,
+            move_overhead_ms: 0,
+            ..SearchOptions::default()
+        };
+        let stop = AtomicBool::new(false);
+        let g = self.game.as_ref().ok_or("no game")?;
+        let result = g.search(&limits, &options, &self.tt, &stop, &mut |_| {});
+        let best = result
+            .lines
+            .iter()
+            .filter_map(|(_, pv)| pv.first())
+            .chain(result.best_move.iter())
+            .find(|m| !rejected.contains(m))
+            .cloned()
+            .or_else(|| g.legal_moves().into_iter().find(|m| !rejected.contains(m)))
+            .ok_or("no legal move left to play")?;
+        self.game()?.play(&best)?;
+        self.pending = Some(side);
+        self.out.line(format!("move {best}"));
+        Ok(())
+    }
+
+    fn analyze(&mut self, args: &[&str]) -> Result<(), String> {
+        let count: usize = args
+            .first()
+            .and_then(|a| a.parse().ok())
+            .filter(|&n| n >= 1)
+            .ok_or("analyze needs <count> (1 or more) and <seconds>")?;
+        let secs: f64 = args
+            .get(1)
+            .and_then(|a| a.parse().ok())
+            .filter(|&s: &f64| s >= 0.0 && s.is_finite())
+            .ok_or("analyze needs <count> and <seconds> (a number)")?;
+        let g = self.game.as_ref().ok_or("no rules yet")?;
+        let limits = Limits {
+            movetime: Some(((secs * 1000.0) as u64).clamp(10, 3_600_000)),
+            ..Limits::default()
+        };
+        let options = SearchOptions {
+            multipv: count.min(64),
+            ..SearchOptions::default()
+        };
+        let stop = AtomicBool::new(false);
+        // The latest line reported for each MultiPV index, in case the last depth did not
+        // complete every line.
+        let mut reported: Vec<(Score, Vec<String>)> = Vec::new();
+        let result = g.search(&limits, &options, &self.tt, &stop, &mut |r| {
+            let i = r.multipv.max(1) as usize - 1;
+            if reported.len() <= i {
+                reported.resize(i + 1, (Score::Cp(0), Vec::new()));
+            }
+            reported[i] = (r.score, r.pv.clone());
+        });
+        let lines = if result.lines.len() >= reported.len() {
+            result.lines
+        } else {
+            reported
+        };
+        let mut parts = Vec::new();
+        for (score, pv) in lines.iter().take(count) {
+            if pv.is_empty() {
+                continue;
+            }
+            let eval = match *score {
+                Score::Cp(cp) => cp,
+                Score::Mate(n) if n > 0 => 100_000 - n,
+                Score::Mate(n) => -100_000 - n,
+            };
+            parts.push(format!("{} {eval}", pv.join("|")));
+        }
+        self.out
+            .line(format!("analysis {} {}", parts.len(), parts.join(" ")).trim_end());
+        Ok(())
+    }
+}
 
 /// Runs the OTEP loop on `input` until `goodbye` or end of input.
-pub fn run(_input: &mut dyn BufRead, out: Output) {
+pub fn run(input: &mut dyn BufRead, out: Output) {
     out.line("hello");
-    out.line("error -1 not implemented yet");
+    let tt = match TranspositionTable::new(64) {
+        Ok(tt) => tt,
+        Err(e) => {
+            out.line(format!("error -1 cannot allocate the hash table: {e}"));
+            return;
+        }
+    };
+    let mut engine = Engine {
+        out,
+        tt,
+        rules_text: String::new(),
+        options: None,
+        game: None,
+        clock: None,
+        pending: None,
+        rejected: Vec::new(),
+        errors_in_a_row: 0,
+    };
+    let mut buf = Vec::new();
+    while let Some(line) = super::read_line(input, &mut buf) {
+        match engine.command(&line) {
+            Ok(true) => {}
+            Ok(false) => return,
+            Err((critical, msg)) => engine.error(critical, &msg),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn clock_lines() {
+        let c = OtClock::parse(&["60000", "59000*", "10", "3", "2"]).unwrap();
+        assert_eq!(c.ms, [60000, 59000]);
+        assert_eq!(c.overtime_now, [false, true]);
+        assert_eq!(c.overtime_ms, 10_000);
+        assert_eq!(c.overtimes, [3, 2]);
+        assert!(c.budget_ms(Side::First) < 60000 / 2 + 6000);
+        assert!(c.budget_ms(Side::Second) <= 59000 * 6 / 10);
+        assert!(OtClock::parse(&["1", "2", "3"]).is_err());
+        assert!(OtClock::parse(&["x", "2", "3", "4", "5"]).is_err());
+    }
 }

@@ -26,10 +26,13 @@
 //! - **Outcome order**: king captured, king escaped, no legal move, then the 100-ply rule (a side
 //!   without moves on the 100th ply loses in brandubh rather than draws).
 //! - **Null move**: allowed unless the side to move has three pieces or fewer (king included).
-//! - **Linnaean capture** (OpenTafl `linc`) is not part of rules.md's tablut and not implemented.
+//! - **Linnaean capture** (OpenTafl `linc`) and the **surrounding rule** (`surf`) are not part of
+//!   rules.md's variants; they are rule options (off in the presets) for OpenTafl rules strings
+//!   ([`opentafl`]).
 
 mod bitboard;
 mod eval;
+pub mod opentafl;
 mod position;
 mod rules;
 mod zobrist;

@@ -430,7 +430,15 @@ impl<B: Bitboard> Position<B> {
             }
         };
         if !(adj & enemy).is_empty() {
-            let walls = own | r.hostile_to(victim, self.occupied());
+            let mut walls = own | r.hostile_to(victim, self.occupied());
+            if kind == Piece::Attacker && !(self.king & r.linnaean).is_empty() {
+                // Linnaean capture: the king on the throne, hemmed in on three sides, is the
+                // anvil against the defender on his fourth side.
+                let k = self.king.lsb();
+                if (r.adjacent[k as usize] & self.attackers).popcount() >= 3 {
+                    walls |= self.king;
+                }
+            }
             let steps = &r.step[to as usize];
             let mut removed = B::ZERO;
             for (d, &n) in steps.iter().enumerate() {
@@ -480,6 +488,24 @@ impl<B: Bitboard> Position<B> {
                 .unwrap_or(0);
             let b = steps[d];
             b != super::rules::NO_SQUARE && walls.has(b)
+        }
+    }
+
+    /// `true` when no defender (king included) can reach the board edge through squares free
+    /// of attackers (the OpenTafl `surf` rule).
+    pub fn surrounded(&self) -> bool {
+        let r = self.rules;
+        let free = r.board & !self.attackers;
+        let mut reach = self.defenders | self.king;
+        loop {
+            if !(reach & r.edge_mask).is_empty() {
+                return false;
+            }
+            let next = (reach | r.neighbours(reach)) & free;
+            if next == reach {
+                return true;
+            }
+            reach = next;
         }
     }
 
@@ -702,6 +728,9 @@ impl<B: Bitboard> Game for Position<B> {
         }
         if !(self.king & self.rules.escape).is_empty() {
             return Outcome::win(Side::Second, Reason::KingEscaped);
+        }
+        if self.rules.surround && self.surrounded() {
+            return Outcome::win(Side::First, Reason::Surrounded);
         }
         if !self.has_move() {
             return match self.rules.no_legal_move {

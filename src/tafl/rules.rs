@@ -108,6 +108,13 @@ pub struct RuleOptions {
     pub repetition: RepetitionRule,
     /// Draw after this many plies without capture (brandubh: 100), if any.
     pub move_limit: Option<u32>,
+    /// Linnaean capture (OpenTafl `linc`): with the king on one of these squares and attackers
+    /// on three of his sides, a defender on the fourth is captured against the king. Empty in
+    /// the presets.
+    pub linnaean: Vec<Square>,
+    /// The attackers win when no defender (king included) can reach the board edge through
+    /// squares free of attackers (OpenTafl `surf`). `false` in the presets.
+    pub surround: bool,
 }
 
 /// Square index of (`file`, `rank`) counted from 0 on a `size`×`size` board.
@@ -184,6 +191,8 @@ impl RuleOptions {
             no_legal_move: NoMoveRule::Loses,
             repetition: RepetitionRule::Ignored,
             move_limit: Some(100),
+            linnaean: vec![],
+            surround: false,
         }
     }
 
@@ -211,6 +220,8 @@ impl RuleOptions {
             no_legal_move: NoMoveRule::Draw,
             repetition: RepetitionRule::Draw(2),
             move_limit: None,
+            linnaean: vec![],
+            surround: false,
         }
     }
 
@@ -268,10 +279,16 @@ pub struct Rules<B> {
     pub repetition: RepetitionRule,
     /// Plies without capture that draw, if any.
     pub move_limit: Option<u32>,
+    /// Squares where the king is the anvil of a Linnaean capture (empty: no such rule).
+    pub linnaean: B,
+    /// The surrounding rule (OpenTafl `surf`).
+    pub surround: bool,
     /// Squares shown specially (`+`) when empty: those no soldier may stop on.
     pub marked: B,
     /// Squares orthogonally next to an escape square, not escape squares themselves.
     pub approach: B,
+    /// The squares on the board's edge.
+    pub(crate) edge_mask: B,
     /// Board without the first file (for shifting west).
     pub(crate) not_file_first: B,
     /// Board without the last file (for shifting east).
@@ -310,7 +327,7 @@ impl<B: Bitboard> Rules<B> {
             )));
         }
         let n = size * size;
-        let lists = [&options.escape, &options.king_strong]
+        let lists = [&options.escape, &options.king_strong, &options.linnaean]
             .into_iter()
             .chain(options.no_stop.iter())
             .chain(options.no_pass.iter())
@@ -384,8 +401,11 @@ impl<B: Bitboard> Rules<B> {
             no_legal_move: options.no_legal_move,
             repetition: options.repetition,
             move_limit: options.move_limit,
+            linnaean: mask::<B>(&options.linnaean),
+            surround: options.surround,
             marked: no_stop[0] & no_stop[1],
             approach,
+            edge_mask: mask::<B>(&edge(size)),
             not_file_first: mask::<B>(&first),
             not_file_last: mask::<B>(&last),
             rays,
