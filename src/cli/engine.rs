@@ -31,7 +31,8 @@ impl EngineSpec {
         if words.is_empty() {
             bail!("empty --engine");
         }
-        let is_field = |w: &str| w.starts_with("cmd=") || w.starts_with("name=") || w.starts_with("option.");
+        let is_field =
+            |w: &str| w.starts_with("cmd=") || w.starts_with("name=") || w.starts_with("option.");
         if !is_field(words[0]) {
             return Ok(EngineSpec {
                 command: words.iter().map(|s| s.to_string()).collect(),
@@ -67,7 +68,8 @@ impl EngineSpec {
                 if n.trim().is_empty() {
                     bail!("engine option '{opt}': the name is empty");
                 }
-                spec.options.push((n.trim().to_string(), v.trim().to_string()));
+                spec.options
+                    .push((n.trim().to_string(), v.trim().to_string()));
             }
         }
         if spec.command.is_empty() {
@@ -100,7 +102,11 @@ pub struct EngineProcess {
 impl EngineProcess {
     /// Starts the engine and does the handshake: `uci`/`uciok` (or `uai`/`uaiok` when `uai`),
     /// then the options, then `isready`/`readyok`.
-    pub fn start(spec: &EngineSpec, uai: bool, setup: &[(String, String)]) -> Result<EngineProcess> {
+    pub fn start(
+        spec: &EngineSpec,
+        uai: bool,
+        setup: &[(String, String)],
+    ) -> Result<EngineProcess> {
         let mut child = Command::new(&spec.command[0])
             .args(&spec.command[1..])
             .stdin(Stdio::piped())
@@ -125,7 +131,11 @@ impl EngineProcess {
             lines: rx,
             id_name: None,
         };
-        let (hello, ok) = if uai { ("uai", "uaiok") } else { ("uci", "uciok") };
+        let (hello, ok) = if uai {
+            ("uai", "uaiok")
+        } else {
+            ("uci", "uciok")
+        };
         let what = spec.command.join(" ");
         e.send(hello)
             .with_context(|| format!("engine '{what}' does not read its input"))?;
@@ -149,7 +159,10 @@ impl EngineProcess {
 
     /// Sends one line.
     pub fn send(&mut self, line: &str) -> Result<()> {
-        let stdin = self.stdin.as_mut().ok_or_else(|| anyhow!("engine input closed"))?;
+        let stdin = self
+            .stdin
+            .as_mut()
+            .ok_or_else(|| anyhow!("engine input closed"))?;
         stdin.write_all(format!("{line}\n").as_bytes())?;
         stdin.flush()?;
         Ok(())

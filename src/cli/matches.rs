@@ -15,23 +15,25 @@ use skald::game::{Outcome, Side};
 use skald::protocol::session::{Session, new_session};
 use skald::variant::Variant;
 use std::io::Write;
+use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc::{Sender, channel};
-use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 /// Arguments of `skald match`.
 #[derive(clap::Args, Debug)]
-#[command(after_help = "ENGINE SPEC: either a plain command line ('./target/release/skald'), \
+#[command(
+    after_help = "ENGINE SPEC: either a plain command line ('./target/release/skald'), \
 or fields 'cmd=<command> name=<name> option.<Name>=<value> …', e.g. \
 --engine \"name=easy cmd=./target/release/skald option.Skill Level=2\". A field's value runs to \
-the next field, so option names may contain spaces.")]
+the next field, so option names may contain spaces."
+)]
 pub struct Args {
     /// An engine (give exactly two): a command line, or 'cmd=… name=… option.<Name>=<value>'.
     #[arg(long = "engine", required = true, num_args = 1)]
     pub engines: Vec<String>,
     /// brandubh, tablut, tawlbwrdd or ataxx.
-    #[arg(long, value_parser = parse_variant)]
+    #[arg(long, value_parser = super::parse_variant)]
     pub variant: Variant,
     /// Number of games (rounded up to an even number: each opening is played twice).
     #[arg(long, default_value_t = 20, value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
@@ -58,10 +60,6 @@ pub struct Args {
     /// Tolerance in ms beyond an engine's time left before it loses on time.
     #[arg(long, default_value_t = 50)]
     pub margin_ms: u64,
-}
-
-fn parse_variant(s: &str) -> Result<Variant, String> {
-    s.parse::<Variant>().map_err(|e| e.to_string())
 }
 
 /// A time control: base and increment in milliseconds.
@@ -129,14 +127,22 @@ enum Message {
 /// Runs `skald match`.
 pub fn run(args: Args) -> Result<()> {
     if args.engines.len() != 2 {
-        bail!("give exactly two engines (--engine <cmd> --engine <cmd>); got {}", args.engines.len());
+        bail!(
+            "give exactly two engines (--engine <cmd> --engine <cmd>); got {}",
+            args.engines.len()
+        );
     }
     let specs = [
         EngineSpec::parse(&args.engines[0])?,
         EngineSpec::parse(&args.engines[1])?,
     ];
     let tc = TimeControl::parse(&args.tc)?;
-    let sprt = args.sprt.as_deref().map(Sprt::parse).transpose().map_err(|e| anyhow!(e))?;
+    let sprt = args
+        .sprt
+        .as_deref()
+        .map(Sprt::parse)
+        .transpose()
+        .map_err(|e| anyhow!(e))?;
     let variant = args.variant;
     let openings = match &args.openings {
         None => vec![None],
@@ -353,7 +359,11 @@ fn load_openings(path: &std::path::Path, variant: Variant) -> Result<Vec<Option<
         s.set_position(Some(line), &[])
             .map_err(|e| anyhow!("{}:{}: {e}", path.display(), i + 1))?;
         if s.outcome().is_decided() {
-            bail!("{}:{}: the game is already over there", path.display(), i + 1);
+            bail!(
+                "{}:{}: the game is already over there",
+                path.display(),
+                i + 1
+            );
         }
         out.push(Some(s.fen()));
     }
@@ -375,7 +385,11 @@ fn worker(plan: &Plan, tx: &Sender<Message>) {
         }
         for (i, slot) in engines.iter_mut().enumerate() {
             if slot.is_none() {
-                match EngineProcess::start(&plan.specs[i], !plan.variant.is_tafl(), &variant_setup(plan.variant)) {
+                match EngineProcess::start(
+                    &plan.specs[i],
+                    !plan.variant.is_tafl(),
+                    &variant_setup(plan.variant),
+                ) {
                     Ok(e) => *slot = Some(e),
                     Err(e) => {
                         let _ = tx.send(Message::Fatal(format!("{e:#}")));
@@ -400,7 +414,11 @@ fn worker(plan: &Plan, tx: &Sender<Message>) {
 
 /// Plays game `index`; `None` when aborted by the stop flag. An engine that misbehaved is
 /// removed from `engines` (killed), to be restarted for the next game.
-fn play_game(plan: &Plan, index: usize, engines: &mut [Option<EngineProcess>; 2]) -> Option<Finished> {
+fn play_game(
+    plan: &Plan,
+    index: usize,
+    engines: &mut [Option<EngineProcess>; 2],
+) -> Option<Finished> {
     let opening = plan.openings[(index / 2) % plan.openings.len()].clone();
     // Engine that moves first: engine 0 in even games.
     let first_engine = index % 2;
@@ -416,7 +434,11 @@ fn play_game(plan: &Plan, index: usize, engines: &mut [Option<EngineProcess>; 2]
             .expect("openings are checked when loaded");
     }
     let setup_fen = session.setup_fen();
-    let newgame = if plan.variant.is_tafl() { "ucinewgame" } else { "uainewgame" };
+    let newgame = if plan.variant.is_tafl() {
+        "ucinewgame"
+    } else {
+        "uainewgame"
+    };
 
     let mut result: Option<(Option<Side>, String)> = None;
     for side in [Side::First, Side::Second] {
@@ -424,7 +446,10 @@ fn play_game(plan: &Plan, index: usize, engines: &mut [Option<EngineProcess>; 2]
         let ok = e.send(newgame).is_ok() && e.sync(Duration::from_secs(10)).is_ok();
         if !ok {
             engines[engine_of(side)] = None;
-            result = Some((Some(side.opponent()), format!("{} did not start the game", plan.names[engine_of(side)])));
+            result = Some((
+                Some(side.opponent()),
+                format!("{} did not start the game", plan.names[engine_of(side)]),
+            ));
             break;
         }
     }

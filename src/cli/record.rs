@@ -73,7 +73,10 @@ impl GameRecord {
     pub fn to_pgn(&self) -> String {
         let mut s = String::new();
         let mut tag = |k: &str, v: &str| {
-            s += &format!("[{k} \"{}\"]\n", v.replace('\\', "\\\\").replace('"', "\\\""));
+            s += &format!(
+                "[{k} \"{}\"]\n",
+                v.replace('\\', "\\\\").replace('"', "\\\"")
+            );
         };
         tag("Event", &self.event);
         tag("Site", "?");
@@ -100,7 +103,8 @@ impl GameRecord {
         s.push('\n');
         // Move numbers: the FEN's side to move decides whether the first move is the second
         // side's ("1... b6").
-        let second_starts = self.setup_fen.split_whitespace().nth(1) == Some(second_letter(self.variant));
+        let second_starts =
+            self.setup_fen.split_whitespace().nth(1) == Some(second_letter(self.variant));
         let mut number: usize = self
             .setup_fen
             .split_whitespace()

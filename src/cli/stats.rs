@@ -165,7 +165,11 @@ impl Sprt {
                 "elo1" => sprt.elo1 = x,
                 "alpha" => sprt.alpha = x,
                 "beta" => sprt.beta = x,
-                _ => return Err(format!("--sprt: unknown key '{k}' (elo0, elo1, alpha, beta)")),
+                _ => {
+                    return Err(format!(
+                        "--sprt: unknown key '{k}' (elo0, elo1, alpha, beta)"
+                    ));
+                }
             }
         }
         if sprt.elo0.is_nan() || sprt.elo1.is_nan() {
