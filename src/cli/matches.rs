@@ -331,7 +331,8 @@ fn fmt_elo(x: f64) -> String {
     if x.is_infinite() {
         if x > 0.0 { "inf".into() } else { "-inf".into() }
     } else {
-        format!("{x:.1}")
+        // Avoid "-0.0".
+        format!("{:.1}", if x.abs() < 0.05 { 0.0 } else { x })
     }
 }
 
