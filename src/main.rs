@@ -81,10 +81,10 @@ fn main() -> Result<()> {
             fen,
             divide,
         }) => perft(variant, depth, fen.as_deref(), divide),
-        Some(Command::Play(args)) => cli::play::run(args),
-        Some(Command::Analyze(args)) => cli::analyze::run(args),
-        Some(Command::Match(args)) => cli::matches::run(args),
-        Some(Command::Openings(args)) => cli::openings::run(args),
+        Some(Command::Play(args)) => cli::finish(cli::play::run(args)),
+        Some(Command::Analyze(args)) => cli::finish(cli::analyze::run(args)),
+        Some(Command::Match(args)) => cli::finish(cli::matches::run(args)),
+        Some(Command::Openings(args)) => cli::finish(cli::openings::run(args)),
         Some(Command::Opentafl) => {
             skald::protocol::opentafl::run(&mut std::io::stdin().lock(), Output::stdout());
             Ok(())

@@ -1,12 +1,182 @@
-//! `skald analyze` (not yet implemented).
+//! `skald analyze`: the best lines of a position, depth by depth, readable or as JSON.
 
-use anyhow::{Result, bail};
+use super::{outcome_text, score_text, score_words, side_name};
+use anyhow::{Result, anyhow, bail};
+use serde_json::json;
+use skald::protocol::session::{TextReport, new_session};
+use skald::search::{Limits, Score, SearchOptions, TranspositionTable};
+use skald::variant::Variant;
+use std::sync::atomic::AtomicBool;
 
 /// Arguments of `skald analyze`.
 #[derive(clap::Args, Debug)]
-pub struct Args {}
+pub struct Args {
+    /// brandubh, tablut, tawlbwrdd or ataxx.
+    #[arg(long, value_parser = super::parse_variant)]
+    pub variant: Variant,
+    /// The position (default: the start position).
+    #[arg(long)]
+    pub fen: Option<String>,
+    /// Moves played from the position first, separated by spaces: "d2-f2 c4-c2".
+    #[arg(long)]
+    pub moves: Option<String>,
+    /// Search to this depth (plies).
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=64), conflicts_with = "time")]
+    pub depth: Option<u32>,
+    /// Search for this many seconds (default: 3 when no --depth is given).
+    #[arg(long)]
+    pub time: Option<f64>,
+    /// Number of best lines.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=64))]
+    pub multipv: u32,
+    /// Search threads.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=512))]
+    pub threads: u32,
+    /// Hash table size, MiB.
+    #[arg(long, default_value_t = 64, value_parser = clap::value_parser!(u32).range(1..=65536))]
+    pub hash: u32,
+    /// One JSON object a line: one per depth and line, then one with the best move.
+    #[arg(long)]
+    pub json: bool,
+}
+
+fn score_json(s: Score) -> serde_json::Value {
+    match s {
+        Score::Cp(cp) => json!({ "cp": cp }),
+        Score::Mate(n) => json!({ "mate": n }),
+    }
+}
 
 /// Runs `skald analyze`.
-pub fn run(_args: Args) -> Result<()> {
-    bail!("not implemented yet")
+pub fn run(args: Args) -> Result<()> {
+    let variant = args.variant;
+    let mut session = new_session(variant);
+    let moves: Vec<&str> = args
+        .moves
+        .as_deref()
+        .map(|m| m.split_whitespace().collect())
+        .unwrap_or_default();
+    session
+        .set_position(args.fen.as_deref(), &moves)
+        .map_err(|e| anyhow!("{e}"))?;
+    let outcome = session.outcome();
+    if outcome.is_decided() {
+        bail!(
+            "the game is over in this position: {}",
+            outcome_text(variant, outcome)
+        );
+    }
+    let movetime = match (args.depth, args.time) {
+        (_, Some(t)) if !(t > 0.0 && t <= 1e6) => {
+            bail!("--time must be a positive number of seconds")
+        }
+        (_, Some(t)) => Some((t * 1000.0).round().max(1.0) as u64),
+        (None, None) => Some(3000),
+        (Some(_), None) => None,
+    };
+    let limits = Limits {
+        depth: args.depth,
+        movetime,
+        ..Limits::default()
+    };
+    let options = SearchOptions {
+        threads: args.threads as usize,
+        multipv: args.multipv as usize,
+        move_overhead_ms: 0,
+        ..SearchOptions::default()
+    };
+    let tt = TranspositionTable::new(args.hash as usize).map_err(|e| anyhow!("{e}"))?;
+    let stop = AtomicBool::new(false);
+    let to_move = session.side_to_move();
+    let json = args.json;
+    if !json {
+        println!("{}", session.board());
+        println!(
+            "{} to move; {}",
+            side_name(variant, to_move),
+            if args.depth.is_some() {
+                format!("searching to depth {}", args.depth.unwrap_or(0))
+            } else {
+                format!(
+                    "searching for {:.1} s",
+                    movetime.unwrap_or(0) as f64 / 1000.0
+                )
+            }
+        );
+        println!();
+    }
+    let multi = args.multipv > 1;
+    let mut report = |r: &TextReport| {
+        if json {
+            let v = json!({
+                "depth": r.depth,
+                "seldepth": r.seldepth,
+                "multipv": r.multipv,
+                "score": score_json(r.score),
+                "nodes": r.nodes,
+                "nps": r.nps,
+                "time_ms": r.time_ms,
+                "hashfull": r.hashfull,
+                "pv": r.pv,
+            });
+            println!("{v}");
+        } else {
+            let line = if multi {
+                format!(" #{}", r.multipv)
+            } else {
+                String::new()
+            };
+            println!(
+                "depth {:>2}{line}  {:>7} ({})  nodes {:>10}  {:>6} kn/s  pv {}",
+                r.depth,
+                score_text(r.score),
+                score_words(variant, to_move, r.score),
+                r.nodes,
+                r.nps / 1000,
+                r.pv.join(" ")
+            );
+        }
+    };
+    let result = session.search(&limits, &options, &tt, &stop, &mut report);
+    if json {
+        let lines: Vec<_> = result
+            .lines
+            .iter()
+            .map(|(s, pv)| json!({ "score": score_json(*s), "pv": pv }))
+            .collect();
+        let v = json!({
+            "bestmove": result.best_move,
+            "ponder": result.ponder,
+            "score": score_json(result.score),
+            "depth": result.depth,
+            "nodes": result.nodes,
+            "lines": lines,
+        });
+        println!("{v}");
+        return Ok(());
+    }
+    println!();
+    let Some(best) = result.best_move else {
+        println!("no move");
+        return Ok(());
+    };
+    println!(
+        "best move {best}  score {} ({})  depth {}  nodes {}",
+        score_text(result.score),
+        score_words(variant, to_move, result.score),
+        result.depth,
+        result.nodes
+    );
+    for (i, (s, pv)) in result.lines.iter().enumerate() {
+        println!("  {}. {:>7}  {}", i + 1, score_text(*s), pv.join(" "));
+    }
+    session.play(&best).map_err(|e| anyhow!("{e}"))?;
+    println!();
+    println!("after {best}:");
+    print!("{}", session.board());
+    let after = session.outcome();
+    if after.is_decided() {
+        println!("{}", outcome_text(variant, after));
+    }
+    Ok(())
 }

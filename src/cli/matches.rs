@@ -1,12 +1,574 @@
-//! `skald matches` (not yet implemented).
+//! `skald match`: engine-against-engine games over the engine protocol.
+//!
+//! The runner keeps the clocks and decides every result by the rules (through the library's
+//! [`Session`]); the engines only propose moves. An illegal move, a crash (the engine closes its
+//! output) or a flag fall (more than the time left plus `--margin-ms`, 50 ms by default) loses.
+//! Each opening is played twice with the colours swapped: games 2k and 2k+1 share opening k, the
+//! first engine moving first in the even game.
 
-use anyhow::{Result, bail};
+use super::engine::{EngineProcess, EngineSpec, WaitError};
+use super::record::GameRecord;
+use super::stats::{Sprt, SprtState, Wld};
+use anyhow::{Context, Result, anyhow, bail};
+use indicatif::{ProgressBar, ProgressStyle};
+use skald::game::{Outcome, Side};
+use skald::protocol::session::{Session, new_session};
+use skald::variant::Variant;
+use std::io::Write;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::mpsc::{Sender, channel};
+use std::time::{Duration, Instant};
 
-/// Arguments of `skald matches`.
+/// Arguments of `skald match`.
 #[derive(clap::Args, Debug)]
-pub struct Args {}
+#[command(
+    after_help = "ENGINE SPEC: either a plain command line ('./target/release/skald'), \
+or fields 'cmd=<command> name=<name> option.<Name>=<value> …', e.g. \
+--engine \"name=easy cmd=./target/release/skald option.Skill Level=2\". A field's value runs to \
+the next field, so option names may contain spaces."
+)]
+pub struct Args {
+    /// An engine (give exactly two): a command line, or 'cmd=… name=… option.<Name>=<value>'.
+    #[arg(long = "engine", required = true, num_args = 1)]
+    pub engines: Vec<String>,
+    /// brandubh, tablut, tawlbwrdd or ataxx.
+    #[arg(long, value_parser = super::parse_variant)]
+    pub variant: Variant,
+    /// Number of games (rounded up to an even number: each opening is played twice).
+    #[arg(long, default_value_t = 20, value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
+    pub games: u32,
+    /// Time control per side: <seconds>+<increment seconds>, e.g. 10+0.1 or 0.5+0.01.
+    #[arg(long, default_value = "10+0.1")]
+    pub tc: String,
+    /// Search each move to this depth instead of playing on the clock (`go depth N`).
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=64))]
+    pub depth: Option<u32>,
+    /// Games played at the same time (each with its own pair of engine processes).
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=64))]
+    pub concurrency: u32,
+    /// A file of opening positions, one FEN a line (`skald openings`); used in order, cycling.
+    #[arg(long)]
+    pub openings: Option<std::path::PathBuf>,
+    /// Sequential probability ratio test: elo0=<a> elo1=<b> [alpha=0.05] [beta=0.05]; the match
+    /// stops as soon as the test decides.
+    #[arg(long, num_args = 1..=4)]
+    pub sprt: Option<Vec<String>>,
+    /// Write the game records to this file (PGN form; see README).
+    #[arg(long)]
+    pub records: Option<std::path::PathBuf>,
+    /// Tolerance in ms beyond an engine's time left before it loses on time.
+    #[arg(long, default_value_t = 50)]
+    pub margin_ms: u64,
+}
 
-/// Runs `skald matches`.
-pub fn run(_args: Args) -> Result<()> {
-    bail!("not implemented yet")
+/// A time control: base and increment in milliseconds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TimeControl {
+    /// Starting time per side, ms.
+    pub base_ms: u64,
+    /// Increment per move, ms.
+    pub inc_ms: u64,
+}
+
+impl TimeControl {
+    /// Parses `<seconds>[+<increment>]`.
+    pub fn parse(s: &str) -> Result<TimeControl> {
+        let (base, inc) = s.split_once('+').unwrap_or((s, "0"));
+        let secs = |t: &str| -> Result<u64> {
+            let x: f64 = t
+                .trim()
+                .parse()
+                .map_err(|_| anyhow!("--tc '{s}': '{t}' is not a number of seconds"))?;
+            if !(0.0..=1e6).contains(&x) {
+                bail!("--tc '{s}': '{t}' is out of range");
+            }
+            Ok((x * 1000.0).round() as u64)
+        };
+        let tc = TimeControl {
+            base_ms: secs(base)?,
+            inc_ms: secs(inc)?,
+        };
+        if tc.base_ms == 0 && tc.inc_ms == 0 {
+            bail!("--tc '{s}': no time at all");
+        }
+        Ok(tc)
+    }
+}
+
+/// Everything the game workers share.
+struct Plan {
+    variant: Variant,
+    specs: [EngineSpec; 2],
+    names: [String; 2],
+    tc: TimeControl,
+    depth: Option<u32>,
+    margin_ms: u64,
+    openings: Vec<Option<String>>,
+    games: usize,
+    next: AtomicUsize,
+    stop: AtomicBool,
+}
+
+/// One finished game, from the runner.
+struct Finished {
+    index: usize,
+    /// Engine 0's points: 1, ½ or 0 (as 2, 1, 0).
+    half_points: u8,
+    record: GameRecord,
+    reason: String,
+}
+
+enum Message {
+    Game(Box<Finished>),
+    Fatal(String),
+}
+
+/// Runs `skald match`.
+pub fn run(args: Args) -> Result<()> {
+    if args.engines.len() != 2 {
+        bail!(
+            "give exactly two engines (--engine <cmd> --engine <cmd>); got {}",
+            args.engines.len()
+        );
+    }
+    let specs = [
+        EngineSpec::parse(&args.engines[0])?,
+        EngineSpec::parse(&args.engines[1])?,
+    ];
+    let tc = TimeControl::parse(&args.tc)?;
+    let sprt = args
+        .sprt
+        .as_deref()
+        .map(Sprt::parse)
+        .transpose()
+        .map_err(|e| anyhow!(e))?;
+    let variant = args.variant;
+    let openings = match &args.openings {
+        None => vec![None],
+        Some(path) => load_openings(path, variant)?,
+    };
+    let mut records = match &args.records {
+        None => None,
+        Some(p) => Some(std::io::BufWriter::new(
+            std::fs::File::create(p).with_context(|| format!("cannot write {}", p.display()))?,
+        )),
+    };
+
+    // Check that both engines start, and learn their names.
+    let mut names = [String::new(), String::new()];
+    for (i, spec) in specs.iter().enumerate() {
+        let e = EngineProcess::start(spec, !variant.is_tafl(), &variant_setup(variant))?;
+        names[i] = spec
+            .name
+            .clone()
+            .or_else(|| e.id_name.clone())
+            .unwrap_or_else(|| spec.command.join(" "));
+        e.quit();
+    }
+    if names[0] == names[1] {
+        names[0] += " #1";
+        names[1] += " #2";
+    }
+
+    let games = (args.games as usize).div_ceil(2) * 2;
+    let plan = Arc::new(Plan {
+        variant,
+        specs,
+        names: names.clone(),
+        tc,
+        depth: args.depth,
+        margin_ms: args.margin_ms,
+        openings,
+        games,
+        next: AtomicUsize::new(0),
+        stop: AtomicBool::new(false),
+    });
+
+    let bar = ProgressBar::new(games as u64);
+    bar.set_style(
+        ProgressStyle::with_template("{elapsed_precise} [{bar:30}] {pos}/{len} {msg}")
+            .expect("valid template")
+            .progress_chars("=> "),
+    );
+    bar.set_message(format!("{} vs {}", names[0], names[1]));
+
+    let (tx, rx) = channel::<Message>();
+    let workers: Vec<_> = (0..args.concurrency.min(games as u32))
+        .map(|_| {
+            let plan = Arc::clone(&plan);
+            let tx = tx.clone();
+            std::thread::spawn(move || worker(&plan, &tx))
+        })
+        .collect();
+    drop(tx);
+
+    let mut wld = Wld::default();
+    let mut decision = SprtState::Continue;
+    let mut fatal = None;
+    // Records are written in game order: hold finished games until the earlier ones are in.
+    let mut pending: Vec<Finished> = Vec::new();
+    let mut next_record = 0usize;
+    let mut played = 0usize;
+    for msg in rx {
+        let g = match msg {
+            Message::Fatal(e) => {
+                fatal = Some(e);
+                plan.stop.store(true, Ordering::Relaxed);
+                break;
+            }
+            Message::Game(g) => *g,
+        };
+        if plan.stop.load(Ordering::Relaxed) {
+            continue; // a game finished after the test had decided
+        }
+        played += 1;
+        match g.half_points {
+            2 => wld.wins += 1,
+            0 => wld.losses += 1,
+            _ => wld.draws += 1,
+        }
+        let line = format!(
+            "Finished game {} ({} vs {}): {} {{{}}}",
+            g.index + 1,
+            g.record.first,
+            g.record.second,
+            g.record.result_text(),
+            g.reason
+        );
+        bar.suspend(|| println!("{line}"));
+        bar.inc(1);
+        let (elo, err) = wld.elo();
+        let mut msg = format!(
+            "{} vs {}: {}-{}-{} Elo {} ± {}",
+            names[0],
+            names[1],
+            wld.wins,
+            wld.losses,
+            wld.draws,
+            fmt_elo(elo),
+            fmt_elo(err)
+        );
+        if let Some(s) = &sprt {
+            let (lo, hi) = s.bounds();
+            msg += &format!(" LLR {:.2} ({lo:.2}, {hi:.2})", wld.llr(s.elo0, s.elo1));
+            decision = s.state(&wld);
+        }
+        bar.set_message(msg);
+        pending.push(g);
+        if let Some(w) = records.as_mut() {
+            pending.sort_by_key(|g| std::cmp::Reverse(g.index));
+            while pending.last().is_some_and(|g| g.index == next_record) {
+                let g = pending.pop().expect("non-empty");
+                w.write_all(g.record.to_pgn().as_bytes())?;
+                next_record += 1;
+            }
+            w.flush()?;
+        } else {
+            pending.clear();
+        }
+        if decision != SprtState::Continue {
+            plan.stop.store(true, Ordering::Relaxed);
+        }
+    }
+    for w in workers {
+        let _ = w.join();
+    }
+    bar.finish_and_clear();
+    if let Some(w) = records.as_mut() {
+        // Games after a gap (an aborted one) are written too, in order.
+        pending.sort_by_key(|g| g.index);
+        for g in &pending {
+            w.write_all(g.record.to_pgn().as_bytes())?;
+        }
+        w.flush()?;
+    }
+    if let Some(e) = fatal {
+        bail!("{e}");
+    }
+
+    let (elo, err) = wld.elo();
+    println!(
+        "Score of {} vs {}: {} - {} - {}  [{:.3}] {}",
+        names[0],
+        names[1],
+        wld.wins,
+        wld.losses,
+        wld.draws,
+        wld.score(),
+        played
+    );
+    println!(
+        "Elo difference: {} +/- {}, LOS: {:.1} %, DrawRatio: {:.1} %",
+        fmt_elo(elo),
+        fmt_elo(err),
+        100.0 * wld.los(),
+        100.0 * wld.draws as f64 / played.max(1) as f64
+    );
+    if let Some(s) = &sprt {
+        let (lo, hi) = s.bounds();
+        println!(
+            "SPRT: llr {:.3}, lbound {lo:.3}, ubound {hi:.3} (elo0 {}, elo1 {}, alpha {}, beta {})",
+            wld.llr(s.elo0, s.elo1),
+            s.elo0,
+            s.elo1,
+            s.alpha,
+            s.beta
+        );
+        println!(
+            "SPRT: {}",
+            match decision {
+                SprtState::H0 => "H0 accepted (stopped early)".to_string(),
+                SprtState::H1 => "H1 accepted (stopped early)".to_string(),
+                SprtState::Continue => format!("no decision after {played} games"),
+            }
+        );
+    }
+    Ok(())
+}
+
+fn fmt_elo(x: f64) -> String {
+    if x.is_infinite() {
+        if x > 0.0 { "inf".into() } else { "-inf".into() }
+    } else {
+        // Avoid "-0.0".
+        format!("{:.1}", if x.abs() < 0.05 { 0.0 } else { x })
+    }
+}
+
+/// The options that select the variant: `UCI_Variant` for tafl (Ataxx engines are told by
+/// `uai`).
+fn variant_setup(variant: Variant) -> Vec<(String, String)> {
+    if variant.is_tafl() {
+        vec![("UCI_Variant".into(), variant.name().into())]
+    } else {
+        Vec::new()
+    }
+}
+
+/// Reads an openings file: one FEN a line; empty lines and lines starting with `#` skipped.
+fn load_openings(path: &std::path::Path, variant: Variant) -> Result<Vec<Option<String>>> {
+    let text = std::fs::read_to_string(path)
+        .with_context(|| format!("cannot read openings file {}", path.display()))?;
+    let mut out = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        let line = line.trim();
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        let mut s = new_session(variant);
+        s.set_position(Some(line), &[])
+            .map_err(|e| anyhow!("{}:{}: {e}", path.display(), i + 1))?;
+        if s.outcome().is_decided() {
+            bail!(
+                "{}:{}: the game is already over there",
+                path.display(),
+                i + 1
+            );
+        }
+        out.push(Some(s.fen()));
+    }
+    if out.is_empty() {
+        bail!("openings file {} has no positions", path.display());
+    }
+    Ok(out)
+}
+
+fn worker(plan: &Plan, tx: &Sender<Message>) {
+    let mut engines: [Option<EngineProcess>; 2] = [None, None];
+    loop {
+        if plan.stop.load(Ordering::Relaxed) {
+            break;
+        }
+        let index = plan.next.fetch_add(1, Ordering::Relaxed);
+        if index >= plan.games {
+            break;
+        }
+        for (i, slot) in engines.iter_mut().enumerate() {
+            if slot.is_none() {
+                match EngineProcess::start(
+                    &plan.specs[i],
+                    !plan.variant.is_tafl(),
+                    &variant_setup(plan.variant),
+                ) {
+                    Ok(e) => *slot = Some(e),
+                    Err(e) => {
+                        let _ = tx.send(Message::Fatal(format!("{e:#}")));
+                        return;
+                    }
+                }
+            }
+        }
+        match play_game(plan, index, &mut engines) {
+            Some(g) => {
+                if tx.send(Message::Game(Box::new(g))).is_err() {
+                    break;
+                }
+            }
+            None => break, // aborted
+        }
+    }
+    for e in engines.into_iter().flatten() {
+        e.quit();
+    }
+}
+
+/// Plays game `index`; `None` when aborted by the stop flag. An engine that misbehaved is
+/// removed from `engines` (killed), to be restarted for the next game.
+fn play_game(
+    plan: &Plan,
+    index: usize,
+    engines: &mut [Option<EngineProcess>; 2],
+) -> Option<Finished> {
+    let opening = plan.openings[(index / 2) % plan.openings.len()].clone();
+    // Engine that moves first: engine 0 in even games.
+    let first_engine = index % 2;
+    let engine_of = |side: Side| match side {
+        Side::First => first_engine,
+        Side::Second => 1 - first_engine,
+    };
+    let mut session: Box<dyn Session> = new_session(plan.variant);
+    let start_fen = session.fen();
+    if let Some(f) = &opening {
+        session
+            .set_position(Some(f), &[])
+            .expect("openings are checked when loaded");
+    }
+    let setup_fen = session.setup_fen();
+    let newgame = if plan.variant.is_tafl() {
+        "ucinewgame"
+    } else {
+        "uainewgame"
+    };
+
+    let mut result: Option<(Option<Side>, String)> = None;
+    for side in [Side::First, Side::Second] {
+        let e = engines[engine_of(side)].as_mut().expect("started");
+        let ok = e.send(newgame).is_ok() && e.sync(Duration::from_secs(10)).is_ok();
+        if !ok {
+            engines[engine_of(side)] = None;
+            result = Some((
+                Some(side.opponent()),
+                format!("{} did not start the game", plan.names[engine_of(side)]),
+            ));
+            break;
+        }
+    }
+
+    let mut clock = [plan.tc.base_ms as i64; 2];
+    while result.is_none() {
+        if let Outcome::Decided { winner, reason } = session.outcome() {
+            result = Some((winner, reason.to_string()));
+            break;
+        }
+        let side = session.side_to_move();
+        let ei = engine_of(side);
+        let name = &plan.names[ei];
+        let moves = session.moves_played();
+        let mut position = format!("position fen {setup_fen}");
+        if !moves.is_empty() {
+            position += " moves ";
+            position += &moves.join(" ");
+        }
+        let go = match plan.depth {
+            Some(d) => format!("go depth {d}"),
+            None => format!(
+                "go btime {} wtime {} binc {} winc {}",
+                clock[0].max(1),
+                clock[1].max(1),
+                plan.tc.inc_ms,
+                plan.tc.inc_ms
+            ),
+        };
+        let e = engines[ei].as_mut().expect("started");
+        if e.send(&position).is_err() || e.send(&go).is_err() {
+            engines[ei] = None;
+            result = Some((Some(side.opponent()), format!("{name} crashed")));
+            break;
+        }
+        let started = Instant::now();
+        let allowed = match plan.depth {
+            Some(_) => Duration::from_secs(600),
+            None => Duration::from_millis(clock[side.index()].max(0) as u64 + plan.margin_ms),
+        };
+        let answer = e.wait_for(started + allowed, Some(&plan.stop), |l| {
+            l.starts_with("bestmove")
+        });
+        let elapsed = started.elapsed().as_millis() as i64;
+        let line = match answer {
+            Ok(line) => line,
+            Err(WaitError::Aborted) => return None,
+            Err(WaitError::Timeout) => {
+                engines[ei] = None;
+                result = Some((Some(side.opponent()), format!("{name} loses on time")));
+                break;
+            }
+            Err(WaitError::Disconnected) => {
+                engines[ei] = None;
+                result = Some((Some(side.opponent()), format!("{name} crashed")));
+                break;
+            }
+        };
+        if plan.depth.is_none() {
+            if elapsed > clock[side.index()] + plan.margin_ms as i64 {
+                engines[ei] = None;
+                result = Some((Some(side.opponent()), format!("{name} loses on time")));
+                break;
+            }
+            clock[side.index()] = (clock[side.index()] - elapsed).max(0) + plan.tc.inc_ms as i64;
+        }
+        let mv = line.split_whitespace().nth(1).unwrap_or("");
+        if let Err(why) = session.play(mv) {
+            engines[ei] = None;
+            let shown = if mv.is_empty() { "(nothing)" } else { mv };
+            result = Some((
+                Some(side.opponent()),
+                format!("{name} played an illegal move '{shown}': {why}"),
+            ));
+        }
+    }
+    let (winner, reason) = result.expect("the loop ends with a result");
+    let half_points = match winner {
+        None => 1,
+        Some(w) if engine_of(w) == 0 => 2,
+        Some(_) => 0,
+    };
+    let record = GameRecord {
+        variant: plan.variant,
+        event: "skald match".into(),
+        round: Some(index + 1),
+        first: plan.names[first_engine].clone(),
+        second: plan.names[1 - first_engine].clone(),
+        setup_fen,
+        start_fen,
+        moves: session.moves_played(),
+        result: Some(winner),
+        termination: Some(reason.clone()),
+    };
+    Some(Finished {
+        index,
+        half_points,
+        record,
+        reason,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn time_controls() {
+        assert_eq!(
+            TimeControl::parse("0.5+0.01").unwrap(),
+            TimeControl {
+                base_ms: 500,
+                inc_ms: 10
+            }
+        );
+        assert_eq!(TimeControl::parse("10").unwrap().inc_ms, 0);
+        assert!(TimeControl::parse("x+1").is_err());
+        assert!(TimeControl::parse("0+0").is_err());
+        assert!(TimeControl::parse("-1+0").is_err());
+    }
 }

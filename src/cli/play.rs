@@ -1,12 +1,497 @@
-//! `skald play` (not yet implemented).
+//! `skald play`: a game against the engine at a chosen level, or two people at one keyboard
+//! (`--hotseat`), in the terminal. Works with piped input too (one move or command a line).
 
-use anyhow::{Result, bail};
+use super::record::GameRecord;
+use super::{outcome_text, side_name};
+use anyhow::{Context, Result, anyhow, bail};
+use skald::game::Side;
+use skald::protocol::session::{Session, new_session};
+use skald::search::{Limits, SearchOptions, TranspositionTable, named_skill};
+use skald::variant::Variant;
+use std::io::{BufRead, IsTerminal, Write};
+use std::sync::atomic::AtomicBool;
+use std::time::Instant;
 
 /// Arguments of `skald play`.
 #[derive(clap::Args, Debug)]
-pub struct Args {}
+pub struct Args {
+    /// brandubh, tablut, tawlbwrdd or ataxx.
+    #[arg(long, value_parser = super::parse_variant, default_value = "brandubh")]
+    pub variant: Variant,
+    /// Your side: attackers or defenders (tafl), x or o (Ataxx). Default: the side that moves
+    /// first.
+    #[arg(long)]
+    pub side: Option<String>,
+    /// The engine's strength: easy, medium or hard.
+    #[arg(long, default_value = "medium")]
+    pub level: String,
+    /// Two people at one keyboard: no engine moves.
+    #[arg(long)]
+    pub hotseat: bool,
+    /// Start from this position.
+    #[arg(long)]
+    pub fen: Option<String>,
+    /// Longest think per engine move, seconds.
+    #[arg(long, default_value_t = 1.0)]
+    pub movetime: f64,
+    /// Seed of the engine's choices at easy and medium (default: from the clock).
+    #[arg(long)]
+    pub seed: Option<u64>,
+}
+
+const HELP: &str = "\
+Type a move in the game's notation (tafl: d1-b1; Ataxx: f2 to clone, a7a5 to jump, 0000 to pass),
+or a command:
+  undo          take back the last move (against the engine: your move and its reply)
+  hint          the engine's suggestion for the side to move
+  moves         the legal moves
+  fen           the position as FEN
+  board         draw the board again
+  save <file>   write the game record (PGN form) to a file
+  resign        give up the game
+  quit          leave
+  help          this text";
+
+/// Parses a side name for this variant.
+fn parse_side(variant: Variant, s: &str) -> Result<Side> {
+    let s = s.trim().to_ascii_lowercase();
+    let side = match (variant.is_tafl(), s.as_str()) {
+        (_, "first") | (true, "attackers" | "attacker" | "a") | (false, "x") => Side::First,
+        (_, "second") | (true, "defenders" | "defender" | "d") | (false, "o") => Side::Second,
+        _ => bail!(
+            "unknown side '{s}' for {variant}: expected {} or {}",
+            side_name(variant, Side::First),
+            side_name(variant, Side::Second)
+        ),
+    };
+    Ok(side)
+}
+
+/// The squares named in a move text (`d1-b1` → d1, b1; `f2` → f2; `0000` → none), as
+/// (file, rank) from 0.
+fn move_squares(mv: &str) -> Vec<(usize, usize)> {
+    let b = mv.as_bytes();
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < b.len() {
+        if b[i].is_ascii_lowercase() {
+            let file = (b[i] - b'a') as usize;
+            let mut j = i + 1;
+            let mut rank = 0usize;
+            while j < b.len() && b[j].is_ascii_digit() {
+                rank = rank * 10 + (b[j] - b'0') as usize;
+                j += 1;
+            }
+            if j > i + 1 && rank >= 1 {
+                out.push((file, rank - 1));
+            }
+            i = j;
+        } else {
+            i += 1;
+        }
+    }
+    out
+}
+
+/// The board as rows of FEN letters, top rank first (`None` = empty).
+fn fen_rows(fen: &str) -> Vec<Vec<Option<char>>> {
+    let placement = fen.split_whitespace().next().unwrap_or("");
+    placement
+        .split('/')
+        .map(|row| {
+            let mut cells = Vec::new();
+            let mut n = 0usize;
+            for c in row.chars() {
+                if let Some(d) = c.to_digit(10) {
+                    n = n * 10 + d as usize;
+                } else {
+                    cells.extend(std::iter::repeat_n(None, n));
+                    n = 0;
+                    cells.push(Some(c));
+                }
+            }
+            cells.extend(std::iter::repeat_n(None, n));
+            cells
+        })
+        .collect()
+}
+
+/// The marked squares (throne, corners) from the library's diagram, where they are empty: `+`.
+fn marked_squares(diagram: &str) -> Vec<(usize, usize)> {
+    let mut out = Vec::new();
+    for line in diagram.lines() {
+        let mut words = line.split_whitespace();
+        let Some(Ok(rank)) = words.next().map(str::parse::<usize>) else {
+            continue;
+        };
+        for (file, w) in words.enumerate() {
+            if w == "+" && rank >= 1 {
+                out.push((file, rank - 1));
+            }
+        }
+    }
+    out
+}
+
+/// Draws the board: Unicode pieces, marked squares, the last move's squares highlighted (with
+/// colour, or in brackets without), coordinates on all edges.
+pub fn render(session: &dyn Session, variant: Variant, last: Option<&str>, color: bool) -> String {
+    let rows = fen_rows(&session.fen());
+    let size = rows.len();
+    // The throne is marked even when the king stands on it; take the marks from the start.
+    let mut marks = marked_squares(&session.board());
+    if variant.is_tafl() {
+        let c = size / 2;
+        if !marks.contains(&(c, c)) {
+            marks.push((c, c));
+        }
+    }
+    let hi = last.map(move_squares).unwrap_or_default();
+    let w = if size >= 10 { 2 } else { 1 };
+    let files: String = (0..size)
+        .map(|f| format!(" {} ", (b'a' + f as u8) as char))
+        .collect();
+    let mut s = format!("{:w$} {files}\n", "");
+    for (i, row) in rows.iter().enumerate() {
+        let rank = size - i - 1;
+        s += &format!("{:>w$} ", rank + 1);
+        for (file, cell) in row.iter().enumerate() {
+            let marked = marks.contains(&(file, rank));
+            let glyph = match (variant.is_tafl(), cell) {
+                (true, Some('t')) => '●',
+                (true, Some('T')) => '○',
+                (true, Some('K')) => '♔',
+                (false, Some('x')) => '●',
+                (false, Some('o')) => '○',
+                (false, Some('-')) => '■',
+                (_, None) if marked => '×',
+                _ => '·',
+            };
+            let lit = hi.contains(&(file, rank));
+            if lit && color {
+                s += &format!("\x1b[30;43m {glyph} \x1b[0m");
+            } else if lit {
+                s += &format!("[{glyph}]");
+            } else if color && marked {
+                s += &format!("\x1b[2m {glyph} \x1b[0m");
+            } else {
+                s += &format!(" {glyph} ");
+            }
+        }
+        s += &format!(" {}\n", rank + 1);
+    }
+    s += &format!("{:w$} {files}\n", "");
+    let legend = if variant.is_tafl() {
+        "● attackers  ○ defenders  ♔ king  × throne/corner"
+    } else {
+        "● x  ○ o  ■ blocked"
+    };
+    s += legend;
+    s.push('\n');
+    s
+}
+
+struct Game {
+    variant: Variant,
+    session: Box<dyn Session>,
+    human: Option<Side>,
+    level: String,
+    skill: u8,
+    movetime_ms: u64,
+    seed: u64,
+    tt: TranspositionTable,
+    color: bool,
+    resigned: Option<Side>,
+}
+
+impl Game {
+    fn last_move(&self) -> Option<String> {
+        self.session.moves_played().last().cloned()
+    }
+
+    fn show(&self) {
+        println!();
+        print!(
+            "{}",
+            render(
+                &*self.session,
+                self.variant,
+                self.last_move().as_deref(),
+                self.color
+            )
+        );
+        let fen = self.session.fen();
+        let number = fen.split_whitespace().nth(3).unwrap_or("1");
+        let mut status = format!(
+            "{} to move · move {number}",
+            side_name(self.variant, self.session.side_to_move())
+        );
+        if let Some(m) = self.last_move() {
+            status += &format!(" · last move {m}");
+        }
+        println!("{status}");
+    }
+
+    fn over(&self) -> Option<String> {
+        if let Some(side) = self.resigned {
+            return Some(format!(
+                "{} resigned: {} {}",
+                side_name(self.variant, side),
+                side_name(self.variant, side.opponent()),
+                super::win_verb(self.variant)
+            ));
+        }
+        let o = self.session.outcome();
+        o.is_decided().then(|| outcome_text(self.variant, o))
+    }
+
+    fn search(&self, skill: u8, movetime_ms: u64) -> Option<String> {
+        let limits = Limits {
+            movetime: Some(movetime_ms.max(1)),
+            ..Limits::default()
+        };
+        let options = SearchOptions {
+            skill_level: skill,
+            seed: self.seed ^ self.session.moves_played().len() as u64,
+            move_overhead_ms: 0,
+            ..SearchOptions::default()
+        };
+        let stop = AtomicBool::new(false);
+        self.session
+            .search(&limits, &options, &self.tt, &stop, &mut |_| {})
+            .best_move
+    }
+
+    fn engine_move(&mut self) -> Result<()> {
+        println!("skald ({}) is thinking…", self.level);
+        let _ = std::io::stdout().flush();
+        let start = Instant::now();
+        let mv = self
+            .search(self.skill, self.movetime_ms)
+            .ok_or_else(|| anyhow!("the engine found no move"))?;
+        let mv = self
+            .session
+            .play(&mv)
+            .map_err(|e| anyhow!("engine move {mv}: {e}"))?;
+        println!("skald plays {mv} ({:.1} s)", start.elapsed().as_secs_f64());
+        Ok(())
+    }
+
+    fn record(&self) -> GameRecord {
+        let name = |side: Side| match self.human {
+            None => format!("player {}", side.index() + 1),
+            Some(h) if h == side => "you".to_string(),
+            Some(_) => format!("skald ({})", self.level),
+        };
+        let outcome = self.session.outcome();
+        let (result, termination) = if let Some(side) = self.resigned {
+            (
+                Some(Some(side.opponent())),
+                Some(format!("{} resigned", side_name(self.variant, side))),
+            )
+        } else if let skald::game::Outcome::Decided { winner, reason } = outcome {
+            (Some(winner), Some(reason.to_string()))
+        } else {
+            (None, None)
+        };
+        GameRecord {
+            variant: self.variant,
+            event: "skald play".into(),
+            round: None,
+            first: name(Side::First),
+            second: name(Side::Second),
+            setup_fen: self.session.setup_fen(),
+            start_fen: new_session(self.variant).fen(),
+            moves: self.session.moves_played(),
+            result,
+            termination,
+        }
+    }
+}
 
 /// Runs `skald play`.
-pub fn run(_args: Args) -> Result<()> {
-    bail!("not implemented yet")
+pub fn run(args: Args) -> Result<()> {
+    let variant = args.variant;
+    let skill = named_skill(&args.level).ok_or_else(|| {
+        anyhow!(
+            "unknown level '{}': expected easy, medium or hard",
+            args.level
+        )
+    })?;
+    let human_side = match &args.side {
+        Some(s) => parse_side(variant, s)?,
+        None => Side::First,
+    };
+    if !(args.movetime > 0.0 && args.movetime <= 3600.0) {
+        bail!("--movetime must be between 0 and 3600 seconds");
+    }
+    let mut session = new_session(variant);
+    if let Some(fen) = &args.fen {
+        session
+            .set_position(Some(fen), &[])
+            .map_err(|e| anyhow!("{e}"))?;
+    }
+    let seed = args.seed.unwrap_or_else(|| {
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map(|d| d.as_nanos() as u64)
+            .unwrap_or(1)
+    });
+    let color = std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none();
+    let mut g = Game {
+        variant,
+        session,
+        human: (!args.hotseat).then_some(human_side),
+        level: args.level.to_ascii_lowercase(),
+        skill,
+        movetime_ms: (args.movetime * 1000.0) as u64,
+        seed,
+        tt: TranspositionTable::new(32).map_err(|e| anyhow!("{e}"))?,
+        color,
+        resigned: None,
+    };
+    match g.human {
+        Some(h) => println!(
+            "{variant}: you play the {}, skald the {} at level {}. Type 'help' for commands.",
+            side_name(variant, h),
+            side_name(variant, h.opponent()),
+            g.level
+        ),
+        None => println!("{variant}, two players at one keyboard. Type 'help' for commands."),
+    }
+    g.show();
+    let stdin = std::io::stdin();
+    let mut lines = stdin.lock().lines();
+    let mut announced = false;
+    loop {
+        if let Some(result) = g.over() {
+            if !announced {
+                println!("Game over: {result}.");
+                println!("Type 'save <file>' to keep the record, 'undo' to take back, or 'quit'.");
+                announced = true;
+            }
+        } else {
+            announced = false;
+            if g.human.is_some_and(|h| h != g.session.side_to_move()) {
+                g.engine_move()?;
+                g.show();
+                continue;
+            }
+        }
+        let prompt = if g.over().is_some() {
+            "> ".to_string()
+        } else {
+            format!("{}> ", side_name(variant, g.session.side_to_move()))
+        };
+        print!("{prompt}");
+        let _ = std::io::stdout().flush();
+        let Some(line) = lines.next() else {
+            println!();
+            break;
+        };
+        let line = line.context("reading standard input")?;
+        let line = line.trim();
+        let (cmd, rest) = line.split_once(char::is_whitespace).unwrap_or((line, ""));
+        match cmd.to_ascii_lowercase().as_str() {
+            "" => {}
+            "help" | "?" => println!("{HELP}"),
+            "quit" | "exit" | "q" => break,
+            "board" => g.show(),
+            "fen" => println!("{}", g.session.fen()),
+            "moves" => {
+                let moves = g.session.legal_moves();
+                if moves.is_empty() {
+                    println!("no legal moves");
+                } else {
+                    println!("{} legal moves: {}", moves.len(), moves.join(" "));
+                }
+            }
+            "undo" => {
+                if !g.session.undo() {
+                    println!("nothing to take back");
+                    continue;
+                }
+                g.resigned = None;
+                // Against the engine, take back its reply too (if it moved first from the set-up
+                // position, there is nothing more and it moves again).
+                if let Some(h) = g.human
+                    && g.session.side_to_move() != h
+                {
+                    g.session.undo();
+                }
+                g.show();
+            }
+            "hint" => {
+                if g.over().is_some() {
+                    println!("the game is over");
+                    continue;
+                }
+                match g.search(skald::search::MAX_SKILL, 500) {
+                    Some(m) => println!("hint: {m}"),
+                    None => println!("no move"),
+                }
+            }
+            "save" => {
+                if rest.trim().is_empty() {
+                    println!("usage: save <file>");
+                    continue;
+                }
+                match std::fs::write(rest.trim(), g.record().to_pgn()) {
+                    Ok(()) => println!("saved to {}", rest.trim()),
+                    Err(e) => println!("cannot save to {}: {e}", rest.trim()),
+                }
+            }
+            "resign" => {
+                if g.over().is_some() {
+                    println!("the game is over");
+                    continue;
+                }
+                g.resigned = Some(g.human.unwrap_or(g.session.side_to_move()));
+            }
+            _ => {
+                if let Some(result) = g.over() {
+                    println!("the game is over ({result}); 'undo', 'save <file>' or 'quit'");
+                    continue;
+                }
+                match g.session.play(line) {
+                    Ok(_) => g.show(),
+                    Err(e) if e.starts_with("illegal move") => println!("{e}"),
+                    Err(e) => println!(
+                        "'{line}' is neither a command nor a move ({e}); type 'help' for commands"
+                    ),
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn squares_of_moves() {
+        assert_eq!(move_squares("d1-b1"), vec![(3, 0), (1, 0)]);
+        assert_eq!(move_squares("a7a5"), vec![(0, 6), (0, 4)]);
+        assert_eq!(move_squares("k11-k10"), vec![(10, 10), (10, 9)]);
+        assert!(move_squares("0000").is_empty());
+    }
+
+    #[test]
+    fn board_drawing() {
+        let mut s = new_session(Variant::Brandubh);
+        s.play("d2-f2").unwrap();
+        let text = render(&*s, Variant::Brandubh, Some("d2-f2"), false);
+        assert!(text.contains("[·]") && text.contains("[●]"), "{text}");
+        assert!(text.contains('♔') && text.contains('×'));
+        assert!(!text.contains('\x1b'));
+        assert_eq!(
+            fen_rows("3t3/7/11 a")
+                .iter()
+                .map(Vec::len)
+                .collect::<Vec<_>>(),
+            vec![7, 7, 11]
+        );
+    }
 }
