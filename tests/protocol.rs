@@ -321,18 +321,18 @@ fn megabyte_lines_are_read_whole_and_ignored_above_the_limit() {
 }
 
 #[test]
-fn go_twice_position_and_setoption_during_a_search_are_refused() {
+fn go_twice_setoption_and_perft_during_a_search_are_refused() {
     let mut e = EngineProcess::start(&[]);
     e.send("position startpos moves d2-f2");
     let before = fen(&mut e);
     e.send("go infinite");
     for bad in [
         "go depth 1",
-        "position startpos",
         "setoption name UCI_Variant value ataxx",
+        "setoption name Hash value 1",
         "ucinewgame",
         "perft 2",
-        "flip",
+        "bench 1",
     ] {
         e.send(bad);
         let replies = e.sync();
@@ -525,4 +525,30 @@ fn setoption_accepts_every_listed_option() {
         let replies = e.sync();
         assert!(replies.is_empty(), "{ok}: {replies:?}");
     }
+}
+
+/// `position` (and `flip`) during a search set the position for the next `go`; the running
+/// search goes on with its own copy and its `bestmove` is for the position it was given.
+#[test]
+fn position_during_a_search_is_for_the_next_go() {
+    let mut e = EngineProcess::start(&[]);
+    e.send("setoption name UCI_Variant value ataxx");
+    // x must pass here: the only legal move is 0000.
+    e.send("position fen 7/7/7/7/ooooooo/ooooooo/xxxxxxx x 0 1");
+    e.send("go infinite");
+    e.send("position startpos moves f2");
+    let replies = e.sync();
+    assert!(!replies.iter().any(|l| l.contains("error")), "{replies:?}");
+    assert_eq!(fen(&mut e), "x5o/7/7/7/7/5x1/o5x o 0 1");
+    e.send("flip");
+    assert_eq!(fen(&mut e), "x5o/7/7/7/7/5x1/o5x x 0 1");
+    e.send("stop");
+    assert_eq!(e.expect_prefix("bestmove ").split(' ').nth(1), Some("0000"));
+    // A bad position during a search: an error, the (new) position kept.
+    e.send("go infinite");
+    e.send("position startpos moves b2b3");
+    assert!(e.sync()[0].starts_with("info string error: position not changed"));
+    e.send("stop");
+    e.expect_prefix("bestmove ");
+    assert_eq!(fen(&mut e), "x5o/7/7/7/7/5x1/o5x x 0 1");
 }

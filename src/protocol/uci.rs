@@ -186,13 +186,9 @@ impl Engine {
                 }
             }
             "setoption" => self.setoption(args),
-            "position" => {
-                if self.searching() {
-                    self.error("position ignored: a search is running (send stop first)");
-                } else {
-                    self.position(args);
-                }
-            }
+            // The running search has its own copy of the game: a new position is for the next
+            // `go` (as in Stockfish), so commands piped behind a `go` are not lost.
+            "position" => self.position(args),
             "go" => self.go(args),
             "stop" => self.stop_search(),
             "quit" => {
@@ -442,11 +438,9 @@ impl Engine {
     }
 
     /// `flip`: the same board with the other side to move, set up as by `position fen` (the game
-    /// history is dropped). An error if that position is not valid.
+    /// history is dropped). An error if that position is not valid. Like `position`, allowed
+    /// during a search: it is for the next `go`.
     fn flip(&mut self) {
-        if self.searching() {
-            return self.error("flip ignored: a search is running (send stop first)");
-        }
         let fen = self.session.fen();
         let mut fields: Vec<&str> = fen.split_whitespace().collect();
         let (first, second) = if self.variant.is_tafl() {
