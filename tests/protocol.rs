@@ -29,7 +29,10 @@ fn uci_lists_options_and_ends_with_uciok() {
         "option name UCI_Variant type combo",
         "option name Hash type spin default 16",
         "option name Threads type spin",
-        "option name Move Overhead",
+        "option name Move Overhead type spin default 10 min 0 max 5000",
+        "option name MultiPV type spin default 1 min 1 max 64",
+        "option name Skill Level type spin default 20 min 0 max 20",
+        "option name Clear Hash type button",
     ] {
         assert!(t.contains(opt), "missing {opt}: {t}");
     }
@@ -551,4 +554,61 @@ fn position_during_a_search_is_for_the_next_go() {
     e.send("stop");
     e.expect_prefix("bestmove ");
     assert_eq!(fen(&mut e), "x5o/7/7/7/7/5x1/o5x x 0 1");
+}
+
+/// The `info` lines carry exactly the fields protocol.md lists, in its order.
+#[test]
+fn info_lines_have_the_documented_fields_in_order() {
+    let order = [
+        "depth", "seldepth", "multipv", "score", "nodes", "nps", "hashfull", "time", "pv",
+    ];
+    for (variant, _) in START {
+        let mut e = EngineProcess::start(&[]);
+        e.send(&format!("setoption name UCI_Variant value {variant}"));
+        e.send("setoption name MultiPV value 3");
+        e.send("position startpos");
+        e.go("go depth 3");
+        let infos: Vec<&String> = e
+            .transcript
+            .iter()
+            .filter(|l| l.starts_with("info "))
+            .collect();
+        assert!(infos.len() >= 9, "{variant}: {infos:?}");
+        for line in infos {
+            let words: Vec<&str> = line.split(' ').collect();
+            let mut keys = Vec::new();
+            let mut i = 1;
+            while i < words.len() {
+                let key = words[i];
+                keys.push(key);
+                i += match key {
+                    "score" => {
+                        assert!(matches!(words[i + 1], "cp" | "mate"), "{line}");
+                        words[i + 2].parse::<i32>().unwrap();
+                        3
+                    }
+                    "pv" => words.len() - i,
+                    _ => {
+                        words[i + 1].parse::<u64>().unwrap();
+                        2
+                    }
+                };
+            }
+            assert_eq!(keys, order, "{line}");
+            let multipv: u32 = words[6].parse().unwrap();
+            assert!((1..=3).contains(&multipv), "{line}");
+        }
+    }
+}
+
+/// UAI move notation: clone `f2`, jump `a7a5`, pass `0000`, in `position … moves` as in
+/// `bestmove`.
+#[test]
+fn uai_moves_are_clone_jump_and_pass() {
+    let mut e = EngineProcess::start(&[]);
+    e.send("uai");
+    e.expect(Duration::from_secs(10), |l| l == "uaiok");
+    e.send("uainewgame");
+    e.send("position startpos moves a7a5 g7e7 f2");
+    assert_eq!(fen(&mut e), "4o2/7/x6/7/7/5x1/o5x o 0 2");
 }

@@ -653,4 +653,15 @@ mod tests {
         assert!(parse_go(&["depth", "x"]).is_err());
         assert!(parse_go(&["fast"]).is_err());
     }
+
+    #[test]
+    fn go_reads_negative_numbers_as_zero_and_simulations_as_nodes() {
+        let l = parse_go(&["wtime", "-25", "btime", "-1", "depth", "-3"]).unwrap();
+        assert_eq!(l.clock.time, [Some(0), Some(0)]);
+        assert_eq!(l.depth, Some(1));
+        let l = parse_go(&["nodes", "500", "simulations", "500"]).unwrap();
+        assert_eq!(l.nodes, Some(500));
+        assert!(parse_go(&["mate", "3"]).is_err());
+        assert!(parse_go(&["searchmoves", "d2-f2"]).is_err());
+    }
 }
