@@ -29,7 +29,10 @@ fn uci_lists_options_and_ends_with_uciok() {
         "option name UCI_Variant type combo",
         "option name Hash type spin default 16",
         "option name Threads type spin",
-        "option name Move Overhead",
+        "option name Move Overhead type spin default 10 min 0 max 5000",
+        "option name MultiPV type spin default 1 min 1 max 64",
+        "option name Skill Level type spin default 20 min 0 max 20",
+        "option name Clear Hash type button",
     ] {
         assert!(t.contains(opt), "missing {opt}: {t}");
     }
@@ -187,4 +190,425 @@ fn perft_divide_over_the_protocol() {
     e.send("go perft 3");
     let line = e.expect_prefix("Nodes searched:");
     assert_eq!(line, "Nodes searched: 6460");
+}
+
+/// The FEN from `d`, with the rest of `d`'s answer read too.
+fn fen(e: &mut EngineProcess) -> String {
+    let f = e.fen();
+    e.sync();
+    f
+}
+
+/// Every bad-input case of protocol.md's table that is a single command: an `info string error`
+/// and the position (and, with `d`, the variant) unchanged.
+#[test]
+fn each_bad_command_is_an_error_and_changes_nothing() {
+    let mut e = EngineProcess::start(&[]);
+    e.send("position startpos moves d2-f2");
+    let before = fen(&mut e);
+    for bad in [
+        "position fen 3t3/3t3/3T3/ttTKTtt/3T3/3t3/3K3 a 0 1", // two kings
+        "position fen 3t3/3t3/3T3/ttT1Ttt/3T3/3t3/3t3 a 0 1", // no king
+        "position fen t2t3/3t3/3T3/ttTKTtt/3T3/3t3/3t3 a 0 1", // attacker on a corner
+        "position fen 3t3/3t3/3T3/ttTtTtt/3T3/3t3/3t3 a 0 1", // attacker on the throne
+        "position fen 3t3/3t3/3T3/ttTKTtt/3T3/3t3/3t4 a 0 1", // 8 squares in rank 1
+        "position fen 3t3/3t3/3T3/ttTKTtt/3T3/3t3/3t3/7 a 0 1", // 8 ranks
+        "position fen x5o/7/7/7/7/7/o5x x 0 1",               // an Ataxx FEN in brandubh
+        "position fen 3t3/3t3/3T3/ttTKTtt/3T3/3t3/3t3 o 0 1", // Ataxx side letter
+        "position startpos moves d2-f2 d2-f2",                // the second is not the side's piece
+        "position startpos moves d1-d9",                      // off the board
+        "position startpos moves a7a5",                       // an Ataxx move
+        "position startpos moves 0000",                       // a pass in tafl
+        "position startpos moves",                            // empty list: fine, see below
+        "positionstartpos",                                   // missing space
+        "setoption name Hash",                                // missing value
+        "setoption name Threads value",                       // missing value
+        "setoption name",                                     // missing name
+        "setoption Hash value 8",                             // missing 'name'
+        "setoption name Threads value 0",                     // out of range
+        "setoption name Skill Level value expert",            // not a level
+        "go depth5",                                          // missing space
+        "go mate 3",                                          // not supported
+        "go searchmoves d2-f2",                               // not supported
+        "go depth 99999999999999999999999",                   // not a number that fits
+        "perft 0",
+        "perft 13",
+        "bench x",
+    ] {
+        e.send(bad);
+        let replies = e.sync();
+        if bad == "position startpos moves" {
+            // Not an error: the start position with no moves.
+            assert!(replies.is_empty(), "{bad:?}: {replies:?}");
+            e.send("position startpos moves d2-f2");
+            continue;
+        }
+        assert!(
+            replies.iter().any(|l| l.starts_with("info string error: ")),
+            "no error for {bad:?}: {replies:?}"
+        );
+        assert!(
+            !replies.iter().any(|l| l.starts_with("bestmove")),
+            "{bad:?} started a search: {replies:?}"
+        );
+        assert_eq!(fen(&mut e), before, "position changed by {bad:?}");
+    }
+    e.send("d");
+    assert_eq!(e.expect_prefix("Variant:"), "Variant: brandubh");
+}
+
+#[test]
+fn spaces_tabs_crlf_and_upper_case_are_understood() {
+    let mut e = EngineProcess::start(&[]);
+    e.send("setoption name UCI_Variant value tablut");
+    e.send("position startpos moves e2-h2");
+    let expected = fen(&mut e);
+    e.send("setoption name UCI_Variant value brandubh");
+    e.send_bytes(b"\t SETOPTION   NAME\tuci_VARIANT  VALUE  TABLUT \r\n");
+    e.send_bytes(b"  Position\tSTARTPOS  MOVES   e2-h2\t\r\n");
+    assert_eq!(fen(&mut e), expected, "{:?}", e.transcript);
+    let fen_dash = fen(&mut e);
+    e.send("position startpos moves e2h2"); // the dash may be left out
+    assert_eq!(fen(&mut e), fen_dash);
+    e.send_bytes(b"GO   DEPTH\t2\r\n");
+    e.expect_prefix("bestmove ");
+    e.send_bytes(b"\r\n\t\n   \n");
+    assert!(
+        e.sync().is_empty(),
+        "empty lines answered: {:?}",
+        e.transcript
+    );
+}
+
+#[test]
+fn unknown_commands_and_non_utf8_bytes_are_errors() {
+    let mut e = EngineProcess::start(&[]);
+    e.send("frobnicate");
+    assert_eq!(
+        e.sync(),
+        ["info string error: unknown command 'frobnicate'"]
+    );
+    e.send_bytes(b"\xff\xfe\x00go\n");
+    let replies = e.sync();
+    assert_eq!(replies.len(), 1, "{replies:?}");
+    assert!(
+        replies[0].starts_with("info string error: unknown command"),
+        "{replies:?}"
+    );
+    e.send_bytes(b"position startpos moves d2-f2\xff\n");
+    let replies = e.sync();
+    assert!(
+        replies[0].starts_with("info string error: position not changed"),
+        "{replies:?}"
+    );
+}
+
+#[test]
+fn megabyte_lines_are_read_whole_and_ignored_above_the_limit() {
+    let mut e = EngineProcess::start(&[]);
+    // Under the 1 MiB limit: a command padded with spaces works.
+    e.send(&format!("isready{}", " ".repeat(1_000_000)));
+    e.expect(Duration::from_secs(10), |l| l == "readyok");
+    // Over it: the whole line is dropped with one error, whatever it says.
+    e.send(&format!(
+        "position startpos moves {}",
+        "d2-f2 f2-d2 ".repeat(200_000)
+    ));
+    let replies = e.sync();
+    assert_eq!(replies.len(), 1, "{replies:?}");
+    assert!(
+        replies[0].starts_with("info string error: line of 2400024 bytes ignored"),
+        "{replies:?}"
+    );
+    assert_eq!(fen(&mut e), START[0].1);
+}
+
+#[test]
+fn go_twice_setoption_and_perft_during_a_search_are_refused() {
+    let mut e = EngineProcess::start(&[]);
+    e.send("position startpos moves d2-f2");
+    let before = fen(&mut e);
+    e.send("go infinite");
+    for bad in [
+        "go depth 1",
+        "setoption name UCI_Variant value ataxx",
+        "setoption name Hash value 1",
+        "ucinewgame",
+        "perft 2",
+        "bench 1",
+    ] {
+        e.send(bad);
+        let replies = e.sync();
+        assert!(
+            replies
+                .iter()
+                .any(|l| l.starts_with("info string error: ") && l.contains("search")),
+            "no error for {bad:?}: {replies:?}"
+        );
+    }
+    e.send("stop");
+    e.expect_prefix("bestmove ");
+    let replies = e.sync();
+    assert!(
+        !replies.iter().any(|l| l.starts_with("bestmove")),
+        "{replies:?}"
+    );
+    assert_eq!(fen(&mut e), before);
+    assert_eq!(
+        e.transcript
+            .iter()
+            .filter(|l| l.starts_with("bestmove"))
+            .count(),
+        1
+    );
+}
+
+#[test]
+fn stop_without_a_search_does_nothing() {
+    let mut e = EngineProcess::start(&[]);
+    e.send("stop");
+    e.send("stop");
+    assert!(e.sync().is_empty(), "{:?}", e.transcript);
+    // Also after a search that has ended by itself: no second bestmove.
+    assert!(!e.go("go depth 2").is_empty());
+    e.send("stop");
+    assert!(e.sync().is_empty(), "{:?}", e.transcript);
+}
+
+#[test]
+fn a_variant_switch_sets_the_new_start_position() {
+    let mut e = EngineProcess::start(&[]);
+    e.send("position startpos moves d2-f2 d3-b3");
+    e.send("setoption name UCI_Variant value tablut");
+    assert_eq!(fen(&mut e), START[1].1);
+    e.send("position startpos moves e2-h2");
+    let tablut_game = fen(&mut e);
+    // Setting the same variant again changes nothing.
+    e.send("setoption name UCI_Variant value TABLUT");
+    assert_eq!(fen(&mut e), tablut_game);
+    // Back to brandubh: its start position, not the old game.
+    e.send("setoption name UCI_Variant value brandubh");
+    assert_eq!(fen(&mut e), START[0].1);
+    // A move of the old variant is now an error.
+    e.send("position startpos moves e2-h2");
+    assert!(e.sync()[0].starts_with("info string error"));
+}
+
+#[test]
+fn negative_and_zero_clocks_still_give_a_move_at_once() {
+    for (variant, fen) in START {
+        let mut e = EngineProcess::start(&[]);
+        e.send(&format!("setoption name UCI_Variant value {variant}"));
+        e.send(&format!("position fen {fen}"));
+        for go in [
+            "go btime -500 wtime -500",
+            "go btime 0 wtime 0 binc 0 winc 0",
+        ] {
+            let t = Instant::now();
+            let mv = e.go(go);
+            assert!(mv != "(none)" && !mv.is_empty(), "{variant} {go}: {mv}");
+            assert!(
+                t.elapsed() < Duration::from_secs(2),
+                "{variant} {go}: {:?}",
+                t.elapsed()
+            );
+        }
+    }
+}
+
+/// `btime` is the clock of the side that moves first (attackers, x), `wtime` the other's: with
+/// 50 ms on its own clock and ten minutes on the other the engine answers at once.
+#[test]
+fn btime_is_the_first_players_clock() {
+    for (variant, first_move) in [("brandubh", "d2-f2"), ("tablut", "e2-h2"), ("ataxx", "f2")] {
+        let mut e = EngineProcess::start(&[]);
+        e.send(&format!("setoption name UCI_Variant value {variant}"));
+        for (moves, go) in [
+            ("", "go btime 50 wtime 600000"),
+            (first_move, "go btime 600000 wtime 50"),
+        ] {
+            e.send(&format!("position startpos moves {moves}"));
+            let t = Instant::now();
+            e.go(go);
+            let took = t.elapsed();
+            assert!(
+                took < Duration::from_secs(1),
+                "{variant} '{moves}' {go}: {took:?}"
+            );
+        }
+    }
+}
+
+#[test]
+fn quit_and_eof_end_an_infinite_search_with_its_bestmove() {
+    let mut e = EngineProcess::start(&[]);
+    e.send("go infinite");
+    std::thread::sleep(Duration::from_millis(100));
+    e.close_stdin();
+    e.expect_prefix("bestmove ");
+    assert!(e.wait_exit(Duration::from_secs(5)).success());
+    let mut e = EngineProcess::start(&[]);
+    e.send("go infinite");
+    std::thread::sleep(Duration::from_millis(100));
+    e.send("quit");
+    e.expect_prefix("bestmove ");
+    assert!(e.wait_exit(Duration::from_secs(5)).success());
+}
+
+#[test]
+fn extensions_d_eval_flip_bench_and_perft() {
+    let mut e = EngineProcess::start(&[]);
+    e.send("d");
+    for prefix in [
+        "Variant: brandubh",
+        "Fen: ",
+        "Key: ",
+        "Side to move: attackers",
+        "Outcome: ongoing",
+    ] {
+        e.expect_prefix(prefix);
+    }
+    e.send("eval");
+    let total = e.expect_prefix("info string eval total ");
+    assert!(
+        total.ends_with("(centipawns, attackers to move)"),
+        "{total}"
+    );
+    e.send("flip");
+    assert_eq!(fen(&mut e), "3t3/3t3/3T3/ttTKTtt/3T3/3t3/3t3 d 0 1");
+    e.send("flip");
+    assert_eq!(fen(&mut e), START[0].1);
+    e.send("perft 2");
+    let mut divide = Vec::new();
+    loop {
+        let l = e.expect(Duration::from_secs(30), |_| true);
+        if l.starts_with("Nodes searched") {
+            let total: u64 = divide
+                .iter()
+                .filter_map(|l: &String| l.split(": ").nth(1)?.parse::<u64>().ok())
+                .sum();
+            assert_eq!(l, format!("Nodes searched: {total}"));
+            break;
+        }
+        divide.push(l);
+    }
+    assert!(
+        divide.iter().filter(|l| l.contains(": ")).count() > 10,
+        "{divide:?}"
+    );
+    e.send("bench 2");
+    let last = e.expect(Duration::from_secs(60), |l| {
+        !l.starts_with("info") && l.ends_with(" nps")
+    });
+    assert!(last.contains(" nodes "), "{last}");
+    // Ataxx: flip swaps x and o.
+    e.send("uai");
+    e.expect_prefix("uaiok");
+    e.send("flip");
+    assert_eq!(fen(&mut e), "x5o/7/7/7/7/7/o5x o 0 1");
+}
+
+#[test]
+fn setoption_accepts_every_listed_option() {
+    let mut e = EngineProcess::start(&[]);
+    for ok in [
+        "setoption name hash value 8",
+        "setoption name THREADS value 2",
+        "setoption name MultiPV value 3",
+        "setoption name move overhead value 0",
+        "setoption name Skill Level value 5",
+        "setoption name skill level value easy",
+        "setoption name Skill Level value Medium",
+        "setoption name Skill Level value hard",
+        "setoption name Clear Hash",
+        "setoption name clear hash value anything",
+        "setoption name UCI_Variant value Tawlbwrdd",
+    ] {
+        e.send(ok);
+        let replies = e.sync();
+        assert!(replies.is_empty(), "{ok}: {replies:?}");
+    }
+}
+
+/// `position` (and `flip`) during a search set the position for the next `go`; the running
+/// search goes on with its own copy and its `bestmove` is for the position it was given.
+#[test]
+fn position_during_a_search_is_for_the_next_go() {
+    let mut e = EngineProcess::start(&[]);
+    e.send("setoption name UCI_Variant value ataxx");
+    // x must pass here: the only legal move is 0000.
+    e.send("position fen 7/7/7/7/ooooooo/ooooooo/xxxxxxx x 0 1");
+    e.send("go infinite");
+    e.send("position startpos moves f2");
+    let replies = e.sync();
+    assert!(!replies.iter().any(|l| l.contains("error")), "{replies:?}");
+    assert_eq!(fen(&mut e), "x5o/7/7/7/7/5x1/o5x o 0 1");
+    e.send("flip");
+    assert_eq!(fen(&mut e), "x5o/7/7/7/7/5x1/o5x x 0 1");
+    e.send("stop");
+    assert_eq!(e.expect_prefix("bestmove ").split(' ').nth(1), Some("0000"));
+    // A bad position during a search: an error, the (new) position kept.
+    e.send("go infinite");
+    e.send("position startpos moves b2b3");
+    assert!(e.sync()[0].starts_with("info string error: position not changed"));
+    e.send("stop");
+    e.expect_prefix("bestmove ");
+    assert_eq!(fen(&mut e), "x5o/7/7/7/7/5x1/o5x x 0 1");
+}
+
+/// The `info` lines carry exactly the fields protocol.md lists, in its order.
+#[test]
+fn info_lines_have_the_documented_fields_in_order() {
+    let order = [
+        "depth", "seldepth", "multipv", "score", "nodes", "nps", "hashfull", "time", "pv",
+    ];
+    for (variant, _) in START {
+        let mut e = EngineProcess::start(&[]);
+        e.send(&format!("setoption name UCI_Variant value {variant}"));
+        e.send("setoption name MultiPV value 3");
+        e.send("position startpos");
+        e.go("go depth 3");
+        let infos: Vec<&String> = e
+            .transcript
+            .iter()
+            .filter(|l| l.starts_with("info "))
+            .collect();
+        assert!(infos.len() >= 9, "{variant}: {infos:?}");
+        for line in infos {
+            let words: Vec<&str> = line.split(' ').collect();
+            let mut keys = Vec::new();
+            let mut i = 1;
+            while i < words.len() {
+                let key = words[i];
+                keys.push(key);
+                i += match key {
+                    "score" => {
+                        assert!(matches!(words[i + 1], "cp" | "mate"), "{line}");
+                        words[i + 2].parse::<i32>().unwrap();
+                        3
+                    }
+                    "pv" => words.len() - i,
+                    _ => {
+                        words[i + 1].parse::<u64>().unwrap();
+                        2
+                    }
+                };
+            }
+            assert_eq!(keys, order, "{line}");
+            let multipv: u32 = words[6].parse().unwrap();
+            assert!((1..=3).contains(&multipv), "{line}");
+        }
+    }
+}
+
+/// UAI move notation: clone `f2`, jump `a7a5`, pass `0000`, in `position … moves` as in
+/// `bestmove`.
+#[test]
+fn uai_moves_are_clone_jump_and_pass() {
+    let mut e = EngineProcess::start(&[]);
+    e.send("uai");
+    e.expect(Duration::from_secs(10), |l| l == "uaiok");
+    e.send("uainewgame");
+    e.send("position startpos moves a7a5 g7e7 f2");
+    assert_eq!(fen(&mut e), "4o2/7/x6/7/7/5x1/o5x o 0 2");
 }

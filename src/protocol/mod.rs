@@ -41,17 +41,97 @@ impl Output {
     }
 }
 
+/// The longest command line the engine accepts, in bytes (1 MiB, line end excluded). Longer lines
+/// are read to their end and discarded whole (see [`read_line_capped`]).
+pub const MAX_LINE_BYTES: usize = 1 << 20;
+
 /// Reads one line of raw bytes from `input` into a `String`, decoding invalid UTF-8 lossily and
 /// dropping the line end (`\n` or `\r\n`). Returns `None` at end of input or on a read error.
+/// No length limit: see [`read_line_capped`] for the engine's loop.
 pub fn read_line(input: &mut dyn BufRead, buf: &mut Vec<u8>) -> Option<String> {
+    match read_line_capped(input, buf, usize::MAX)? {
+        Line::Text(s) => Some(s),
+        Line::TooLong(_) => None,
+    }
+}
+
+/// One line as [`read_line_capped`] returns it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Line {
+    /// The line, decoded lossily, without its line end.
+    Text(String),
+    /// The line was longer than the cap; it was read to its end (and discarded), holding at most
+    /// the cap in memory. The value is its length in bytes.
+    TooLong(usize),
+}
+
+/// Like [`read_line`], but a line longer than `cap` bytes (line end excluded) is consumed up to
+/// its `\n` without being stored, and reported as [`Line::TooLong`]: a client that sends
+/// gigabytes without a newline cannot exhaust memory. The last line may lack its `\n`.
+pub fn read_line_capped(input: &mut dyn BufRead, buf: &mut Vec<u8>, cap: usize) -> Option<Line> {
     buf.clear();
-    match input.read_until(b'\n', buf) {
-        Ok(0) | Err(_) => None,
-        Ok(_) => {
-            while matches!(buf.last(), Some(b'\n' | b'\r')) {
-                buf.pop();
-            }
-            Some(String::from_utf8_lossy(buf).into_owned())
+    let mut len = 0usize;
+    let mut read_any = false;
+    let mut last_cr = false;
+    loop {
+        let chunk = match input.fill_buf() {
+            Ok(c) => c,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(_) => break,
+        };
+        if chunk.is_empty() {
+            break;
         }
+        read_any = true;
+        let (part, done) = match chunk.iter().position(|&b| b == b'\n') {
+            Some(i) => (&chunk[..i], Some(i + 1)),
+            None => (chunk, None),
+        };
+        if let Some(&b) = part.last() {
+            last_cr = b == b'\r';
+        }
+        len = len.saturating_add(part.len());
+        if len <= cap.saturating_add(1) {
+            // One byte over the cap is kept: it may be the `\r` of a `\r\n`.
+            buf.extend_from_slice(part);
+        }
+        let used = done.unwrap_or(chunk.len());
+        input.consume(used);
+        if done.is_some() {
+            break;
+        }
+    }
+    if !read_any {
+        return None;
+    }
+    if last_cr {
+        if buf.len() == len {
+            buf.pop();
+        }
+        len -= 1;
+    }
+    if len > cap {
+        buf.clear();
+        return Some(Line::TooLong(len));
+    }
+    Some(Line::Text(String::from_utf8_lossy(buf).into_owned()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn lines_end_in_lf_or_crlf_and_long_lines_are_reported() {
+        let mut input: &[u8] = b"go\r\n\nisready\nxxxxxxxxxx\r\nabc\r\nlast";
+        let mut buf = Vec::new();
+        let mut next = || read_line_capped(&mut input, &mut buf, 5);
+        assert_eq!(next(), Some(Line::Text("go".into())));
+        assert_eq!(next(), Some(Line::Text(String::new())));
+        assert_eq!(next(), Some(Line::TooLong(7)));
+        assert_eq!(next(), Some(Line::TooLong(10)));
+        assert_eq!(next(), Some(Line::Text("abc".into())));
+        assert_eq!(next(), Some(Line::Text("last".into())));
+        assert_eq!(next(), None);
     }
 }

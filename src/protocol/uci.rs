@@ -90,7 +90,7 @@ impl Engine {
     pub fn run(&mut self, input: &mut dyn BufRead) {
         let mut buf = Vec::new();
         loop {
-            let Some(line) = super::read_line(input, &mut buf) else {
+            let Some(line) = super::read_line_capped(input, &mut buf, super::MAX_LINE_BYTES) else {
                 if let Some(s) = &self.search
                     && s.infinite
                 {
@@ -98,6 +98,16 @@ impl Engine {
                 }
                 self.wait_search();
                 return;
+            };
+            let line = match line {
+                super::Line::Text(line) => line,
+                super::Line::TooLong(n) => {
+                    self.error(format!(
+                        "line of {n} bytes ignored: longer than the limit of {} bytes",
+                        super::MAX_LINE_BYTES
+                    ));
+                    continue;
+                }
             };
             if self.handle_line(&line) == Flow::Quit {
                 return;
@@ -176,13 +186,9 @@ impl Engine {
                 }
             }
             "setoption" => self.setoption(args),
-            "position" => {
-                if self.searching() {
-                    self.error("position ignored: a search is running (send stop first)");
-                } else {
-                    self.position(args);
-                }
-            }
+            // The running search has its own copy of the game: a new position is for the next
+            // `go` (as in Stockfish), so commands piped behind a `go` are not lost.
+            "position" => self.position(args),
             "go" => self.go(args),
             "stop" => self.stop_search(),
             "quit" => {
@@ -192,6 +198,7 @@ impl Engine {
             "ponderhit" => {}
             "d" | "display" => self.display(),
             "eval" => self.eval(),
+            "flip" => self.flip(),
             "perft" => self.perft(args),
             "bench" => self.bench(args),
             _ => self.error(format!(
@@ -259,12 +266,21 @@ impl Engine {
         };
         let name = name_words.join(" ");
         let value = value_words.join(" ");
+        if name.is_empty() {
+            return self.error("setoption: the option name is missing");
+        }
         if self.searching() {
             return self.error(format!(
                 "setoption {name} ignored: a search is running (send stop first)"
             ));
         }
         let key = name.to_ascii_lowercase();
+        let needs_value = !matches!(key.as_str(), "clear hash");
+        if needs_value && value.is_empty() && OPTION_NAMES.contains(&key.as_str()) {
+            return self.error(format!(
+                "option {name}: the value is missing ('setoption name {name} value <value>')"
+            ));
+        }
         let number = |lo: u64, hi: u64| -> Result<u64, String> {
             match value.parse::<u64>() {
                 Ok(v) if (lo..=hi).contains(&v) => Ok(v),
@@ -437,6 +453,28 @@ impl Engine {
         }
     }
 
+    /// `flip`: the same board with the other side to move, set up as by `position fen` (the game
+    /// history is dropped). An error if that position is not valid. Like `position`, allowed
+    /// during a search: it is for the next `go`.
+    fn flip(&mut self) {
+        let fen = self.session.fen();
+        let mut fields: Vec<&str> = fen.split_whitespace().collect();
+        let (first, second) = if self.variant.is_tafl() {
+            ("a", "d")
+        } else {
+            ("x", "o")
+        };
+        match fields.get_mut(1) {
+            Some(side) if *side == first => *side = second,
+            Some(side) if *side == second => *side = first,
+            _ => return self.error("flip: cannot read the side to move"),
+        }
+        let flipped = fields.join(" ");
+        if let Err(e) = self.session.set_position(Some(&flipped), &[]) {
+            self.error(format!("flip: position not changed: {e}"));
+        }
+    }
+
     fn display(&self) {
         for line in self.session.board().lines() {
             self.out.line(line);
@@ -520,6 +558,16 @@ impl Engine {
 }
 
 const MAX_MULTIPV: u64 = 64;
+/// Every option `setoption` knows, lower case.
+const OPTION_NAMES: [&str; 7] = [
+    "uci_variant",
+    "hash",
+    "threads",
+    "multipv",
+    "move overhead",
+    "skill level",
+    "clear hash",
+];
 const MAX_PERFT_DEPTH: u32 = 12;
 
 fn truncate(s: &str, max_chars: usize) -> String {
@@ -583,7 +631,8 @@ pub fn parse_go(args: &[&str]) -> Result<Limits, String> {
         };
         match key.as_str() {
             "depth" => limits.depth = Some(number()?.clamp(1, 1000) as u32),
-            "nodes" => limits.nodes = Some(number()?.max(1)),
+            // python-ataxx sends `go nodes N simulations N` (the second for MCTS engines).
+            "nodes" | "simulations" => limits.nodes = Some(number()?.max(1)),
             "movetime" => limits.movetime = Some(number()?),
             "btime" => clock.time[0] = Some(number()?),
             "wtime" => clock.time[1] = Some(number()?),
@@ -592,6 +641,9 @@ pub fn parse_go(args: &[&str]) -> Result<Limits, String> {
             "movestogo" => clock.moves_to_go = Some(number()?.clamp(1, 1000) as u32),
             "infinite" => limits.infinite = true,
             "ponder" => {}
+            "mate" | "searchmoves" => {
+                return Err(format!("'{key}' is not supported"));
+            }
             other => return Err(format!("unknown word '{}'", truncate(other, 20))),
         }
         i += 1;
@@ -616,5 +668,16 @@ mod tests {
         assert!(parse_go(&["depth"]).is_err());
         assert!(parse_go(&["depth", "x"]).is_err());
         assert!(parse_go(&["fast"]).is_err());
+    }
+
+    #[test]
+    fn go_reads_negative_numbers_as_zero_and_simulations_as_nodes() {
+        let l = parse_go(&["wtime", "-25", "btime", "-1", "depth", "-3"]).unwrap();
+        assert_eq!(l.clock.time, [Some(0), Some(0)]);
+        assert_eq!(l.depth, Some(1));
+        let l = parse_go(&["nodes", "500", "simulations", "500"]).unwrap();
+        assert_eq!(l.nodes, Some(500));
+        assert!(parse_go(&["mate", "3"]).is_err());
+        assert!(parse_go(&["searchmoves", "d2-f2"]).is_err());
     }
 }
