@@ -438,6 +438,13 @@ impl<'a, G: Game> Worker<'a, G> {
             if self.aborted || self.should_stop_between_iterations() || forced {
                 break;
             }
+            // A proven win or loss does not change with more depth: once the search is a few
+            // plies deeper than the mate, stop deepening (an infinite search then waits for
+            // `stop`).
+            let mate_plies = MATE - result.score.abs();
+            if result.score.abs() >= MATE_BOUND && depth as i32 >= mate_plies + 4 && multipv == 1 {
+                break;
+            }
         }
         self.flush_nodes();
         result
