@@ -32,6 +32,7 @@ fn uci_lists_options_and_ends_with_uciok() {
         "option name Move Overhead type spin default 10 min 0 max 5000",
         "option name MultiPV type spin default 1 min 1 max 64",
         "option name Skill Level type spin default 20 min 0 max 20",
+        "option name Basic Search type check default false",
         "option name Clear Hash type button",
     ] {
         assert!(t.contains(opt), "missing {opt}: {t}");
