@@ -1,6 +1,6 @@
 //! The variants skald plays, their names, and a way to run generic code on the right game type.
 
-use crate::game::{Game, ParseError};
+use crate::game::{Game, ParseError, Side};
 use std::fmt;
 use std::str::FromStr;
 
@@ -48,6 +48,16 @@ impl Variant {
     /// `true` for the tafl games (attackers/defenders, moves `d1-d3`).
     pub const fn is_tafl(self) -> bool {
         !matches!(self, Variant::Ataxx)
+    }
+
+    /// The name of `side` in this variant: `attackers`/`defenders` (tafl) or `x`/`o` (Ataxx).
+    pub const fn side_name(self, side: Side) -> &'static str {
+        match (self.is_tafl(), side) {
+            (true, Side::First) => "attackers",
+            (true, Side::Second) => "defenders",
+            (false, Side::First) => "x",
+            (false, Side::Second) => "o",
+        }
     }
 
     /// Runs `visitor` with this variant's start position.

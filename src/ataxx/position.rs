@@ -183,20 +183,28 @@ impl Position {
         Ok(pos)
     }
 
+    /// The FEN letter of what stands on square `index` (rank × 7 + file): `x`, `o`, `-`
+    /// (blocked), or `None` when it is empty.
+    fn square_char(&self, index: u8) -> Option<char> {
+        let bit = 1u64 << index;
+        if self.stones[0] & bit != 0 {
+            Some('x')
+        } else if self.stones[1] & bit != 0 {
+            Some('o')
+        } else if self.blocked & bit != 0 {
+            Some('-')
+        } else {
+            None
+        }
+    }
+
     /// The position as FEN, e.g. `x5o/7/7/7/7/7/o5x x 0 1`.
     pub fn to_fen(&self) -> String {
         let mut s = String::with_capacity(40);
         for rank in (0..7).rev() {
             let mut empty = 0;
             for file in 0..7 {
-                let bit = 1u64 << (rank * 7 + file);
-                let c = if self.stones[0] & bit != 0 {
-                    'x'
-                } else if self.stones[1] & bit != 0 {
-                    'o'
-                } else if self.blocked & bit != 0 {
-                    '-'
-                } else {
+                let Some(c) = self.square_char(rank * 7 + file) else {
                     empty += 1;
                     continue;
                 };
@@ -489,16 +497,7 @@ impl Position {
         for rank in (0..7u8).rev() {
             let _ = write!(s, "{}", rank + 1);
             for file in 0..7u8 {
-                let bit = 1u64 << (rank * 7 + file);
-                let c = if self.stones[0] & bit != 0 {
-                    'x'
-                } else if self.stones[1] & bit != 0 {
-                    'o'
-                } else if self.blocked & bit != 0 {
-                    '-'
-                } else {
-                    '.'
-                };
+                let c = self.square_char(rank * 7 + file).unwrap_or('.');
                 s.push(' ');
                 s.push(c);
             }

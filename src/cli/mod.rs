@@ -18,15 +18,7 @@ pub fn parse_variant(s: &str) -> Result<Variant, String> {
     s.parse::<Variant>().map_err(|e| e.to_string())
 }
 
-/// The name of a side in this variant: attackers/defenders (tafl) or x/o (Ataxx).
-pub fn side_name(variant: Variant, side: Side) -> &'static str {
-    match (variant.is_tafl(), side) {
-        (true, Side::First) => "attackers",
-        (true, Side::Second) => "defenders",
-        (false, Side::First) => "x",
-        (false, Side::Second) => "o",
-    }
-}
+pub use skald::protocol::uci::side_name;
 
 /// `win` for the tafl sides (plural), `wins` for x and o.
 pub fn win_verb(variant: Variant) -> &'static str {

@@ -582,12 +582,7 @@ fn truncate(s: &str, max_chars: usize) -> String {
 
 /// The side's name in `variant`: `attackers`/`defenders` or `x`/`o`.
 pub fn side_name(variant: Variant, side: Side) -> &'static str {
-    match (variant.is_tafl(), side) {
-        (true, Side::First) => "attackers",
-        (true, Side::Second) => "defenders",
-        (false, Side::First) => "x",
-        (false, Side::Second) => "o",
-    }
+    variant.side_name(side)
 }
 
 /// Formats a report as a UCI `info` line.
