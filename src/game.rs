@@ -209,6 +209,14 @@ pub trait Game: Clone + Send + Sync + fmt::Debug + 'static {
         moves.retain(|&mv| self.is_tactical(mv));
     }
 
+    /// `true` where late-move reductions and reverse futility pruning are sound heuristics for
+    /// this game. The default is `true`; Ataxx says `false`: in self-play both made its search
+    /// weaker than plain alpha-beta (every move changes material, so "late" moves are not quiet
+    /// and a static margin says little about what the next move gains).
+    fn reductions_sound(&self) -> bool {
+        true
+    }
+
     /// `true` when the side to move faces a threat to lose at once, as a chess king in check:
     /// tafl attackers to move while the king has an open line to an escape square. The search
     /// extends such positions by a ply and neither prunes them nor stands pat in them. The

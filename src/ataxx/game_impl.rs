@@ -85,6 +85,12 @@ impl Game for Position {
         false
     }
 
+    /// Measured: with late-move reductions and reverse futility pruning the search lost to plain
+    /// alpha-beta in self-play (15-23-2 over 40 games at 1 s + 20 ms), without them it is level.
+    fn reductions_sound(&self) -> bool {
+        false
+    }
+
     /// Ataxx has no quiescence moves: every move changes material, so none is singled out.
     fn generate_tactical(&self, moves: &mut Vec<Move>) {
         moves.clear();

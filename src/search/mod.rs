@@ -311,7 +311,7 @@ struct Worker<'a, G: Game> {
     history: Vec<i32>,
     move_lists: Vec<Vec<G::Move>>,
     /// Ordering score and tactical flag per move, per ply.
-    score_lists: Vec<Vec<(i32, bool)>>,
+    score_lists: Vec<Vec<(i64, bool)>>,
     pv: Vec<Vec<G::Move>>,
     /// Root moves not to search (the better lines of a MultiPV search).
     excluded: Vec<G::Move>,
@@ -644,7 +644,7 @@ impl<'a, G: Game> Worker<'a, G> {
 
         if !pv_node && !root && !threatened && beta.abs() < MATE_BOUND && !self.shared.basic {
             // Reverse futility pruning: far above beta at low depth, assume it holds.
-            if depth <= 6 && static_eval - 90 * depth >= beta {
+            if depth <= 6 && static_eval - 90 * depth >= beta && pos.reductions_sound() {
                 return static_eval;
             }
             // Null-move pruning: if passing still fails high, a real move will too.
@@ -682,6 +682,7 @@ impl<'a, G: Game> Worker<'a, G> {
                 .map(|&m| self.order_score(pos, m, tt_move, ply, side)),
         );
 
+        let reductions = pos.reductions_sound();
         let original_alpha = alpha;
         let mut best = -INF;
         let mut best_move = None;
@@ -696,8 +697,7 @@ impl<'a, G: Game> Worker<'a, G> {
             moves.swap(i, top);
             scores.swap(i, top);
             let mv = moves[i];
-            let (order, tactical) = scores[i];
-            let quiet = !tactical && order < KILLER_SCORE;
+            let (_, quiet) = scores[i];
 
             let mut child = pos.clone();
             child.make_move(mv);
@@ -713,6 +713,7 @@ impl<'a, G: Game> Worker<'a, G> {
                     && quiet
                     && searched >= if pv_node { 3 } else { 2 }
                     && !self.shared.basic
+                    && reductions
                 {
                     r = self.lmr[depth.min(MAX_PLY as i32 - 1) as usize][searched.min(63)] as i32;
                     if pv_node {
@@ -777,7 +778,9 @@ impl<'a, G: Game> Worker<'a, G> {
         best
     }
 
-    /// The ordering score of a move and whether it is tactical (exempt from reductions).
+    /// The ordering score of a move and whether it may be reduced (neither tactical nor a
+    /// killer). Order: the TT move; tactical moves by gain; then the rest by immediate gain (Ataxx
+    /// flips; 0 for a quiet tafl move), killers first among equal gains, then history.
     fn order_score(
         &self,
         pos: &G,
@@ -785,25 +788,34 @@ impl<'a, G: Game> Worker<'a, G> {
         tt_move: u16,
         ply: usize,
         side: usize,
-    ) -> (i32, bool) {
+    ) -> (i64, bool) {
         let code = G::encode_move(mv);
         let gain = pos.move_gain(mv);
         let tactical = pos.is_tactical(mv);
-        let score = if code == tt_move {
-            1 << 28
-        } else if tactical {
-            GAIN_SCORE + gain
-        } else if self.shared.basic {
-            gain
-        } else if self.killers[ply][0] == code {
-            KILLER_SCORE + 2
+        if code == tt_move {
+            return (1 << 60, false);
+        }
+        if tactical {
+            return (GAIN_SCORE + gain as i64, false);
+        }
+        if self.shared.basic {
+            return (gain as i64, true);
+        }
+        let killer = if self.killers[ply][0] == code {
+            2
         } else if self.killers[ply][1] == code {
-            KILLER_SCORE + 1
+            1
         } else {
-            // Non-tactical gains (Ataxx flips) rank quiet moves before the history does.
-            gain * 64 + self.history[side * 65536 + code as usize]
+            0
         };
-        (score, tactical)
+        let history = self.history[side * 65536 + code as usize] as i64;
+        let score = ((gain.max(0) as i64) << 32)
+            + if killer > 0 {
+                (HISTORY_MAX as i64) * 2 + killer
+            } else {
+                history
+            };
+        (score, killer == 0)
     }
 
     fn reward_quiet(&mut self, mv: G::Move, ply: usize, side: usize, depth: i32) {
@@ -865,8 +877,7 @@ impl<'a, G: Game> Worker<'a, G> {
     }
 }
 
-const GAIN_SCORE: i32 = 1 << 24;
-const KILLER_SCORE: i32 = 1 << 22;
+const GAIN_SCORE: i64 = 1 << 50;
 const HISTORY_MAX: i32 = 1 << 20;
 const MAX_QDEPTH: u32 = 12;
 
