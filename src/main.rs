@@ -67,8 +67,13 @@ fn parse_variant(s: &str) -> Result<Variant, String> {
     s.parse::<Variant>().map_err(|e| e.to_string())
 }
 
-fn main() -> Result<()> {
-    let cli = Cli::parse();
+/// Errors end the program with a one-line `error: …` on stderr and exit status 1 (never a
+/// backtrace, whatever `RUST_BACKTRACE` says).
+fn main() {
+    let _ = cli::finish(run(Cli::parse()));
+}
+
+fn run(cli: Cli) -> Result<()> {
     match cli.command {
         None => {
             let mut engine = Engine::new(Output::stdout());
@@ -81,10 +86,10 @@ fn main() -> Result<()> {
             fen,
             divide,
         }) => perft(variant, depth, fen.as_deref(), divide),
-        Some(Command::Play(args)) => cli::finish(cli::play::run(args)),
-        Some(Command::Analyze(args)) => cli::finish(cli::analyze::run(args)),
-        Some(Command::Match(args)) => cli::finish(cli::matches::run(args)),
-        Some(Command::Openings(args)) => cli::finish(cli::openings::run(args)),
+        Some(Command::Play(args)) => cli::play::run(args),
+        Some(Command::Analyze(args)) => cli::analyze::run(args),
+        Some(Command::Match(args)) => cli::matches::run(args),
+        Some(Command::Openings(args)) => cli::openings::run(args),
         Some(Command::Opentafl) => {
             skald::protocol::opentafl::run(&mut std::io::stdin().lock(), Output::stdout());
             Ok(())
