@@ -266,20 +266,22 @@ fn repetition_outcomes_follow_opentafl() {
 }
 
 fn best_move(pos: &Position<u64>, history: &[u64]) -> (String, i32) {
-    use skald::search::{Limits, SearchOptions, TranspositionTable, search};
-    let tt = TranspositionTable::new(4).unwrap();
+    use skald::search::{Control, Limits, SearchOptions, ThreadData, TranspositionTable, search};
+    use std::sync::Arc;
+    let tt = Arc::new(TranspositionTable::new(4).unwrap());
     let limits = Limits {
         depth: Some(5),
         ..Limits::default()
     };
-    let stop = std::sync::atomic::AtomicBool::new(false);
     let r = search(
         pos,
         history,
         &limits,
         &SearchOptions::default(),
         &tt,
-        &stop,
+        &Control::new(false),
+        &mut ThreadData::default(),
+        None,
         &mut |_| {},
     );
     (pos.move_to_string(r.best_move.unwrap()), r.score)
