@@ -247,6 +247,40 @@ pub trait Game: Clone + Send + Sync + fmt::Debug + 'static {
         vec![("total", self.evaluate())]
     }
 
+    /// Sets the side to move, keeping the board and clocks (the hash follows). The default
+    /// flips the side with [`Game::make_null_move`] when `side` is not already to move.
+    fn set_side_to_move(&mut self, side: Side) {
+        if self.side_to_move() != side {
+            self.make_null_move();
+        }
+    }
+
+    /// The board as rows of squares, top rank first, each row from the a-file: the FEN letter of
+    /// the piece on each square (`None` if empty). The default reads [`Game::fen`]'s placement
+    /// field (rules.md "Position strings": digit runs of empty squares, one letter a piece).
+    fn board_rows(&self) -> Vec<Vec<Option<char>>> {
+        let fen = self.fen();
+        let placement = fen.split_whitespace().next().unwrap_or("");
+        placement
+            .split('/')
+            .map(|row| {
+                let mut squares = Vec::new();
+                let mut run = 0usize;
+                for c in row.chars() {
+                    if let Some(d) = c.to_digit(10) {
+                        run = run * 10 + d as usize;
+                    } else {
+                        squares.extend(std::iter::repeat_n(None, run));
+                        run = 0;
+                        squares.push(Some(c));
+                    }
+                }
+                squares.extend(std::iter::repeat_n(None, run));
+                squares
+            })
+            .collect()
+    }
+
     /// perft(depth): the number of leaf nodes of the legal-move tree (rules.md conventions).
     /// Games override this with a faster version (bulk counting at the last ply).
     fn perft(&self, depth: u32) -> u64 {
