@@ -399,7 +399,8 @@ fn python_ataxx_reads_whole_records() {
             })
             .collect();
         assert_eq!(plies.len(), 2, "{ours}");
-        assert!(plies.iter().all(|&p| p > 20), "{ours}");
+        // Longer than one wrapped line of move text (the old records lost all but the first).
+        assert!(plies.iter().any(|&p| p > 30), "{ours}");
         let theirs = Command::new(&python)
             .args(["-c", PYTHON_READER])
             .arg(&pgn)

@@ -24,9 +24,9 @@
 //! numbers (`12.`, `12...`); and OpenTafl records with comment lines (`[…|…]`) and variations
 //! (skipped: the principal line is read).
 
+use skald::engine::session::{Session, new_session};
 use skald::game::Side;
 use skald::protocol::opentafl as otep;
-use skald::protocol::session::{Session, new_session};
 use skald::tafl::opentafl as notation;
 use skald::variant::Variant;
 
@@ -333,7 +333,9 @@ impl GameRecord {
         tag("rules", &rules);
         s.push('\n');
         let mut session = new_session(self.variant);
-        session.set_position(Some(&self.setup_fen), &[])?;
+        session
+            .set_position(Some(&self.setup_fen), &[])
+            .map_err(|e| e.to_string())?;
         let mut turn = String::new();
         for (i, mv) in self.moves.iter().enumerate() {
             let before = session.fen();
