@@ -537,3 +537,128 @@ fn records_of_cuteataxx_and_opentafl_load() {
     assert!(err.contains("'g7'") && err.lines().count() == 1, "{err}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// `play --load` goes on from a record's last position; `save` writes `.otg` or PGN by the
+/// file name.
+#[test]
+fn play_loads_a_record_and_saves_opentafl_records() {
+    use std::io::Write;
+    let data = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data");
+    let dir = temp_dir("play-load");
+    let otg = dir.join("again.otg");
+    let mut child = Command::new(SKALD)
+        .args(["play", "--hotseat", "--game", "1", "--load"])
+        .arg(data.join("opentafl-brandub.otg"))
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    // OpenTafl's own Brandub rules are not skald's brandubh: play refuses them.
+    let _ = child.stdin.take();
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let mut child = Command::new(SKALD)
+        .args(["play", "--hotseat", "--game", "2", "--load"])
+        .arg(data.join("cuteataxx.pgn"))
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(b"fen\nquit\n")
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{text}");
+    assert!(text.contains("loaded game 2 of "), "{text}");
+    assert!(text.contains("6o/7/2oo3/2ooo2/3oo2/2o4/o6 x"), "{text}");
+    // A tafl game from a match, loaded, one more move, saved as an OpenTafl record.
+    let pgn = dir.join("m.pgn");
+    let out = Command::new(SKALD)
+        .args([
+            "match",
+            "--variant",
+            "brandubh",
+            "--games",
+            "2",
+            "--depth",
+            "1",
+        ])
+        .args(["--engine", SKALD, "--engine", SKALD, "--records"])
+        .arg(&pgn)
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let mut child = Command::new(SKALD)
+        .args(["play", "--hotseat", "--load"])
+        .arg(&pgn)
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(format!("undo\nsave {}\nquit\n", otg.display()).as_bytes())
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{text}");
+    let plies = |file: &std::path::Path| -> usize {
+        let out = Command::new(SKALD)
+            .arg("records")
+            .arg(file)
+            .output()
+            .unwrap();
+        let t = String::from_utf8_lossy(&out.stdout).to_string();
+        t.lines()
+            .next()
+            .unwrap()
+            .split(", ")
+            .nth(1)
+            .unwrap()
+            .split_whitespace()
+            .next()
+            .unwrap()
+            .parse()
+            .unwrap()
+    };
+    assert_eq!(plies(&otg) + 1, plies(&pgn));
+    let saved = std::fs::read_to_string(&otg).unwrap();
+    assert!(saved.contains("[rules:dim:7 name:brandubh "), "{saved}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// `analyze --record`: a line (or JSON object) for every move of the game, then the end.
+#[test]
+fn analyze_every_position_of_a_record() {
+    let data = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data");
+    let out = Command::new(SKALD)
+        .args(["analyze", "--depth", "2", "--json", "--record"])
+        .arg(data.join("opentafl-brandub.otg"))
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{text}");
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 36, "{text}");
+    assert!(lines[0].contains("\"ply\":1") && lines[0].contains("\"played\":\"d1-c1\""));
+    assert!(lines[35].contains("\"plies\":35"), "{text}");
+    let out = Command::new(SKALD)
+        .args(["analyze", "--depth", "1", "--game", "2", "--record"])
+        .arg(data.join("cuteataxx.pgn"))
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{text}");
+    assert!(text.contains("ataxx, game 2 of "), "{text}");
+    assert!(text.contains("   11  o           d5"), "{text}");
+    assert!(
+        text.contains("final position: o wins (no pieces left)"),
+        "{text}"
+    );
+}

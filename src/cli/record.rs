@@ -598,6 +598,25 @@ impl LoadedGame {
     }
 }
 
+/// Reads game `game` (1-based) of the record file `path` ([`load_records`]).
+///
+/// # Errors
+/// The file cannot be read or parsed, or has fewer games.
+pub fn load_game(path: &std::path::Path, game: usize) -> anyhow::Result<LoadedGame> {
+    use anyhow::{Context, anyhow};
+    let text =
+        std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
+    let mut games = load_records(&text).map_err(|e| anyhow!("{}: {e}", path.display()))?;
+    let count = games.len();
+    if game == 0 || game > count {
+        anyhow::bail!(
+            "{}: no game {game} (the record has {count})",
+            path.display()
+        );
+    }
+    Ok(games.swap_remove(game - 1))
+}
+
 /// Replays `moves` (already in skald's notation) from `session`'s current position.
 fn replay(session: &mut dyn Session, moves: &[String], game: usize) -> Result<Vec<String>, String> {
     let mut out = Vec::new();
