@@ -289,7 +289,8 @@ fn the_sprt_line_says_whether_it_stopped_early() {
         .lines()
         .find(|l| l.starts_with("SPRT: H1 accepted at game "))
         .unwrap_or_else(|| panic!("{text}"));
-    assert!(line.contains("(stopped early: llr"), "{line}");
+    assert!(line.contains("(stopped early, "), "{line}");
+    assert!(line.contains(" of 400 games not played: llr "), "{line}");
     let n: usize = line["SPRT: H1 accepted at game ".len()..]
         .split_whitespace()
         .next()

@@ -349,6 +349,13 @@ pub fn run(args: Args) -> Result<()> {
     if let Some(s) = &sprt {
         let (lo, hi) = s.bounds();
         let llr = deciding_llr(s, &wld, &penta);
+        let early = |at: usize| {
+            if at < games {
+                format!("stopped early, {} of {games} games not played", games - at)
+            } else {
+                "at the last game".to_string()
+            }
+        };
         let from = match penta.llr(s) {
             Some(_) => format!("pentanomial; trinomial {:.3}", wld.llr(s)),
             None => "trinomial".to_string(),
@@ -366,10 +373,12 @@ pub fn run(args: Args) -> Result<()> {
             "SPRT: {}",
             match decision {
                 SprtState::H0 => format!(
-                    "H0 accepted at game {decided_at} (stopped early: llr {llr:.3} <= {lo:.3})"
+                    "H0 accepted at game {decided_at} ({}: llr {llr:.3} <= {lo:.3})",
+                    early(decided_at)
                 ),
                 SprtState::H1 => format!(
-                    "H1 accepted at game {decided_at} (stopped early: llr {llr:.3} >= {hi:.3})"
+                    "H1 accepted at game {decided_at} ({}: llr {llr:.3} >= {hi:.3})",
+                    early(decided_at)
                 ),
                 SprtState::Continue => format!(
                     "inconclusive: ran out of games after {played} with llr {llr:.3} between \
