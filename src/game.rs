@@ -1,6 +1,7 @@
 //! The small trait that every game family implements and that the search, the protocol
 //! front-ends and the CLI are written against. The search never asks which game it plays.
 
+pub use crate::tuning::SearchParams;
 use std::fmt;
 
 /// One of the two players. `First` moves first in every start position: the attackers in tafl,
@@ -209,12 +210,16 @@ pub trait Game: Clone + Send + Sync + fmt::Debug + 'static {
         moves.retain(|&mv| self.is_tactical(mv));
     }
 
-    /// `true` where late-move reductions and reverse futility pruning are sound heuristics for
-    /// this game. The default is `true`; Ataxx says `false`: in self-play both made its search
-    /// weaker than plain alpha-beta (every move changes material, so "late" moves are not quiet
-    /// and a static margin says little about what the next move gains).
-    fn reductions_sound(&self) -> bool {
-        true
+    /// The search's tuning values for this game family ([`SearchParams`]): which pruning and
+    /// reductions are sound here and their margins. The default is [`SearchParams::DEFAULT`].
+    fn search_params(&self) -> SearchParams {
+        SearchParams::DEFAULT
+    }
+
+    /// The move's immediate gain ([`Game::move_gain`]) and whether it is tactical
+    /// ([`Game::is_tactical`]), in one call: games override it to make the move at most once.
+    fn gain_and_tactical(&self, mv: Self::Move) -> (i32, bool) {
+        (self.move_gain(mv), self.is_tactical(mv))
     }
 
     /// `true` when the side to move faces a threat to lose at once, as a chess king in check:
