@@ -914,6 +914,19 @@ mod tests {
     }
 
     #[test]
+    fn opentafl_rules_of_skald_variants() {
+        for v in Variant::ALL {
+            let Some(rules) = otn_rules(v) else {
+                assert_eq!(v, Variant::Ataxx);
+                continue;
+            };
+            let o = notation::parse_rules(rules).unwrap_or_else(|e| panic!("{rules}: {e}"));
+            assert_eq!(o.name, v.name());
+            assert_eq!(o.start_fen, new_session(v).fen(), "{rules}");
+        }
+    }
+
+    #[test]
     fn captures_and_king_moves_in_opentafl_notation() {
         assert_eq!(
             otn_move("d4-d2", "7/7/7/3K3/7/7/7 d 0 1", "7/7/7/7/7/3K3/7 a 0 1"),
