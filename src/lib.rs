@@ -14,6 +14,7 @@ pub mod bench;
 pub mod game;
 pub mod perft;
 pub mod protocol;
+pub mod rng;
 pub mod search;
 pub mod tafl;
 pub mod variant;

@@ -151,9 +151,8 @@ impl Skill {
     /// line's score is pushed up by a random amount that shrinks as the level rises, and the
     /// highest pushed score wins.
     pub fn pick<M: Copy>(self, lines: &[(i32, M)], seed: u64) -> Option<M> {
-        use rand::{RngExt, SeedableRng};
         let (top, _) = *lines.first()?;
-        let mut rng = rand::rngs::StdRng::seed_from_u64(seed);
+        let mut rng = crate::rng::SeededRng::new(seed);
         let weakness = 120 - 6 * self.level.min(MAX_SKILL - 1) as i32;
         let spread = lines
             .iter()
@@ -165,7 +164,7 @@ impl Skill {
             .iter()
             .map(|&(score, mv)| {
                 let push = (weakness * (top - score)
-                    + (spread + 20) * rng.random_range(0..weakness.max(1)))
+                    + (spread + 20) * rng.below(weakness.max(1) as u64) as i32)
                     / 128;
                 // Ignore mate scores' size so that a forced win is still usually played.
                 (score.clamp(-MATE_BOUND, MATE_BOUND) + push, mv)
