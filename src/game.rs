@@ -1,6 +1,7 @@
 //! The small trait that every game family implements and that the search, the protocol
 //! front-ends and the CLI are written against. The search never asks which game it plays.
 
+pub use crate::tuning::SearchParams;
 use std::fmt;
 
 /// One of the two players. `First` moves first in every start position: the attackers in tafl,
@@ -209,12 +210,16 @@ pub trait Game: Clone + Send + Sync + fmt::Debug + 'static {
         moves.retain(|&mv| self.is_tactical(mv));
     }
 
-    /// `true` where late-move reductions and reverse futility pruning are sound heuristics for
-    /// this game. The default is `true`; Ataxx says `false`: in self-play both made its search
-    /// weaker than plain alpha-beta (every move changes material, so "late" moves are not quiet
-    /// and a static margin says little about what the next move gains).
-    fn reductions_sound(&self) -> bool {
-        true
+    /// The search's tuning values for this game family ([`SearchParams`]): which pruning and
+    /// reductions are sound here and their margins. The default is [`SearchParams::DEFAULT`].
+    fn search_params(&self) -> SearchParams {
+        SearchParams::DEFAULT
+    }
+
+    /// The move's immediate gain ([`Game::move_gain`]) and whether it is tactical
+    /// ([`Game::is_tactical`]), in one call: games override it to make the move at most once.
+    fn gain_and_tactical(&self, mv: Self::Move) -> (i32, bool) {
+        (self.move_gain(mv), self.is_tactical(mv))
     }
 
     /// `true` when the side to move faces a threat to lose at once, as a chess king in check:
@@ -245,6 +250,40 @@ pub trait Game: Clone + Send + Sync + fmt::Debug + 'static {
     /// view; their sum is [`Game::evaluate`].
     fn eval_terms(&self) -> Vec<(&'static str, i32)> {
         vec![("total", self.evaluate())]
+    }
+
+    /// Sets the side to move, keeping the board and clocks (the hash follows). The default
+    /// flips the side with [`Game::make_null_move`] when `side` is not already to move.
+    fn set_side_to_move(&mut self, side: Side) {
+        if self.side_to_move() != side {
+            self.make_null_move();
+        }
+    }
+
+    /// The board as rows of squares, top rank first, each row from the a-file: the FEN letter of
+    /// the piece on each square (`None` if empty). The default reads [`Game::fen`]'s placement
+    /// field (rules.md "Position strings": digit runs of empty squares, one letter a piece).
+    fn board_rows(&self) -> Vec<Vec<Option<char>>> {
+        let fen = self.fen();
+        let placement = fen.split_whitespace().next().unwrap_or("");
+        placement
+            .split('/')
+            .map(|row| {
+                let mut squares = Vec::new();
+                let mut run = 0usize;
+                for c in row.chars() {
+                    if let Some(d) = c.to_digit(10) {
+                        run = run * 10 + d as usize;
+                    } else {
+                        squares.extend(std::iter::repeat_n(None, run));
+                        run = 0;
+                        squares.push(Some(c));
+                    }
+                }
+                squares.extend(std::iter::repeat_n(None, run));
+                squares
+            })
+            .collect()
     }
 
     /// perft(depth): the number of leaf nodes of the legal-move tree (rules.md conventions).

@@ -5,8 +5,9 @@ use anyhow::{Context, Result, bail};
 use clap::builder::TypedValueParser;
 use clap::{CommandFactory, Parser, Subcommand};
 use cli::Whole;
+use skald::engine::Engine;
 use skald::game::Game;
-use skald::protocol::{Output, uci::Engine};
+use skald::protocol::{Output, uci::Uci};
 use skald::variant::{GameVisitor, Variant};
 use std::io::IsTerminal;
 use std::time::Instant;
@@ -92,8 +93,8 @@ fn main() {
 fn run(cli: Cli) -> Result<()> {
     match cli.command {
         None => {
-            let mut engine = Engine::new(Output::stdout());
-            engine.run(&mut std::io::stdin().lock());
+            let mut uci = Uci::new(Output::stdout(), Engine::new()?);
+            uci.run(&mut std::io::stdin().lock());
             Ok(())
         }
         Some(Command::Perft {
@@ -114,7 +115,7 @@ fn run(cli: Cli) -> Result<()> {
         Some(Command::Bench { depth, threads }) => {
             let result = skald::bench::run(depth, threads as usize, |variant, fen, nodes| {
                 eprintln!("{variant:<10} {nodes:>12} nodes  {fen}")
-            });
+            })?;
             println!("{} nodes {} nps", result.nodes, result.nps());
             Ok(())
         }

@@ -9,13 +9,12 @@
 use super::Whole;
 use anyhow::{Context, Result, bail};
 use clap::builder::TypedValueParser;
-use skald::protocol::session::{Session, new_session};
+use skald::engine::{Engine, new_session};
 use skald::rng::SeededRng;
-use skald::search::{Limits, Score, SearchOptions, TranspositionTable};
+use skald::search::{Limits, Score};
 use skald::variant::Variant;
 use std::collections::HashSet;
 use std::io::{IsTerminal, Write};
-use std::sync::atomic::AtomicBool;
 
 /// Arguments of `skald openings`.
 #[derive(clap::Args, Debug)]
@@ -58,7 +57,8 @@ pub fn run(args: Args) -> Result<()> {
         )),
     };
     let mut rng = SeededRng::new(args.seed);
-    let tt = TranspositionTable::new(16).map_err(|e| anyhow::anyhow!("{e}"))?;
+    let mut engine = Engine::new()?;
+    engine.set_variant(args.variant);
     let mut seen = HashSet::new();
     let mut found = 0;
     let attempts = args.count as u64 * 200 + 1000;
@@ -92,7 +92,8 @@ pub fn run(args: Args) -> Result<()> {
         if !alive || s.outcome().is_decided() || !seen.insert(s.fen()) {
             continue;
         }
-        if balanced(&*s, args.depth, args.max_score, &tt) {
+        engine.set_session(s.boxed_clone());
+        if balanced(&mut engine, args.depth, args.max_score) {
             writeln!(out, "{}", s.fen())?;
             found += 1;
             bar.inc(1);
@@ -110,20 +111,19 @@ pub fn run(args: Args) -> Result<()> {
     Ok(())
 }
 
-/// Whether the position of `s` is balanced: the mean of the scores of searches (one thread, a
-/// cleared `tt`) to `depth` and `depth` + 1 plies is within `max_score` centipawns of 0, and no
-/// depth finds a forced result (a mate score). Both parities count because the side that moves
-/// last in the tree gains (in Ataxx by hundreds of centipawns): their mean is the fair figure.
-fn balanced(s: &dyn Session, depth: u32, max_score: i32, tt: &TranspositionTable) -> bool {
+/// Whether the engine's position is balanced: the mean of the scores of searches (cleared
+/// tables) to `depth` and `depth` + 1 plies is within `max_score` centipawns of 0, and no depth
+/// finds a forced result (a mate score). Both parities count because the side that moves last
+/// in the tree gains (in Ataxx by hundreds of centipawns): their mean is the fair figure.
+fn balanced(engine: &mut Engine, depth: u32, max_score: i32) -> bool {
     let limits = Limits {
         depth: Some(depth + 1),
         ..Limits::default()
     };
-    let stop = AtomicBool::new(false);
-    tt.clear();
+    engine.clear_tables();
     let mut forced = false;
     let mut scores = Vec::new();
-    s.search(&limits, &SearchOptions::default(), tt, &stop, &mut |r| {
+    engine.search(&limits, &mut |r| {
         if r.multipv != 1 {
             return;
         }
@@ -142,10 +142,10 @@ mod tests {
     use super::*;
 
     fn check(fen: &str, depth: u32) -> bool {
-        let mut s = new_session(Variant::Ataxx);
-        s.set_position(Some(fen), &[]).unwrap();
-        let tt = TranspositionTable::new(1).unwrap();
-        balanced(&*s, depth, 60, &tt)
+        let mut engine = Engine::new().unwrap();
+        engine.set_variant(Variant::Ataxx);
+        engine.session_mut().set_position(Some(fen), &[]).unwrap();
+        balanced(&mut engine, depth, 60)
     }
 
     #[test]

@@ -9,12 +9,12 @@
 //! unplayable); logs go to stderr.
 
 use super::Output;
-use super::session::{GameSession, Session};
+use crate::engine::session::{GameSession, Session};
+use crate::engine::{Engine, options};
 use crate::game::Side;
-use crate::search::{Limits, Score, SearchOptions, TranspositionTable};
+use crate::search::{Limits, Score};
 use crate::tafl::{Position, RuleOptions, Rules, opentafl as notation};
 use std::io::BufRead;
-use std::sync::atomic::AtomicBool;
 
 /// The `clock` line: milliseconds left per side (attackers, defenders), whether each side is in
 /// overtime, the overtime period length, and the periods left per side.
@@ -111,14 +111,15 @@ pub fn new_session(options: RuleOptions) -> Result<Box<dyn Session>, String> {
     }
 }
 
-/// The engine's state between commands.
-struct Engine {
+/// The front-end's state between commands.
+struct Otep {
     out: Output,
-    tt: TranspositionTable,
+    /// The engine; its session is the game once `rules` has arrived (`has_game`).
+    engine: Engine,
+    has_game: bool,
     /// The last rules string and the options it gave (rules are built once per string).
     rules_text: String,
     options: Option<RuleOptions>,
-    game: Option<Box<dyn Session>>,
     clock: Option<OtClock>,
     /// The side skald played its last move for, while the host has not confirmed it.
     pending: Option<Side>,
@@ -127,7 +128,7 @@ struct Engine {
     errors_in_a_row: u32,
 }
 
-impl Engine {
+impl Otep {
     fn error(&self, critical: bool, msg: &str) {
         let code = if critical { -1 } else { 0 };
         let msg = msg.replace(['\n', '\r'], " ");
@@ -135,10 +136,16 @@ impl Engine {
         self.out.line(format!("error {code} {msg}"));
     }
 
-    fn game(&mut self) -> Result<&mut Box<dyn Session>, String> {
-        self.game
-            .as_mut()
-            .ok_or_else(|| "no rules yet: send rules <rules string> first".to_string())
+    fn game(&mut self) -> Result<&mut dyn Session, String> {
+        if !self.has_game {
+            return Err("no rules yet: send rules <rules string> first".to_string());
+        }
+        Ok(self.engine.session_mut())
+    }
+
+    /// The game, if the rules have arrived.
+    fn current(&self) -> Option<&dyn Session> {
+        self.has_game.then(|| self.engine.session())
     }
 
     fn size(&self) -> u8 {
@@ -147,35 +154,21 @@ impl Engine {
 
     /// The current board as a position record.
     fn record(&self) -> Option<String> {
-        self.game
-            .as_ref()
-            .map(|g| notation::fen_to_record(&g.fen()))
+        self.current().map(|g| notation::fen_to_record(&g.fen()))
     }
 
     /// Sets the board from a position record with `side` to move (history is lost).
     fn set_record(&mut self, record: &str, side: Side) -> Result<(), String> {
         let board = notation::record_to_board(record, self.size(), false)?;
-        let fen = format!(
-            "{board} {} 0 1",
-            if side == Side::First { 'a' } else { 'd' }
-        );
-        self.game()?.set_position(Some(&fen), &[])
+        self.game()?
+            .set_board(&board, side)
+            .map_err(|e| e.to_string())
     }
 
     /// Sets the side to move, keeping the board.
     fn set_side(&mut self, side: Side) -> Result<(), String> {
-        let g = self.game()?;
-        if g.side_to_move() == side {
-            return Ok(());
-        }
-        let fen = g.fen();
-        let mut fields: Vec<&str> = fen.split_whitespace().collect();
-        let letter = if side == Side::First { "a" } else { "d" };
-        if fields.len() >= 2 {
-            fields[1] = letter;
-        }
-        let fen = fields.join(" ");
-        g.set_position(Some(&fen), &[])
+        self.game()?.set_side_to_move(side);
+        Ok(())
     }
 
     /// Runs one command; `Ok(false)` on `goodbye`.
@@ -191,7 +184,7 @@ impl Engine {
                 if rest.is_empty() {
                     return Err(soft("rules needs a rules string".into()));
                 }
-                self.game = None;
+                self.has_game = false;
                 self.pending = None;
                 self.rejected.clear();
                 if rest != self.rules_text || self.options.is_none() {
@@ -201,12 +194,14 @@ impl Engine {
                     let game = new_session(options.clone())
                         .map_err(|e| (true, format!("rules cannot be played: {e}")))?;
                     self.options = Some(options);
-                    self.game = Some(game);
+                    self.engine.set_session(game);
                 } else if let Some(o) = self.options.clone() {
-                    self.game = Some(new_session(o).map_err(|e| (true, e))?);
+                    self.engine
+                        .set_session(new_session(o).map_err(|e| (true, e))?);
                 }
-                self.tt.clear();
-                let name = self.game.as_ref().map_or("", |g| g.variant_name());
+                self.has_game = true;
+                self.engine.clear_tables();
+                let name = self.engine.session().variant_name();
                 eprintln!("skald opentafl: rules {name}");
             }
             "position" => {
@@ -243,11 +238,12 @@ impl Engine {
                 let code = args.first().copied().unwrap_or("?");
                 eprintln!("skald opentafl: host reports error {code}");
                 if self.pending.take().is_some()
-                    && let Some(g) = self.game.as_mut()
+                    && let Ok(g) = self.game()
                     && let Some(last) = g.moves_played().last().cloned()
                     && g.undo()
                 {
-                    self.rejected.push((g.hash(), last));
+                    let hash = g.hash();
+                    self.rejected.push((hash, last));
                 }
                 self.errors_in_a_row += 1;
                 if self.errors_in_a_row >= 5 {
@@ -264,7 +260,7 @@ impl Engine {
                 eprintln!("skald opentafl: game over ({rest})");
             }
             "status" => {
-                let text = match &self.game {
+                let text = match self.current() {
                     Some(g) => format!(
                         "skald: {} {} to move, {}",
                         g.variant_name(),
@@ -298,11 +294,12 @@ impl Engine {
         {
             return Ok(());
         }
-        let before = self.game.as_ref().map(|g| g.boxed_clone());
+        let before = self.current().map(|g| g.boxed_clone());
         let mut problem = None;
         if moves != "---" {
             for mv in moves.split('|') {
-                let applied = notation::parse_move(mv).and_then(|m| self.game()?.play(&m));
+                let applied = notation::parse_move(mv)
+                    .and_then(|m| self.game()?.play(&m).map_err(|e| e.to_string()));
                 if let Err(e) = applied {
                     problem = Some(format!("opponent move '{mv}': {e}"));
                     break;
@@ -322,7 +319,7 @@ impl Engine {
                         (None, None) => Side::First,
                     };
                     if let Some(b) = before {
-                        self.game = Some(b);
+                        self.engine.set_session(b);
                     }
                     self.set_record(r, side)
                         .map_err(|e| format!("opponent-move record: {e}"))?;
@@ -336,7 +333,7 @@ impl Engine {
             None => match problem {
                 Some(p) => {
                     if let Some(b) = before {
-                        self.game = Some(b);
+                        self.engine.set_session(b);
                     }
                     self.out.line("position");
                     Err(p)
@@ -416,14 +413,15 @@ impl Engine {
             movetime: Some(budget),
             ..Limits::default()
         };
-        let options = SearchOptions {
-            multipv: rejected.len() + 1,
-            move_overhead_ms: 0,
-            ..SearchOptions::default()
-        };
-        let stop = AtomicBool::new(false);
-        let g = self.game.as_ref().ok_or("no game")?;
-        let result = g.search(&limits, &options, &self.tt, &stop, &mut |_| {});
+        let multipv = (rejected.len() + 1).min(options::MAX_MULTIPV as usize);
+        self.engine
+            .set_option("MultiPV", &multipv.to_string())
+            .map_err(|e| e.to_string())?;
+        self.engine
+            .set_option("Move Overhead", "0")
+            .map_err(|e| e.to_string())?;
+        let result = self.engine.search(&limits, &mut |_| {});
+        let g = self.engine.session();
         let best = result
             .lines
             .iter()
@@ -433,7 +431,7 @@ impl Engine {
             .cloned()
             .or_else(|| g.legal_moves().into_iter().find(|m| !rejected.contains(m)))
             .ok_or("no legal move left to play")?;
-        self.game()?.play(&best)?;
+        self.game()?.play(&best).map_err(|e| e.to_string())?;
         self.pending = Some(side);
         self.out.line(format!("move {best}"));
         Ok(())
@@ -450,33 +448,26 @@ impl Engine {
             .and_then(|a| a.parse().ok())
             .filter(|&s: &f64| s >= 0.0 && s.is_finite())
             .ok_or("analyze needs <count> and <seconds> (a number)")?;
-        let g = self.game.as_ref().ok_or("no rules yet")?;
+        if !self.has_game {
+            return Err("no rules yet".into());
+        }
         let limits = Limits {
             movetime: Some(((secs * 1000.0) as u64).clamp(10, 3_600_000)),
             ..Limits::default()
         };
-        let options = SearchOptions {
-            multipv: count.min(64),
-            ..SearchOptions::default()
-        };
-        let stop = AtomicBool::new(false);
-        // The latest line reported for each MultiPV index, in case the last depth did not
-        // complete every line.
-        let mut reported: Vec<(Score, Vec<String>)> = Vec::new();
-        let result = g.search(&limits, &options, &self.tt, &stop, &mut |r| {
-            let i = r.multipv.max(1) as usize - 1;
-            if reported.len() <= i {
-                reported.resize(i + 1, (Score::Cp(0), Vec::new()));
-            }
-            reported[i] = (r.score, r.pv.clone());
-        });
-        let lines = if result.lines.len() >= reported.len() {
-            result.lines
-        } else {
-            reported
-        };
+        self.engine
+            .set_option(
+                "MultiPV",
+                &count.min(options::MAX_MULTIPV as usize).to_string(),
+            )
+            .map_err(|e| e.to_string())?;
+        self.engine
+            .set_option("Move Overhead", "10")
+            .map_err(|e| e.to_string())?;
+        // The lines of the last complete depth, best first.
+        let result = self.engine.search(&limits, &mut |_| {});
         let mut parts = Vec::new();
-        for (score, pv) in lines.iter().take(count) {
+        for (score, pv) in result.lines.iter().take(count) {
             if pv.is_empty() {
                 continue;
             }
@@ -496,19 +487,23 @@ impl Engine {
 /// Runs the OTEP loop on `input` until `goodbye` or end of input.
 pub fn run(input: &mut dyn BufRead, out: Output) {
     out.line("hello");
-    let tt = match TranspositionTable::new(64) {
-        Ok(tt) => tt,
+    let engine = match Engine::new().and_then(|mut e| {
+        e.set_option("Hash", "64")
+            .map_err(|err| std::io::Error::other(err.to_string()))?;
+        Ok(e)
+    }) {
+        Ok(e) => e,
         Err(e) => {
-            out.line(format!("error -1 cannot allocate the hash table: {e}"));
+            out.line(format!("error -1 cannot start the engine: {e}"));
             return;
         }
     };
-    let mut engine = Engine {
+    let mut engine = Otep {
         out,
-        tt,
+        engine,
+        has_game: false,
         rules_text: String::new(),
         options: None,
-        game: None,
         clock: None,
         pending: None,
         rejected: Vec::new(),
