@@ -348,6 +348,8 @@ struct Worker<'a, G: Game> {
     aborted: bool,
     /// Game history, then the root, then the current search path.
     hashes: Vec<u64>,
+    /// Index of the root in `hashes` (the length of the game history).
+    root_index: usize,
     repetition: RepetitionRule,
     move_lists: Vec<Vec<G::Move>>,
     /// Ordering score and tactical flag per move, per ply.
@@ -391,6 +393,7 @@ impl<'a, G: Game> Worker<'a, G> {
             seldepth: 0,
             aborted: false,
             hashes,
+            root_index: history.len(),
             repetition: root.repetition_rule(),
             move_lists: (0..MAX_PLY).map(|_| Vec::with_capacity(256)).collect(),
             score_lists: (0..MAX_PLY).map(|_| Vec::with_capacity(256)).collect(),
@@ -637,6 +640,41 @@ impl<'a, G: Game> Worker<'a, G> {
             .any(|&h| h == hash)
     }
 
+    /// The score of the position on top of the hash stack by the repetition rule, from the side
+    /// to move's view, or `None` when the rule does not end the game here.
+    ///
+    /// Draw rules: any earlier occurrence scores 0 (the cycle can be repeated until it draws).
+    /// Rules that decide for one side (OpenTafl `tfr:w`/`tfr:l`), as Fairy-Stockfish scores its
+    /// n-fold rules: the game is decided when the position has occurred `n` times with the game
+    /// history, or once before within the search (after the root), since the side that closed
+    /// the cycle can close it again; the score is a win or loss at this ply, so the search
+    /// steers away from a losing repetition and into a winning one.
+    fn repetition_score(&self, pos: &G, ply: usize) -> Option<i32> {
+        if !self.repetition.is_decisive() {
+            return self.is_repetition(pos).then_some(0);
+        }
+        let nth = self.repetition.nth()? as usize;
+        let n = self.hashes.len();
+        let window = (pos.halfmove_clock() as usize).min(n - 1);
+        let hash = self.hashes[n - 1];
+        let mut seen = 0;
+        let mut in_tree = false;
+        let mut i = n - 1;
+        // Earlier positions with the same side to move: every second one back.
+        while i >= 2 && i - 2 >= n - 1 - window {
+            i -= 2;
+            if self.hashes[i] == hash {
+                seen += 1;
+                in_tree |= i > self.root_index;
+            }
+        }
+        if seen + 1 >= nth || (seen > 0 && in_tree) {
+            let outcome = self.repetition.verdict(pos.side_to_move());
+            return Some(Self::terminal_score(outcome, pos.side_to_move(), ply));
+        }
+        None
+    }
+
     fn terminal_score(outcome: Outcome, stm: Side, ply: usize) -> i32 {
         match outcome {
             Outcome::Decided {
@@ -679,8 +717,8 @@ impl<'a, G: Game> Worker<'a, G> {
             if outcome.is_decided() {
                 return Self::terminal_score(outcome, pos.side_to_move(), ply);
             }
-            if self.is_repetition(pos) {
-                return 0;
+            if let Some(score) = self.repetition_score(pos, ply) {
+                return score;
             }
             // Mate-distance pruning: no line from here beats a faster mate already found.
             alpha = alpha.max(-MATE + ply as i32);
