@@ -22,10 +22,14 @@
 //! # Quantisation
 //! `W1`, `b1` are stored as `round(w × QA)` in `i16` ([`QA`] = 255), so the accumulator is in
 //! units of `1/QA` and the clipped ReLU is `clamp(a, 0, QA)`. `W2` is stored as `round(w × QB)`
-//! in `i16` ([`QB`] = 64), `b2` as `round(b × QA × QB)` in `i32`. Then
-//! `y = (Σ crelu(a_i) × W2_i + b2) / (QA × QB)`. The trainer keeps every float weight within
-//! ±1.98 so that an accumulator of at most 49 active features and the bias cannot leave `i16`
-//! (50 × 505 < 32767); the arithmetic wraps rather than panics on files that break this.
+//! in `i16` ([`QB`] = 2048), `b2` as `round(b × QA × QB)` in `i32`. Then
+//! `y = (Σ crelu(a_i) × W2_i + b2) / (QA × QB)`. `QB` is large because `y` is multiplied by a
+//! scale of about 1000 centipawns: with `QB` = 64 the rounding of `W2` alone moved evaluations
+//! by about 26 cp; with 2048 it is below 1 cp (the rounding of `W1` leaves a few cp). The
+//! trainer keeps every float weight within ±1.98 so that an accumulator of at most 49 active
+//! features and the bias cannot leave `i16` (50 × 505 < 32767) and the output sum cannot leave
+//! `i32` (256 × 255 × 4055 < 2³¹); the arithmetic wraps rather than panics on files that break
+//! this.
 //!
 //! # File format (version 1), all little-endian
 //! | offset | type | field |
@@ -35,7 +39,7 @@
 //! | 6 | `u16` | inputs, 147 ([`NUM_FEATURES`]) |
 //! | 8 | `u16` | hidden size per perspective, [`HIDDEN`] |
 //! | 10 | `u16` | `QA`, 255 |
-//! | 12 | `u16` | `QB`, 64 |
+//! | 12 | `u16` | `QB`, 2048 |
 //! | 14 | `u16` | reserved, 0 |
 //! | 16 | `i32` | `scale`: centipawns per unit of output logit, ≥ 1 |
 //! | 20 | `i16` × inputs × hidden | `W1`, feature-major (the `hidden` weights of feature 0 first) |
@@ -60,7 +64,7 @@ pub const HIDDEN: usize = 128;
 /// Quantisation factor of the first layer (and the clipped ReLU's ceiling).
 pub const QA: i32 = 255;
 /// Quantisation factor of the output weights.
-pub const QB: i32 = 64;
+pub const QB: i32 = 2048;
 /// The file's first four bytes.
 pub const MAGIC: [u8; 4] = *b"SKNN";
 /// The file format version this module reads and writes.
