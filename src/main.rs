@@ -40,6 +40,8 @@ enum Command {
     Records(cli::record::Args),
     /// Generate an openings file of balanced positions, one FEN a line.
     Openings(cli::openings::Args),
+    /// Self-play Ataxx games for training the network: "FEN | score | result" lines.
+    Datagen(cli::datagen::Args),
     /// Speak the OpenTafl engine protocol on stdin/stdout (for OpenTafl's engine .ini).
     Opentafl,
     /// Count the leaf nodes of the legal-move tree (move generator check and speed test).
@@ -111,6 +113,7 @@ fn run(cli: Cli) -> Result<()> {
         Some(Command::Match(args)) => cli::matches::run(args),
         Some(Command::Openings(args)) => cli::openings::run(args),
         Some(Command::Records(args)) => cli::record::run(args),
+        Some(Command::Datagen(args)) => cli::datagen::run(args),
         Some(Command::Opentafl) => {
             skald::protocol::opentafl::run(&mut std::io::stdin().lock(), Output::stdout());
             Ok(())

@@ -4,6 +4,7 @@
 //!   squares, side to move, halfmove clock, fullmove number, incremental Zobrist hash; implements
 //!   [`crate::game::Game`].
 //! - [`Move`]: clone / jump / pass; text `f2`, `a7a5`, `0000`.
+//! - [`nnue`]: the NNUE network evaluation (file format, accumulator, forward pass).
 //!
 //! Rule choices (libataxx): the game is over when a side has no stones, when the halfmove clock
 //! (+1 per jump or pass, 0 after a clone) reaches 100 (a draw), or when no empty square is within
@@ -14,6 +15,7 @@ pub mod bitboard;
 mod eval;
 mod game_impl;
 mod mv;
+pub mod nnue;
 mod perft;
 mod position;
 pub mod zobrist;

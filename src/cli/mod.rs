@@ -1,8 +1,9 @@
-//! The subcommands for people: `play`, `analyze`, `match`, `openings`. Like the protocols, they
+//! The subcommands for people: `play`, `analyze`, `match`, `openings`, `datagen`. Like the protocols, they
 //! are front-ends over [`skald::engine::Engine`] (rules, search, options) and re-implement none
 //! of it.
 
 pub mod analyze;
+pub mod datagen;
 pub mod engine;
 pub mod matches;
 pub mod openings;

@@ -1,0 +1,249 @@
+//! `skald datagen`: self-play Ataxx games for training the network evaluation
+//! ([`skald::ataxx::nnue`]), one position a line.
+//!
+//! Each game starts from `--plies` uniformly random legal moves from the start position, drawn
+//! by a generator seeded from `--seed` and the game's number; the opening is kept when the game
+//! is still on and a search of `--nodes` nodes scores it within `--max-opening-score`
+//! centipawns of equal, else another is drawn. Then both sides play the best move of a search
+//! of `--nodes` nodes (one search thread, fresh tables each game, so a game depends only on the
+//! seed, the game's number and the engine) until the game is over by the rules.
+//!
+//! # Output format
+//! One line per searched position, in game order, games in the order of their numbers:
+//!
+//! ```text
+//! <FEN> | <score> | <result>
+//! x5o/7/2x4/7/7/7/o5x o 0 1 | -112 | 0.0
+//! ```
+//!
+//! - `FEN`: the position (ataxx.md), before the move.
+//! - `score`: the search score in centipawns, **from the side to move's view**.
+//! - `result`: the final result of the game **from the side to move's view**: `1.0` it won,
+//!   `0.5` draw, `0.0` it lost.
+//!
+//! Positions whose score is a forced result (a mate score: the search saw the game's end) are
+//! not written, and neither is the final position (nothing to search). The output is the same
+//! for every `--threads` (games are written in order), so jobs are reproducible by seed.
+
+use anyhow::{Context, Result, bail};
+use skald::engine::{Engine, new_session};
+use skald::game::{Outcome, Side};
+use skald::rng::SeededRng;
+use skald::search::{Limits, Score};
+use skald::variant::Variant;
+use std::collections::BTreeMap;
+use std::io::Write;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::mpsc;
+use std::time::Instant;
+
+/// Arguments of `skald datagen`.
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    /// Number of games to play.
+    #[arg(long, default_value_t = 100, value_parser = clap::value_parser!(u64).range(1..))]
+    pub games: u64,
+    /// Nodes per search (every move, and the opening's balance check).
+    #[arg(long, default_value_t = 5000, value_parser = clap::value_parser!(u64).range(1..))]
+    pub nodes: u64,
+    /// Seed of the random openings; give each job of a sharded run its own.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Games played at once, each on its own thread with its own engine.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=512))]
+    pub threads: u64,
+    /// Random plies from the start position before the game is played out.
+    #[arg(long, default_value_t = 6, value_parser = clap::value_parser!(u32).range(0..=40))]
+    pub plies: u32,
+    /// Keep openings whose score is within this many centipawns of 0.
+    #[arg(long, default_value_t = 150)]
+    pub max_opening_score: i32,
+    /// Hash table per engine, MiB.
+    #[arg(long, default_value_t = 16)]
+    pub hash: usize,
+    /// Write to this file instead of standard output.
+    #[arg(long)]
+    pub output: Option<std::path::PathBuf>,
+    /// No progress lines on standard error.
+    #[arg(long)]
+    pub quiet: bool,
+}
+
+/// One position of a game: FEN, side to move, score (side to move's view, centipawns).
+struct Sample {
+    fen: String,
+    side: Side,
+    score: i32,
+}
+
+/// A different, well-mixed seed for each game of each job (SplitMix64 of both).
+fn game_seed(seed: u64, game: u64) -> u64 {
+    let mut z = seed
+        .wrapping_mul(0x9E37_79B9_7F4A_7C15)
+        .wrapping_add(game.wrapping_add(1).wrapping_mul(0xBF58_476D_1CE4_E5B9));
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
+/// Plays game number `game` and returns its lines (see the module docs).
+fn play_game(engine: &mut Engine, args: &Args, game: u64) -> Result<Vec<String>> {
+    let mut rng = SeededRng::new(game_seed(args.seed, game));
+    let limits = Limits {
+        nodes: Some(args.nodes),
+        ..Limits::default()
+    };
+    let mut tries = 0;
+    let mut session = loop {
+        tries += 1;
+        if tries > 1000 {
+            bail!(
+                "no balanced opening in 1000 tries for game {game}; use fewer --plies or a \
+                 larger --max-opening-score"
+            );
+        }
+        let mut s = new_session(Variant::Ataxx);
+        for _ in 0..args.plies {
+            let moves = s.legal_moves();
+            if moves.is_empty() {
+                break;
+            }
+            s.play(&moves[rng.below(moves.len() as u64) as usize])
+                .expect("a legal move");
+        }
+        if s.outcome().is_decided() {
+            continue;
+        }
+        engine.set_session(s.boxed_clone());
+        engine.clear_tables();
+        match engine.search(&limits, &mut |_| {}).score {
+            Score::Cp(cp) if cp.abs() <= args.max_opening_score => break s,
+            _ => continue,
+        }
+    };
+    let mut samples = Vec::new();
+    while !session.outcome().is_decided() {
+        engine.set_session(session.boxed_clone());
+        let result = engine.search(&limits, &mut |_| {});
+        if let Score::Cp(score) = result.score {
+            samples.push(Sample {
+                fen: session.fen(),
+                side: session.side_to_move(),
+                score,
+            });
+        }
+        let Some(mv) = result.best_move else {
+            bail!("the search gave no move in {}", session.fen());
+        };
+        session
+            .play(&mv)
+            .map_err(|e| anyhow::anyhow!("the search's move {mv} in {}: {e}", session.fen()))?;
+    }
+    let winner = match session.outcome() {
+        Outcome::Decided { winner, .. } => winner,
+        Outcome::Ongoing => unreachable!("the loop ends when the game is decided"),
+    };
+    Ok(samples
+        .into_iter()
+        .map(|s| {
+            let result = match winner {
+                None => "0.5",
+                Some(w) if w == s.side => "1.0",
+                Some(_) => "0.0",
+            };
+            format!("{} | {} | {result}", s.fen, s.score)
+        })
+        .collect())
+}
+
+/// Runs `skald datagen`.
+pub fn run(args: Args) -> Result<()> {
+    let mut out: Box<dyn Write> = match &args.output {
+        None => Box::new(std::io::stdout().lock()),
+        Some(p) => Box::new(std::io::BufWriter::new(
+            std::fs::File::create(p).with_context(|| format!("cannot write {}", p.display()))?,
+        )),
+    };
+    let start = Instant::now();
+    let next = AtomicU64::new(0);
+    let (tx, rx) = mpsc::channel::<(u64, Result<Vec<String>>)>();
+    let threads = args.threads.min(args.games) as usize;
+    let mut positions = 0u64;
+    std::thread::scope(|scope| -> Result<()> {
+        for _ in 0..threads {
+            let tx = tx.clone();
+            let (args, next) = (&args, &next);
+            scope.spawn(move || {
+                let mut engine = match Engine::new() {
+                    Ok(e) => e,
+                    Err(e) => {
+                        let _ = tx.send((0, Err(e.into())));
+                        return;
+                    }
+                };
+                if let Err(e) = engine.set_option("Hash", &args.hash.to_string()) {
+                    let _ = tx.send((0, Err(e.into())));
+                    return;
+                }
+                engine.set_variant(Variant::Ataxx);
+                loop {
+                    let game = next.fetch_add(1, Ordering::Relaxed);
+                    if game >= args.games {
+                        return;
+                    }
+                    let lines = play_game(&mut engine, args, game);
+                    let failed = lines.is_err();
+                    if tx.send((game, lines)).is_err() || failed {
+                        // The writer has stopped (an error): no more games.
+                        next.store(args.games, Ordering::Relaxed);
+                        return;
+                    }
+                }
+            });
+        }
+        drop(tx);
+        // Write the games in the order of their numbers, whatever order they finish in.
+        let mut pending = BTreeMap::new();
+        let mut written = 0u64;
+        for (game, lines) in rx.iter() {
+            let lines = match lines {
+                Ok(l) => l,
+                Err(e) => {
+                    next.store(args.games, Ordering::Relaxed);
+                    return Err(e);
+                }
+            };
+            pending.insert(game, lines);
+            while let Some(lines) = pending.remove(&written) {
+                for l in &lines {
+                    writeln!(out, "{l}")?;
+                }
+                positions += lines.len() as u64;
+                written += 1;
+                if !args.quiet && (written.is_multiple_of(10) || written == args.games) {
+                    eprintln!(
+                        "datagen: {written}/{} games, {positions} positions, {:.1} s",
+                        args.games,
+                        start.elapsed().as_secs_f64()
+                    );
+                }
+            }
+        }
+        Ok(())
+    })?;
+    out.flush()?;
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn game_seeds_differ() {
+        let seeds: std::collections::HashSet<u64> = (0..4)
+            .flat_map(|s| (0..100).map(move |g| game_seed(s, g)))
+            .collect();
+        assert_eq!(seeds.len(), 400);
+    }
+}

@@ -1,0 +1,112 @@
+//! `skald datagen` from its binary: a few small games whose lines parse, whose results agree
+//! within a game, and whose output does not depend on the thread count; bad input is a one-line
+//! error.
+
+use skald::ataxx::Position;
+use skald::game::{Game, Side};
+use std::process::Command;
+
+fn datagen(args: &[&str]) -> (bool, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_skald"))
+        .arg("datagen")
+        .arg("--quiet")
+        .args(args)
+        .output()
+        .expect("run skald");
+    (
+        out.status.success(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+/// One parsed line: position, score, result (both from the side to move's view).
+fn parse(line: &str) -> (Position, i32, f64) {
+    let fields: Vec<&str> = line.split(" | ").collect();
+    assert_eq!(fields.len(), 3, "{line}");
+    let pos = Position::from_fen(fields[0]).unwrap_or_else(|e| panic!("{line}: {e}"));
+    let score: i32 = fields[1].parse().unwrap_or_else(|_| panic!("{line}"));
+    let result: f64 = match fields[2] {
+        "1.0" => 1.0,
+        "0.5" => 0.5,
+        "0.0" => 0.0,
+        r => panic!("bad result {r} in {line}"),
+    };
+    assert!(score.abs() < 20_000, "{line}");
+    assert!(!pos.is_game_over(), "a finished game's position: {line}");
+    (pos, score, result)
+}
+
+#[test]
+fn one_game_is_consistent() {
+    let mut total = 0;
+    for seed in ["1", "2", "3"] {
+        let (ok, out, err) = datagen(&["--games", "1", "--nodes", "300", "--seed", seed]);
+        assert!(ok, "{err}");
+        let lines: Vec<_> = out.lines().map(parse).collect();
+        // A game can be short: a side crushed early gives mate scores, which are left out.
+        assert!(!lines.is_empty(), "seed {seed}: no position");
+        total += lines.len();
+        // The result seen from x is the same on every line of the game.
+        let from_x: Vec<f64> = lines
+            .iter()
+            .map(|(p, _, r)| {
+                if p.side_to_move() == Side::First {
+                    *r
+                } else {
+                    1.0 - r
+                }
+            })
+            .collect();
+        assert!(from_x.iter().all(|&r| r == from_x[0]), "{out}");
+        // Lines are in game order: stones are never taken off the board in Ataxx (a clone adds
+        // one, a jump or a flip keeps the count), so the count never falls.
+        for w in lines.windows(2) {
+            let stones =
+                |p: &Position| (p.stones(Side::First) | p.stones(Side::Second)).count_ones() as i32;
+            let d = stones(&w[1].0) - stones(&w[0].0);
+            assert!(d >= 0, "{d} stones between lines in\n{out}");
+        }
+    }
+    assert!(total >= 30, "{total} positions in three games");
+}
+
+#[test]
+fn same_output_for_any_thread_count_and_a_file() {
+    let (ok, one, err) = datagen(&["--games", "3", "--nodes", "200", "--seed", "9"]);
+    assert!(ok, "{err}");
+    let path = std::env::temp_dir().join(format!("skald-datagen-{}.txt", std::process::id()));
+    let (ok, _, err) = datagen(&[
+        "--games",
+        "3",
+        "--nodes",
+        "200",
+        "--seed",
+        "9",
+        "--threads",
+        "2",
+        "--output",
+        path.to_str().unwrap(),
+    ]);
+    assert!(ok, "{err}");
+    let two = std::fs::read_to_string(&path).unwrap();
+    let _ = std::fs::remove_file(&path);
+    assert_eq!(one, two);
+    let (ok, other, _) = datagen(&["--games", "3", "--nodes", "200", "--seed", "10"]);
+    assert!(ok);
+    assert_ne!(one, other, "another seed gives other games");
+}
+
+#[test]
+fn bad_input_is_one_line_and_non_zero() {
+    for args in [
+        &["--games", "0"][..],
+        &["--nodes", "x"][..],
+        &["--output", "/nonexistent/dir/out.txt", "--games", "1"][..],
+    ] {
+        let (ok, _, err) = datagen(args);
+        assert!(!ok, "{args:?}");
+        assert!(err.trim().lines().count() <= 3, "{args:?}: {err}");
+        assert!(err.contains("error"), "{args:?}: {err}");
+    }
+}
