@@ -3,10 +3,10 @@
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use skald::game::Game;
-use skald::search::{self, Limits, SearchOptions, TranspositionTable};
+use skald::search::{self, Control, Limits, SearchOptions, ThreadData, TranspositionTable};
 use skald::variant::{GameVisitor, Variant};
 use std::hint::black_box;
-use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
 
 struct BenchGame<'a> {
     c: &'a mut Criterion,
@@ -39,7 +39,8 @@ impl GameVisitor for BenchGame<'_> {
             })
         });
         group.bench_function("perft_3", |b| b.iter(|| black_box(&start).perft(3)));
-        let tt = TranspositionTable::new(16).unwrap();
+        let tt = Arc::new(TranspositionTable::new(16).unwrap());
+        let mut data = ThreadData::default();
         group.bench_function("search_depth_5", |b| {
             b.iter(|| {
                 tt.clear();
@@ -47,14 +48,15 @@ impl GameVisitor for BenchGame<'_> {
                     depth: Some(5),
                     ..Limits::default()
                 };
-                let stop = AtomicBool::new(false);
                 search::search(
                     &start,
                     &[],
                     &limits,
                     &SearchOptions::default(),
                     &tt,
-                    &stop,
+                    &Control::new(false),
+                    &mut data,
+                    None,
                     &mut |_| {},
                 )
                 .nodes

@@ -2,10 +2,9 @@
 //! node count is the search's signature: any change to search behaviour changes it, and the same
 //! binary gives the same count on every run and machine (a test pins it).
 
-use crate::game::Game;
-use crate::search::{self, Limits, SearchOptions, TranspositionTable};
-use crate::variant::{GameVisitor, Variant};
-use std::sync::atomic::AtomicBool;
+use crate::engine::{Engine, EngineError};
+use crate::search::Limits;
+use crate::variant::Variant;
 use std::time::Instant;
 
 /// The bench positions: variant and FEN. Start positions and middlegames of each game.
@@ -63,49 +62,37 @@ impl BenchResult {
     }
 }
 
-struct BenchOne<'a> {
-    fen: &'a str,
+/// Searches every bench position to `depth` with `threads` threads (a new game, so empty 16 MiB
+/// tables, for each) and calls `each(variant, fen, nodes)` after each position. With one thread
+/// the node count is deterministic. Errors if the engine cannot be made or `threads` is not
+/// accepted.
+pub fn run(
     depth: u32,
     threads: usize,
-}
-
-impl GameVisitor for BenchOne<'_> {
-    type Output = u64;
-    fn visit<G: Game>(self, start: G) -> u64 {
-        let pos = start
-            .with_fen(self.fen)
-            .expect("bench positions are valid FENs");
-        let tt = TranspositionTable::new(16).expect("16 MiB hash table");
-        let limits = Limits {
-            depth: Some(self.depth),
-            ..Limits::default()
-        };
-        let options = SearchOptions {
-            threads: self.threads,
-            ..SearchOptions::default()
-        };
-        let stop = AtomicBool::new(false);
-        search::search(&pos, &[], &limits, &options, &tt, &stop, &mut |_| {}).nodes
-    }
-}
-
-/// Searches every bench position to `depth` with `threads` threads (each with a fresh 16 MiB
-/// table) and calls `each(variant, fen, nodes)` after each position. With one thread the node
-/// count is deterministic.
-pub fn run(depth: u32, threads: usize, mut each: impl FnMut(Variant, &str, u64)) -> BenchResult {
+    mut each: impl FnMut(Variant, &str, u64),
+) -> Result<BenchResult, EngineError> {
+    let mut engine = Engine::new()?;
+    engine
+        .set_option("Threads", &threads.to_string())
+        .map_err(|e| EngineError::Threads(std::io::Error::other(e.to_string())))?;
+    let limits = Limits {
+        depth: Some(depth),
+        ..Limits::default()
+    };
     let start = Instant::now();
     let mut nodes = 0;
     for &(variant, fen) in POSITIONS {
-        let n = variant.visit(BenchOne {
-            fen,
-            depth,
-            threads,
-        });
+        engine.set_variant(variant);
+        engine
+            .session_mut()
+            .set_position(Some(fen), &[])
+            .expect("bench positions are valid FENs");
+        let n = engine.search(&limits, &mut |_| {}).nodes;
         each(variant, fen, n);
         nodes += n;
     }
-    BenchResult {
+    Ok(BenchResult {
         nodes,
         time_ms: start.elapsed().as_millis() as u64,
-    }
+    })
 }

@@ -6,14 +6,20 @@
 //! - [`tafl`] and [`ataxx`]: board, rules, move generation, Zobrist hashing, evaluation;
 //! - [`search`]: iterative-deepening alpha-beta over any [`game::Game`], with a shared
 //!   transposition table;
-//! - [`variant`], [`protocol`]: the variant registry and the text protocols the binary speaks.
+//! - [`variant`]: the variant registry;
+//! - [`engine`]: the engine every front-end drives (the game in progress, options, hash table,
+//!   search threads);
+//! - [`protocol`]: the text protocols the binary speaks, each a parser and a formatter over
+//!   [`engine`] (the command-line tools in the binary's `cli` module are the same).
 #![deny(missing_docs)]
 
 pub mod ataxx;
 pub mod bench;
+pub mod engine;
 pub mod game;
 pub mod perft;
 pub mod protocol;
 pub mod search;
 pub mod tafl;
+pub mod tuning;
 pub mod variant;

@@ -3,8 +3,8 @@
 
 use anyhow::{Result, bail};
 use clap::{Parser, Subcommand};
-use skald::protocol::session::new_session;
-use skald::protocol::{Output, uci::Engine};
+use skald::engine::{Engine, new_session};
+use skald::protocol::{Output, uci::Uci};
 use skald::variant::Variant;
 use std::time::Instant;
 
@@ -76,8 +76,8 @@ fn main() {
 fn run(cli: Cli) -> Result<()> {
     match cli.command {
         None => {
-            let mut engine = Engine::new(Output::stdout());
-            engine.run(&mut std::io::stdin().lock());
+            let mut uci = Uci::new(Output::stdout(), Engine::new()?);
+            uci.run(&mut std::io::stdin().lock());
             Ok(())
         }
         Some(Command::Perft {
@@ -97,7 +97,7 @@ fn run(cli: Cli) -> Result<()> {
         Some(Command::Bench { depth, threads }) => {
             let result = skald::bench::run(depth, threads as usize, |variant, fen, nodes| {
                 eprintln!("{variant:<10} {nodes:>12} nodes  {fen}")
-            });
+            })?;
             println!("{} nodes {} nps", result.nodes, result.nps());
             Ok(())
         }

@@ -9,7 +9,7 @@ const SIGNATURE: u64 = 9_155_862;
 
 #[test]
 fn bench_node_count_is_the_signature() {
-    let first = bench::run(bench::DEFAULT_DEPTH, 1, |_, _, _| {});
+    let first = bench::run(bench::DEFAULT_DEPTH, 1, |_, _, _| {}).unwrap();
     assert_eq!(
         first.nodes, SIGNATURE,
         "bench signature changed: update SIGNATURE if the search change is intended"
@@ -18,20 +18,19 @@ fn bench_node_count_is_the_signature() {
 
 #[test]
 fn fixed_node_searches_are_deterministic() {
-    use skald::protocol::session::new_session;
-    use skald::search::{Limits, SearchOptions, TranspositionTable};
+    use skald::engine::Engine;
+    use skald::search::Limits;
     use skald::variant::Variant;
-    use std::sync::atomic::AtomicBool;
     for variant in Variant::ALL {
         let run = || {
-            let session = new_session(variant);
-            let tt = TranspositionTable::new(4).unwrap();
+            let mut engine = Engine::new().unwrap();
+            engine.set_variant(variant);
+            engine.set_option("Hash", "4").unwrap();
             let limits = Limits {
                 nodes: Some(20_000),
                 ..Limits::default()
             };
-            let stop = AtomicBool::new(false);
-            let r = session.search(&limits, &SearchOptions::default(), &tt, &stop, &mut |_| {});
+            let r = engine.search(&limits, &mut |_| {});
             (r.best_move, r.nodes, r.depth)
         };
         assert_eq!(run(), run(), "{variant}");

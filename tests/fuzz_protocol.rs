@@ -8,9 +8,9 @@
 //!   PROPTEST_CASES=100000 cargo test --release --test fuzz_protocol
 
 use proptest::prelude::*;
+use skald::engine::{Engine, new_session};
 use skald::protocol::Output;
-use skald::protocol::session::new_session;
-use skald::protocol::uci::{Engine, Flow};
+use skald::protocol::uci::{Flow, Uci};
 use skald::variant::Variant;
 use std::io::Write;
 use std::sync::{Arc, Mutex};
@@ -165,7 +165,7 @@ fn tame(line: &str) -> String {
 }
 
 struct Harness {
-    engine: Engine,
+    engine: Uci,
     out: Buffer,
 }
 
@@ -173,7 +173,10 @@ impl Harness {
     fn new() -> Harness {
         let out = Buffer::default();
         Harness {
-            engine: Engine::new(Output::new(Box::new(out.clone()))),
+            engine: Uci::new(
+                Output::new(Box::new(out.clone())),
+                Engine::new().expect("an engine"),
+            ),
             out,
         }
     }

@@ -55,7 +55,7 @@ fn every_variant_answers_a_legal_bestmove_from_the_start() {
         e.send("position startpos");
         assert_eq!(e.fen(), fen);
         let mv = e.go("go depth 3");
-        let mut session = skald::protocol::session::new_session(variant.parse().unwrap());
+        let mut session = skald::engine::new_session(variant.parse().unwrap());
         session
             .play(&mv)
             .unwrap_or_else(|err| panic!("{variant}: {mv} illegal: {err}"));
@@ -325,13 +325,12 @@ fn megabyte_lines_are_read_whole_and_ignored_above_the_limit() {
 }
 
 #[test]
-fn go_twice_setoption_and_perft_during_a_search_are_refused() {
+fn setoption_and_perft_during_a_search_are_refused() {
     let mut e = EngineProcess::start(&[]);
     e.send("position startpos moves d2-f2");
     let before = fen(&mut e);
     e.send("go infinite");
     for bad in [
-        "go depth 1",
         "setoption name UCI_Variant value ataxx",
         "setoption name Hash value 1",
         "ucinewgame",

@@ -5,8 +5,8 @@
 mod common;
 
 use common::EngineProcess;
+use skald::engine::new_session;
 use skald::game::Outcome;
-use skald::protocol::session::new_session;
 use skald::variant::Variant;
 
 /// Plies after which a game is cut short (a safety net; games end long before by the rules).

@@ -2,10 +2,9 @@
 //! for every game. Each case gives the position, the depth, the expected `score mate N` and the
 //! moves that achieve it.
 
-use skald::protocol::session::new_session;
-use skald::search::{Limits, Score, SearchOptions, TranspositionTable};
+use skald::engine::Engine;
+use skald::search::{Limits, Score};
 use skald::variant::Variant;
-use std::sync::atomic::AtomicBool;
 
 struct Case {
     name: &'static str,
@@ -139,20 +138,20 @@ const CASES: &[Case] = &[
 
 #[test]
 fn tactics_suite() {
-    let tt = TranspositionTable::new(16).unwrap();
+    let mut engine = Engine::new().unwrap();
     let mut failures = Vec::new();
     for case in CASES {
-        let mut session = new_session(case.variant);
-        session
+        // A new game each: empty tables.
+        engine.set_variant(case.variant);
+        engine
+            .session_mut()
             .set_position(Some(case.fen), &[])
             .unwrap_or_else(|e| panic!("{}: {e}", case.name));
-        tt.clear();
         let limits = Limits {
             depth: Some(case.depth),
             ..Limits::default()
         };
-        let stop = AtomicBool::new(false);
-        let result = session.search(&limits, &SearchOptions::default(), &tt, &stop, &mut |_| {});
+        let result = engine.search(&limits, &mut |_| {});
         let best = result.best_move.clone().unwrap_or_default();
         let ok_move = case.best.is_empty() || case.best.contains(&best.as_str());
         if result.score != Score::Mate(case.mate) || !ok_move {

@@ -7,8 +7,8 @@
 mod common;
 
 use common::EngineProcess;
+use skald::engine::new_session;
 use skald::game::{Outcome, Side};
-use skald::protocol::session::new_session;
 use std::time::{Duration, Instant};
 
 fn ready(e: &mut EngineProcess) {

@@ -3,10 +3,10 @@
 use super::{outcome_text, score_text, score_words, side_name};
 use anyhow::{Result, anyhow, bail};
 use serde_json::json;
-use skald::protocol::session::{TextReport, new_session};
-use skald::search::{Limits, Score, SearchOptions, TranspositionTable};
+use skald::engine::Engine;
+use skald::engine::session::TextReport;
+use skald::search::{Limits, Score};
 use skald::variant::Variant;
-use std::sync::atomic::AtomicBool;
 
 /// Arguments of `skald analyze`.
 #[derive(clap::Args, Debug)]
@@ -26,14 +26,14 @@ pub struct Args {
     /// Search for this many seconds (default: 3 when no --depth is given).
     #[arg(long)]
     pub time: Option<f64>,
-    /// Number of best lines.
-    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=64))]
+    /// Number of best lines (the engine option MultiPV: 1..=64).
+    #[arg(long, default_value_t = 1)]
     pub multipv: u32,
-    /// Search threads.
-    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=512))]
+    /// Search threads (the engine option Threads: 1 to four per core).
+    #[arg(long, default_value_t = 1)]
     pub threads: u32,
-    /// Hash table size, MiB.
-    #[arg(long, default_value_t = 64, value_parser = clap::value_parser!(u32).range(1..=65536))]
+    /// Hash table size, MiB (the engine option Hash: 1..=65536).
+    #[arg(long, default_value_t = 64)]
     pub hash: u32,
     /// One JSON object a line: one per depth and line, then one with the best move.
     #[arg(long)]
@@ -50,16 +50,18 @@ fn score_json(s: Score) -> serde_json::Value {
 /// Runs `skald analyze`.
 pub fn run(args: Args) -> Result<()> {
     let variant = args.variant;
-    let mut session = new_session(variant);
+    let mut engine = Engine::new()?;
+    engine.set_variant(variant);
     let moves: Vec<&str> = args
         .moves
         .as_deref()
         .map(|m| m.split_whitespace().collect())
         .unwrap_or_default();
-    session
+    engine
+        .session_mut()
         .set_position(args.fen.as_deref(), &moves)
         .map_err(|e| anyhow!("{e}"))?;
-    let outcome = session.outcome();
+    let outcome = engine.outcome();
     if outcome.is_decided() {
         bail!(
             "the game is over in this position: {}",
@@ -79,18 +81,20 @@ pub fn run(args: Args) -> Result<()> {
         movetime,
         ..Limits::default()
     };
-    let options = SearchOptions {
-        threads: args.threads as usize,
-        multipv: args.multipv as usize,
-        move_overhead_ms: 0,
-        ..SearchOptions::default()
-    };
-    let tt = TranspositionTable::new(args.hash as usize).map_err(|e| anyhow!("{e}"))?;
-    let stop = AtomicBool::new(false);
-    let to_move = session.side_to_move();
+    for (name, value) in [
+        ("Threads", args.threads.to_string()),
+        ("MultiPV", args.multipv.to_string()),
+        ("Hash", args.hash.to_string()),
+        ("Move Overhead", "0".to_string()),
+    ] {
+        engine
+            .set_option(name, &value)
+            .map_err(|e| anyhow!("{e}"))?;
+    }
+    let to_move = engine.session().side_to_move();
     let json = args.json;
     if !json {
-        println!("{}", session.board());
+        println!("{}", engine.session().board());
         println!(
             "{} to move; {}",
             side_name(variant, to_move),
@@ -137,7 +141,7 @@ pub fn run(args: Args) -> Result<()> {
             );
         }
     };
-    let result = session.search(&limits, &options, &tt, &stop, &mut report);
+    let result = engine.search(&limits, &mut report);
     if json {
         let lines: Vec<_> = result
             .lines
@@ -170,6 +174,7 @@ pub fn run(args: Args) -> Result<()> {
     for (i, (s, pv)) in result.lines.iter().enumerate() {
         println!("  {}. {:>7}  {}", i + 1, score_text(*s), pv.join(" "));
     }
+    let session = engine.session_mut();
     session.play(&best).map_err(|e| anyhow!("{e}"))?;
     println!();
     println!("after {best}:");

@@ -1,5 +1,6 @@
-//! The subcommands for people: `play`, `analyze`, `match`, `openings`. They use the engine
-//! library (rules, search, sessions) and re-implement none of it.
+//! The subcommands for people: `play`, `analyze`, `match`, `openings`. Like the protocols, they
+//! are front-ends over [`skald::engine::Engine`] (rules, search, options) and re-implement none
+//! of it.
 
 pub mod analyze;
 pub mod engine;
@@ -18,7 +19,10 @@ pub fn parse_variant(s: &str) -> Result<Variant, String> {
     s.parse::<Variant>().map_err(|e| e.to_string())
 }
 
-pub use skald::protocol::uci::side_name;
+/// The side's name in `variant`: `attackers`/`defenders` or `x`/`o`.
+pub fn side_name(variant: Variant, side: Side) -> &'static str {
+    variant.side_name(side)
+}
 
 /// `win` for the tafl sides (plural), `wins` for x and o.
 pub fn win_verb(variant: Variant) -> &'static str {

@@ -6,12 +6,11 @@
 
 use anyhow::{Context, Result, bail};
 use rand::{RngExt, SeedableRng};
-use skald::protocol::session::new_session;
-use skald::search::{Limits, Score, SearchOptions, TranspositionTable};
+use skald::engine::{Engine, new_session};
+use skald::search::{Limits, Score};
 use skald::variant::Variant;
 use std::collections::HashSet;
 use std::io::Write;
-use std::sync::atomic::AtomicBool;
 
 /// Arguments of `skald openings`.
 #[derive(clap::Args, Debug)]
@@ -48,13 +47,12 @@ pub fn run(args: Args) -> Result<()> {
         )),
     };
     let mut rng = rand::rngs::StdRng::seed_from_u64(args.seed);
-    let tt = TranspositionTable::new(16).map_err(|e| anyhow::anyhow!("{e}"))?;
-    let options = SearchOptions::default();
+    let mut engine = Engine::new()?;
+    engine.set_variant(args.variant);
     let limits = Limits {
         depth: Some(args.depth),
         ..Limits::default()
     };
-    let stop = AtomicBool::new(false);
     let mut seen = HashSet::new();
     let mut found = 0;
     let attempts = args.count as u64 * 200 + 1000;
@@ -76,8 +74,9 @@ pub fn run(args: Args) -> Result<()> {
         if !alive || s.outcome().is_decided() || !seen.insert(s.fen()) {
             continue;
         }
-        tt.clear();
-        let r = s.search(&limits, &options, &tt, &stop, &mut |_| {});
+        engine.set_session(s.boxed_clone());
+        engine.clear_tables();
+        let r = engine.search(&limits, &mut |_| {});
         if let Score::Cp(cp) = r.score
             && cp.abs() <= args.max_score
         {

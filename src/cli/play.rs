@@ -4,12 +4,12 @@
 use super::record::GameRecord;
 use super::{outcome_text, side_name};
 use anyhow::{Context, Result, anyhow, bail};
+use skald::engine::session::Session;
+use skald::engine::{Engine, new_session};
 use skald::game::Side;
-use skald::protocol::session::{Session, new_session};
-use skald::search::{Limits, SearchOptions, TranspositionTable, named_skill};
+use skald::search::{Limits, named_skill};
 use skald::variant::Variant;
 use std::io::{BufRead, IsTerminal, Write};
-use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
 /// Arguments of `skald play`.
@@ -93,29 +93,6 @@ fn move_squares(mv: &str) -> Vec<(usize, usize)> {
     out
 }
 
-/// The board as rows of FEN letters, top rank first (`None` = empty).
-fn fen_rows(fen: &str) -> Vec<Vec<Option<char>>> {
-    let placement = fen.split_whitespace().next().unwrap_or("");
-    placement
-        .split('/')
-        .map(|row| {
-            let mut cells = Vec::new();
-            let mut n = 0usize;
-            for c in row.chars() {
-                if let Some(d) = c.to_digit(10) {
-                    n = n * 10 + d as usize;
-                } else {
-                    cells.extend(std::iter::repeat_n(None, n));
-                    n = 0;
-                    cells.push(Some(c));
-                }
-            }
-            cells.extend(std::iter::repeat_n(None, n));
-            cells
-        })
-        .collect()
-}
-
 /// The marked squares (throne, corners) from the library's diagram, where they are empty: `+`.
 fn marked_squares(diagram: &str) -> Vec<(usize, usize)> {
     let mut out = Vec::new();
@@ -136,7 +113,7 @@ fn marked_squares(diagram: &str) -> Vec<(usize, usize)> {
 /// Draws the board: Unicode pieces, marked squares, the last move's squares highlighted (with
 /// colour, or in brackets without), coordinates on all edges.
 pub fn render(session: &dyn Session, variant: Variant, last: Option<&str>, color: bool) -> String {
-    let rows = fen_rows(&session.fen());
+    let rows = session.board_rows();
     let size = rows.len();
     // The throne is marked even when the king stands on it; take the marks from the start.
     let mut marks = marked_squares(&session.board());
@@ -193,20 +170,20 @@ pub fn render(session: &dyn Session, variant: Variant, last: Option<&str>, color
 
 struct Game {
     variant: Variant,
-    session: Box<dyn Session>,
+    /// The engine, playing the game (its session).
+    engine: Engine,
     human: Option<Side>,
     level: String,
     skill: u8,
     movetime_ms: u64,
     seed: u64,
-    tt: TranspositionTable,
     color: bool,
     resigned: Option<Side>,
 }
 
 impl Game {
     fn last_move(&self) -> Option<String> {
-        self.session.moves_played().last().cloned()
+        self.session().moves_played().last().cloned()
     }
 
     fn show(&self) {
@@ -214,17 +191,17 @@ impl Game {
         print!(
             "{}",
             render(
-                &*self.session,
+                self.engine.session(),
                 self.variant,
                 self.last_move().as_deref(),
                 self.color
             )
         );
-        let fen = self.session.fen();
+        let fen = self.session().fen();
         let number = fen.split_whitespace().nth(3).unwrap_or("1");
         let mut status = format!(
             "{} to move · move {number}",
-            side_name(self.variant, self.session.side_to_move())
+            side_name(self.variant, self.session().side_to_move())
         );
         if let Some(m) = self.last_move() {
             status += &format!(" · last move {m}");
@@ -241,25 +218,30 @@ impl Game {
                 super::win_verb(self.variant)
             ));
         }
-        let o = self.session.outcome();
+        let o = self.session().outcome();
         o.is_decided().then(|| outcome_text(self.variant, o))
     }
 
-    fn search(&self, skill: u8, movetime_ms: u64) -> Option<String> {
+    fn session(&self) -> &dyn Session {
+        self.engine.session()
+    }
+
+    fn session_mut(&mut self) -> &mut dyn Session {
+        self.engine.session_mut()
+    }
+
+    fn search(&mut self, skill: u8, movetime_ms: u64) -> Result<Option<String>> {
         let limits = Limits {
             movetime: Some(movetime_ms.max(1)),
             ..Limits::default()
         };
-        let options = SearchOptions {
-            skill_level: skill,
-            seed: self.seed ^ self.session.moves_played().len() as u64,
-            move_overhead_ms: 0,
-            ..SearchOptions::default()
-        };
-        let stop = AtomicBool::new(false);
-        self.session
-            .search(&limits, &options, &self.tt, &stop, &mut |_| {})
-            .best_move
+        let seed = self.seed ^ self.session().moves_played().len() as u64;
+        self.engine.set_seed(seed);
+        self.engine
+            .set_option("Skill Level", &skill.to_string())
+            .and_then(|()| self.engine.set_option("Move Overhead", "0"))
+            .map_err(|e| anyhow!("{e}"))?;
+        Ok(self.engine.search(&limits, &mut |_| {}).best_move)
     }
 
     fn engine_move(&mut self) -> Result<()> {
@@ -267,10 +249,10 @@ impl Game {
         let _ = std::io::stdout().flush();
         let start = Instant::now();
         let mv = self
-            .search(self.skill, self.movetime_ms)
+            .search(self.skill, self.movetime_ms)?
             .ok_or_else(|| anyhow!("the engine found no move"))?;
         let mv = self
-            .session
+            .session_mut()
             .play(&mv)
             .map_err(|e| anyhow!("engine move {mv}: {e}"))?;
         println!("skald plays {mv} ({:.1} s)", start.elapsed().as_secs_f64());
@@ -283,7 +265,7 @@ impl Game {
             Some(h) if h == side => "you".to_string(),
             Some(_) => format!("skald ({})", self.level),
         };
-        let outcome = self.session.outcome();
+        let outcome = self.session().outcome();
         let (result, termination) = if let Some(side) = self.resigned {
             (
                 Some(Some(side.opponent())),
@@ -300,9 +282,9 @@ impl Game {
             round: None,
             first: name(Side::First),
             second: name(Side::Second),
-            setup_fen: self.session.setup_fen(),
+            setup_fen: self.session().setup_fen(),
             start_fen: new_session(self.variant).fen(),
-            moves: self.session.moves_played(),
+            moves: self.session().moves_played(),
             result,
             termination,
         }
@@ -325,9 +307,14 @@ pub fn run(args: Args) -> Result<()> {
     if !(args.movetime > 0.0 && args.movetime <= 3600.0) {
         bail!("--movetime must be between 0 and 3600 seconds");
     }
-    let mut session = new_session(variant);
+    let mut engine = Engine::new()?;
+    engine.set_variant(variant);
+    engine
+        .set_option("Hash", "32")
+        .map_err(|e| anyhow!("{e}"))?;
     if let Some(fen) = &args.fen {
-        session
+        engine
+            .session_mut()
             .set_position(Some(fen), &[])
             .map_err(|e| anyhow!("{e}"))?;
     }
@@ -340,13 +327,12 @@ pub fn run(args: Args) -> Result<()> {
     let color = std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none();
     let mut g = Game {
         variant,
-        session,
+        engine,
         human: (!args.hotseat).then_some(human_side),
         level: args.level.to_ascii_lowercase(),
         skill,
         movetime_ms: (args.movetime * 1000.0) as u64,
         seed,
-        tt: TranspositionTable::new(32).map_err(|e| anyhow!("{e}"))?,
         color,
         resigned: None,
     };
@@ -372,7 +358,7 @@ pub fn run(args: Args) -> Result<()> {
             }
         } else {
             announced = false;
-            if g.human.is_some_and(|h| h != g.session.side_to_move()) {
+            if g.human.is_some_and(|h| h != g.session().side_to_move()) {
                 g.engine_move()?;
                 g.show();
                 continue;
@@ -381,7 +367,7 @@ pub fn run(args: Args) -> Result<()> {
         let prompt = if g.over().is_some() {
             "> ".to_string()
         } else {
-            format!("{}> ", side_name(variant, g.session.side_to_move()))
+            format!("{}> ", side_name(variant, g.session().side_to_move()))
         };
         print!("{prompt}");
         let _ = std::io::stdout().flush();
@@ -397,9 +383,9 @@ pub fn run(args: Args) -> Result<()> {
             "help" | "?" => println!("{HELP}"),
             "quit" | "exit" | "q" => break,
             "board" => g.show(),
-            "fen" => println!("{}", g.session.fen()),
+            "fen" => println!("{}", g.session().fen()),
             "moves" => {
-                let moves = g.session.legal_moves();
+                let moves = g.session().legal_moves();
                 if moves.is_empty() {
                     println!("no legal moves");
                 } else {
@@ -407,7 +393,7 @@ pub fn run(args: Args) -> Result<()> {
                 }
             }
             "undo" => {
-                if !g.session.undo() {
+                if !g.session_mut().undo() {
                     println!("nothing to take back");
                     continue;
                 }
@@ -415,9 +401,9 @@ pub fn run(args: Args) -> Result<()> {
                 // Against the engine, take back its reply too (if it moved first from the set-up
                 // position, there is nothing more and it moves again).
                 if let Some(h) = g.human
-                    && g.session.side_to_move() != h
+                    && g.session().side_to_move() != h
                 {
-                    g.session.undo();
+                    g.session_mut().undo();
                 }
                 g.show();
             }
@@ -426,7 +412,7 @@ pub fn run(args: Args) -> Result<()> {
                     println!("the game is over");
                     continue;
                 }
-                match g.search(skald::search::MAX_SKILL, 500) {
+                match g.search(skald::search::MAX_SKILL, 500)? {
                     Some(m) => println!("hint: {m}"),
                     None => println!("no move"),
                 }
@@ -446,16 +432,16 @@ pub fn run(args: Args) -> Result<()> {
                     println!("the game is over");
                     continue;
                 }
-                g.resigned = Some(g.human.unwrap_or(g.session.side_to_move()));
+                g.resigned = Some(g.human.unwrap_or(g.session().side_to_move()));
             }
             _ => {
                 if let Some(result) = g.over() {
                     println!("the game is over ({result}); 'undo', 'save <file>' or 'quit'");
                     continue;
                 }
-                match g.session.play(line) {
+                match g.session_mut().play(line) {
                     Ok(_) => g.show(),
-                    Err(e) if e.starts_with("illegal move") => println!("{e}"),
+                    Err(e) if e.to_string().starts_with("illegal move") => println!("{e}"),
                     Err(e) => println!(
                         "'{line}' is neither a command nor a move ({e}); type 'help' for commands"
                     ),
@@ -486,12 +472,5 @@ mod tests {
         assert!(text.contains("[·]") && text.contains("[●]"), "{text}");
         assert!(text.contains('♔') && text.contains('×'));
         assert!(!text.contains('\x1b'));
-        assert_eq!(
-            fen_rows("3t3/7/11 a")
-                .iter()
-                .map(Vec::len)
-                .collect::<Vec<_>>(),
-            vec![7, 7, 11]
-        );
     }
 }

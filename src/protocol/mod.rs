@@ -1,8 +1,9 @@
 //! The text protocols the engine speaks on stdin/stdout: the UCI-style protocol (with its UAI
-//! dialect for Ataxx) in [`uci`]. See `protocol.md` at the repository root.
+//! dialect for Ataxx) in [`uci`] and the OpenTafl engine protocol in [`opentafl`]. Each is a
+//! parser and a formatter over [`crate::engine::Engine`]. See `protocol.md` at the repository
+//! root.
 
 pub mod opentafl;
-pub mod session;
 pub mod uci;
 
 use std::io::{BufRead, Write};

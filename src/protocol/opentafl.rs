@@ -5,17 +5,26 @@
 //! [`GameSession`] of [`Position<u64>`] (boards up to 8×8), [`Position<u128>`] (9×9 to 11×11),
 //! `Position<Wide<3>>` (12×12, 13×13) or `Position<Wide<6>>` (14×14 to 19×19).
 //! Each turn OpenTafl 0.4.8 sends `opponent-move …`, `clock …`, `play <side>`; skald answers
-//! `move <from>-<to>`, and the host confirms with `move <position record>`. Every bad input gets
-//! `error 0 <message>` (skald goes on) or `error -1 <message>` (it cannot: the rules are
-//! unplayable); logs go to stderr.
+//! `move <from>-<to>`, and the host confirms with `move <position record>`. While it searches
+//! skald sends `status` lines (depth, score, principal variation; see [`Progress`]). Every bad
+//! input gets `error 0 <message>` (skald goes on); logs go to stderr.
+//!
+//! Rules skald cannot play are refused late: OpenTafl 0.4.8 sends `rules` while it builds the game
+//! screen, and any `status` or `error` line that arrives before the screen exists kills it (its
+//! host shows them through the game's UI callback, still null then: a NullPointerException, and
+//! its uncaught-exception handler exits). So skald answers such `rules` with nothing and gives the
+//! reason when the game needs it: at `play` as `status` and `error -1 <reason>` (OpenTafl shows the
+//! message in an "Engine error!" dialog and ends the game by resignation), at `analyze` as `status`
+//! and `error 0 <reason>` (the dialog only: an analysis engine's resignation would end the
+//! player's game).
 
 use super::Output;
-use super::session::{GameSession, Session};
+use crate::engine::session::{GameSession, Session, TextResult};
+use crate::engine::{Engine, options};
 use crate::game::Side;
-use crate::search::{Limits, Score, SearchOptions, TranspositionTable};
+use crate::search::{Limits, Score};
 use crate::tafl::{Position, RuleOptions, Rules, Wide, opentafl as notation};
 use std::io::BufRead;
-use std::sync::atomic::AtomicBool;
 
 /// The `clock` line: milliseconds left per side (attackers, defenders), whether each side is in
 /// overtime, the overtime period length, and the periods left per side.
@@ -101,6 +110,62 @@ fn parse_side(text: Option<&str>) -> Result<Side, String> {
     }
 }
 
+/// At most one progress `status` line per this many milliseconds of a search.
+pub const STATUS_INTERVAL_MS: u64 = 250;
+
+/// The `status` lines of one search, as OpenTafl's own engine reports each completed depth
+/// (`Depth N explored …`): a line for a completed depth of the best line when at least
+/// [`STATUS_INTERVAL_MS`] have passed since the search started and since the previous line (so a
+/// few a second at most, none for the first quick depths), and a final line for the result.
+#[derive(Debug, Default)]
+pub struct Progress {
+    last_ms: u64,
+}
+
+impl Progress {
+    /// `true` when a line for a depth completed at `time_ms` (since the search started) is due;
+    /// if so, it counts as sent.
+    pub fn due(&mut self, time_ms: u64) -> bool {
+        if time_ms >= self.last_ms + STATUS_INTERVAL_MS {
+            self.last_ms = time_ms;
+            true
+        } else {
+            false
+        }
+    }
+
+    /// The text of a `status` line: `status skald depth 9 score +35 nodes 81234 time 0.50s pv
+    /// d1-d3 e5-e3 …` (score in centipawns for the side to move, or `win in N` / `loss in N`
+    /// moves; the principal variation cut to 10 moves).
+    pub fn line(depth: u32, score: Score, nodes: u64, time_ms: u64, pv: &[String]) -> String {
+        let score = match score {
+            Score::Cp(cp) => format!("{cp:+}"),
+            Score::Mate(n) if n > 0 => format!("win in {n}"),
+            Score::Mate(n) => format!("loss in {}", -n),
+        };
+        let mut pv_text = pv.iter().take(10).cloned().collect::<Vec<_>>().join(" ");
+        if pv.len() > 10 {
+            pv_text.push_str(" ...");
+        }
+        format!(
+            "status skald depth {depth} score {score} nodes {nodes} time {}.{:02}s pv {pv_text}",
+            time_ms / 1000,
+            time_ms % 1000 / 10
+        )
+        .trim_end()
+        .to_string()
+    }
+
+    /// The final line of a search, for its result.
+    pub fn result_line(result: &TextResult, time_ms: u64) -> String {
+        let pv = result
+            .lines
+            .first()
+            .map_or(&[][..], |(_, pv)| pv.as_slice());
+        Progress::line(result.depth, result.score, result.nodes, time_ms, pv)
+    }
+}
+
 /// A new game session under `options`, or why the rules cannot be played.
 pub fn new_session(options: RuleOptions) -> Result<Box<dyn Session>, String> {
     if options.size <= 8 {
@@ -118,23 +183,26 @@ pub fn new_session(options: RuleOptions) -> Result<Box<dyn Session>, String> {
     }
 }
 
-/// The engine's state between commands.
-struct Engine {
+/// The front-end's state between commands.
+struct Otep {
     out: Output,
-    tt: TranspositionTable,
+    /// The engine; its session is the game once `rules` has arrived (`has_game`).
+    engine: Engine,
+    has_game: bool,
     /// The last rules string and the options it gave (rules are built once per string).
     rules_text: String,
     options: Option<RuleOptions>,
-    game: Option<Box<dyn Session>>,
     clock: Option<OtClock>,
     /// The side skald played its last move for, while the host has not confirmed it.
     pending: Option<Side>,
     /// Moves the host rejected (`error`), as (position hash, move).
     rejected: Vec<(u64, String)>,
     errors_in_a_row: u32,
+    /// Why the last rules string cannot be played, told the host at `play` or `analyze`.
+    refused: Option<String>,
 }
 
-impl Engine {
+impl Otep {
     fn error(&self, critical: bool, msg: &str) {
         let code = if critical { -1 } else { 0 };
         let msg = msg.replace(['\n', '\r'], " ");
@@ -142,10 +210,16 @@ impl Engine {
         self.out.line(format!("error {code} {msg}"));
     }
 
-    fn game(&mut self) -> Result<&mut Box<dyn Session>, String> {
-        self.game
-            .as_mut()
-            .ok_or_else(|| "no rules yet: send rules <rules string> first".to_string())
+    fn game(&mut self) -> Result<&mut dyn Session, String> {
+        if !self.has_game {
+            return Err("no rules yet: send rules <rules string> first".to_string());
+        }
+        Ok(self.engine.session_mut())
+    }
+
+    /// The game, if the rules have arrived.
+    fn current(&self) -> Option<&dyn Session> {
+        self.has_game.then(|| self.engine.session())
     }
 
     fn size(&self) -> u8 {
@@ -154,35 +228,21 @@ impl Engine {
 
     /// The current board as a position record.
     fn record(&self) -> Option<String> {
-        self.game
-            .as_ref()
-            .map(|g| notation::fen_to_record(&g.fen()))
+        self.current().map(|g| notation::fen_to_record(&g.fen()))
     }
 
     /// Sets the board from a position record with `side` to move (history is lost).
     fn set_record(&mut self, record: &str, side: Side) -> Result<(), String> {
         let board = notation::record_to_board(record, self.size(), false)?;
-        let fen = format!(
-            "{board} {} 0 1",
-            if side == Side::First { 'a' } else { 'd' }
-        );
-        self.game()?.set_position(Some(&fen), &[])
+        self.game()?
+            .set_board(&board, side)
+            .map_err(|e| e.to_string())
     }
 
     /// Sets the side to move, keeping the board.
     fn set_side(&mut self, side: Side) -> Result<(), String> {
-        let g = self.game()?;
-        if g.side_to_move() == side {
-            return Ok(());
-        }
-        let fen = g.fen();
-        let mut fields: Vec<&str> = fen.split_whitespace().collect();
-        let letter = if side == Side::First { "a" } else { "d" };
-        if fields.len() >= 2 {
-            fields[1] = letter;
-        }
-        let fen = fields.join(" ");
-        g.set_position(Some(&fen), &[])
+        self.game()?.set_side_to_move(side);
+        Ok(())
     }
 
     /// Runs one command; `Ok(false)` on `goodbye`.
@@ -192,28 +252,62 @@ impl Engine {
         let (cmd, rest) = line.split_once(' ').unwrap_or((line, ""));
         let rest = rest.trim();
         let args: Vec<&str> = rest.split_whitespace().collect();
+        if let Some(reason) = self.refused.clone() {
+            match cmd {
+                "rules" | "goodbye" => {}
+                "play" | "analyze" => {
+                    self.out.line(format!("status {reason}"));
+                    return Err((cmd == "play", reason));
+                }
+                "status" => {
+                    self.out.line(format!("status {reason}"));
+                    return Ok(true);
+                }
+                _ => {
+                    eprintln!("skald opentafl: rules refused; ignoring {cmd}");
+                    return Ok(true);
+                }
+            }
+        }
         match cmd {
             "" => {}
             "rules" => {
                 if rest.is_empty() {
                     return Err(soft("rules needs a rules string".into()));
                 }
-                self.game = None;
+                self.has_game = false;
                 self.pending = None;
                 self.rejected.clear();
-                if rest != self.rules_text || self.options.is_none() {
-                    self.options = None;
-                    self.rules_text = rest.to_string();
-                    let options = notation::parse_rules(rest).map_err(|e| (true, e))?;
-                    let game = new_session(options.clone())
-                        .map_err(|e| (true, format!("rules cannot be played: {e}")))?;
-                    self.options = Some(options);
-                    self.game = Some(game);
-                } else if let Some(o) = self.options.clone() {
-                    self.game = Some(new_session(o).map_err(|e| (true, e))?);
+                self.refused = None;
+                let loaded = match self.options.clone() {
+                    Some(o) if rest == self.rules_text => new_session(o.clone()).map(|g| (o, g)),
+                    _ => {
+                        self.options = None;
+                        self.rules_text = rest.to_string();
+                        notation::parse_rules(rest).and_then(|options| {
+                            let game = new_session(options.clone())
+                                .map_err(|e| format!("rules cannot be played: {e}"))?;
+                            Ok((options, game))
+                        })
+                    }
+                };
+                match loaded {
+                    Ok((options, game)) => {
+                        self.options = Some(options);
+                        self.engine.set_session(game);
+                    }
+                    Err(e) => {
+                        // Nothing to the host yet: it may not have a game screen (module doc).
+                        let e = e.trim_end_matches("; skald cannot play these");
+                        let reason = format!("skald cannot play these rules: {e}");
+                        eprintln!("skald opentafl: {reason}");
+                        self.refused = Some(reason.replace(['\n', '\r'], " "));
+                        return Ok(true);
+                    }
                 }
-                self.tt.clear();
-                let name = self.game.as_ref().map_or("", |g| g.variant_name());
+                self.has_game = true;
+                self.engine.clear_tables();
+                let name = self.engine.session().variant_name();
                 eprintln!("skald opentafl: rules {name}");
             }
             "position" => {
@@ -250,11 +344,12 @@ impl Engine {
                 let code = args.first().copied().unwrap_or("?");
                 eprintln!("skald opentafl: host reports error {code}");
                 if self.pending.take().is_some()
-                    && let Some(g) = self.game.as_mut()
+                    && let Ok(g) = self.game()
                     && let Some(last) = g.moves_played().last().cloned()
                     && g.undo()
                 {
-                    self.rejected.push((g.hash(), last));
+                    let hash = g.hash();
+                    self.rejected.push((hash, last));
                 }
                 self.errors_in_a_row += 1;
                 if self.errors_in_a_row >= 5 {
@@ -271,7 +366,7 @@ impl Engine {
                 eprintln!("skald opentafl: game over ({rest})");
             }
             "status" => {
-                let text = match &self.game {
+                let text = match self.current() {
                     Some(g) => format!(
                         "skald: {} {} to move, {}",
                         g.variant_name(),
@@ -305,11 +400,12 @@ impl Engine {
         {
             return Ok(());
         }
-        let before = self.game.as_ref().map(|g| g.boxed_clone());
+        let before = self.current().map(|g| g.boxed_clone());
         let mut problem = None;
         if moves != "---" {
             for mv in moves.split('|') {
-                let applied = notation::parse_move(mv).and_then(|m| self.game()?.play(&m));
+                let applied = notation::parse_move(mv)
+                    .and_then(|m| self.game()?.play(&m).map_err(|e| e.to_string()));
                 if let Err(e) = applied {
                     problem = Some(format!("opponent move '{mv}': {e}"));
                     break;
@@ -329,7 +425,7 @@ impl Engine {
                         (None, None) => Side::First,
                     };
                     if let Some(b) = before {
-                        self.game = Some(b);
+                        self.engine.set_session(b);
                     }
                     self.set_record(r, side)
                         .map_err(|e| format!("opponent-move record: {e}"))?;
@@ -343,7 +439,7 @@ impl Engine {
             None => match problem {
                 Some(p) => {
                     if let Some(b) = before {
-                        self.game = Some(b);
+                        self.engine.set_session(b);
                     }
                     self.out.line("position");
                     Err(p)
@@ -423,14 +519,26 @@ impl Engine {
             movetime: Some(budget),
             ..Limits::default()
         };
-        let options = SearchOptions {
-            multipv: rejected.len() + 1,
-            move_overhead_ms: 0,
-            ..SearchOptions::default()
-        };
-        let stop = AtomicBool::new(false);
-        let g = self.game.as_ref().ok_or("no game")?;
-        let result = g.search(&limits, &options, &self.tt, &stop, &mut |_| {});
+        let multipv = (rejected.len() + 1).min(options::MAX_MULTIPV as usize);
+        self.engine
+            .set_option("MultiPV", &multipv.to_string())
+            .map_err(|e| e.to_string())?;
+        self.engine
+            .set_option("Move Overhead", "0")
+            .map_err(|e| e.to_string())?;
+        let out = &self.out;
+        let started = std::time::Instant::now();
+        let mut progress = Progress::default();
+        let result = self.engine.search(&limits, &mut |r| {
+            if r.multipv == 1 && progress.due(r.time_ms) {
+                out.line(Progress::line(r.depth, r.score, r.nodes, r.time_ms, &r.pv));
+            }
+        });
+        out.line(Progress::result_line(
+            &result,
+            started.elapsed().as_millis() as u64,
+        ));
+        let g = self.engine.session();
         let best = result
             .lines
             .iter()
@@ -440,7 +548,7 @@ impl Engine {
             .cloned()
             .or_else(|| g.legal_moves().into_iter().find(|m| !rejected.contains(m)))
             .ok_or("no legal move left to play")?;
-        self.game()?.play(&best)?;
+        self.game()?.play(&best).map_err(|e| e.to_string())?;
         self.pending = Some(side);
         self.out.line(format!("move {best}"));
         Ok(())
@@ -457,33 +565,32 @@ impl Engine {
             .and_then(|a| a.parse().ok())
             .filter(|&s: &f64| s >= 0.0 && s.is_finite())
             .ok_or("analyze needs <count> and <seconds> (a number)")?;
-        let g = self.game.as_ref().ok_or("no rules yet")?;
+        if !self.has_game {
+            return Err("no rules yet".into());
+        }
         let limits = Limits {
             movetime: Some(((secs * 1000.0) as u64).clamp(10, 3_600_000)),
             ..Limits::default()
         };
-        let options = SearchOptions {
-            multipv: count.min(64),
-            ..SearchOptions::default()
-        };
-        let stop = AtomicBool::new(false);
-        // The latest line reported for each MultiPV index, in case the last depth did not
-        // complete every line.
-        let mut reported: Vec<(Score, Vec<String>)> = Vec::new();
-        let result = g.search(&limits, &options, &self.tt, &stop, &mut |r| {
-            let i = r.multipv.max(1) as usize - 1;
-            if reported.len() <= i {
-                reported.resize(i + 1, (Score::Cp(0), Vec::new()));
+        self.engine
+            .set_option(
+                "MultiPV",
+                &count.min(options::MAX_MULTIPV as usize).to_string(),
+            )
+            .map_err(|e| e.to_string())?;
+        self.engine
+            .set_option("Move Overhead", "10")
+            .map_err(|e| e.to_string())?;
+        // The lines of the last complete depth, best first.
+        let out = &self.out;
+        let mut progress = Progress::default();
+        let result = self.engine.search(&limits, &mut |r| {
+            if r.multipv == 1 && progress.due(r.time_ms) {
+                out.line(Progress::line(r.depth, r.score, r.nodes, r.time_ms, &r.pv));
             }
-            reported[i] = (r.score, r.pv.clone());
         });
-        let lines = if result.lines.len() >= reported.len() {
-            result.lines
-        } else {
-            reported
-        };
         let mut parts = Vec::new();
-        for (score, pv) in lines.iter().take(count) {
+        for (score, pv) in result.lines.iter().take(count) {
             if pv.is_empty() {
                 continue;
             }
@@ -503,23 +610,28 @@ impl Engine {
 /// Runs the OTEP loop on `input` until `goodbye` or end of input.
 pub fn run(input: &mut dyn BufRead, out: Output) {
     out.line("hello");
-    let tt = match TranspositionTable::new(64) {
-        Ok(tt) => tt,
+    let engine = match Engine::new().and_then(|mut e| {
+        e.set_option("Hash", "64")
+            .map_err(|err| std::io::Error::other(err.to_string()))?;
+        Ok(e)
+    }) {
+        Ok(e) => e,
         Err(e) => {
-            out.line(format!("error -1 cannot allocate the hash table: {e}"));
+            out.line(format!("error -1 cannot start the engine: {e}"));
             return;
         }
     };
-    let mut engine = Engine {
+    let mut engine = Otep {
         out,
-        tt,
+        engine,
+        has_game: false,
         rules_text: String::new(),
         options: None,
-        game: None,
         clock: None,
         pending: None,
         rejected: Vec::new(),
         errors_in_a_row: 0,
+        refused: None,
     };
     let mut buf = Vec::new();
     while let Some(line) = super::read_line(input, &mut buf) {
@@ -546,5 +658,24 @@ mod tests {
         assert!(c.budget_ms(Side::Second) <= 59000 * 6 / 10);
         assert!(OtClock::parse(&["1", "2", "3"]).is_err());
         assert!(OtClock::parse(&["x", "2", "3", "4", "5"]).is_err());
+    }
+
+    #[test]
+    fn status_lines_are_rationed() {
+        let mut p = Progress::default();
+        let sent: Vec<u64> = [3, 40, 180, 260, 300, 520, 900, 910, 2000]
+            .into_iter()
+            .filter(|&t| p.due(t))
+            .collect();
+        assert_eq!(sent, vec![260, 520, 900, 2000]);
+        let pv: Vec<String> = (0..12)
+            .map(|i| format!("a{}-b{}", i % 7 + 1, i % 7 + 1))
+            .collect();
+        let line = Progress::line(9, Score::Cp(35), 81234, 1504, &pv);
+        assert!(
+            line.starts_with("status skald depth 9 score +35 nodes 81234 time 1.50s pv a1-b1 ")
+        );
+        assert!(line.ends_with(" ..."), "{line}");
+        assert!(Progress::line(3, Score::Mate(-2), 1, 0, &[]).contains("score loss in 2"));
     }
 }

@@ -5,17 +5,14 @@
 //! anything changes: a bad command gets `info string error: …` and leaves the engine as it was.
 
 use super::Output;
-use super::session::{Session, TextReport, new_session};
-use crate::game::{Outcome, Side};
-use crate::search::{
-    Clock, Limits, MAX_SKILL, Score, SearchOptions, TranspositionTable, named_skill, tt,
-};
+use crate::engine::options::{self, OptionKind, OptionSpec, truncate};
+use crate::engine::session::TextReport;
+use crate::engine::{Engine, Finished};
+use crate::game::Outcome;
+use crate::search::{Clock, Limits, Score};
 use crate::variant::Variant;
 use std::io::BufRead;
 use std::panic::{AssertUnwindSafe, catch_unwind};
-use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::thread::JoinHandle;
 use std::time::Instant;
 
 /// The engine's name as `id name` gives it, with the crate version.
@@ -41,62 +38,49 @@ pub enum Flow {
     Quit,
 }
 
-struct RunningSearch {
-    stop: Arc<AtomicBool>,
-    /// Set by the search thread just before it writes `bestmove`: from then on the search counts
-    /// as over, so a client that answers the `bestmove` at once is never told a search runs.
-    finished: Arc<AtomicBool>,
-    handle: JoinHandle<()>,
-    /// `go infinite`: the search only ends on `stop`.
-    infinite: bool,
-}
-
-/// The maximum number of search threads accepted: four per core.
-pub fn max_threads() -> usize {
-    std::thread::available_parallelism().map_or(1, |n| n.get()) * 4
-}
-
-/// The engine state behind the protocol.
-pub struct Engine {
+/// The UCI/UAI front-end: reads commands, drives an [`Engine`], writes its answers.
+pub struct Uci {
     out: Output,
     dialect: Dialect,
-    variant: Variant,
-    session: Box<dyn Session>,
-    tt: Arc<TranspositionTable>,
-    hash_mib: usize,
-    options: SearchOptions,
-    search: Option<RunningSearch>,
+    engine: Engine,
 }
 
-impl Engine {
-    /// A new engine writing to `out`, playing brandubh until told otherwise.
-    pub fn new(out: Output) -> Engine {
-        Engine {
+/// The UCI `option` line of a registry entry.
+pub fn option_line(spec: &OptionSpec) -> String {
+    let kind = match &spec.kind {
+        OptionKind::Spin { default, min, max } => {
+            format!("type spin default {default} min {min} max {max}")
+        }
+        OptionKind::Check { default } => format!("type check default {default}"),
+        OptionKind::Combo { default, vars } => {
+            let vars: String = vars.iter().map(|v| format!(" var {v}")).collect();
+            format!("type combo default {default}{vars}")
+        }
+        OptionKind::Button => "type button".to_string(),
+    };
+    format!("option name {} {kind}", spec.name)
+}
+
+impl Uci {
+    /// A new front-end writing to `out`, over an engine playing brandubh until told otherwise.
+    pub fn new(out: Output, engine: Engine) -> Uci {
+        Uci {
             out,
             dialect: Dialect::Uci,
-            variant: Variant::Brandubh,
-            session: new_session(Variant::Brandubh),
-            tt: Arc::new(
-                TranspositionTable::new(tt::DEFAULT_HASH_MIB).expect("the default table fits"),
-            ),
-            hash_mib: tt::DEFAULT_HASH_MIB,
-            options: SearchOptions::default(),
-            search: None,
+            engine,
         }
     }
 
-    /// Reads commands from `input` until `quit` or end of input. At end of input a running
-    /// finite search is allowed to finish (its `bestmove` is printed); an infinite one is stopped.
+    /// Reads commands from `input` until `quit` or end of input. At end of input a search with
+    /// a limit of its own (depth, nodes, movetime, a clock for the side to move) is allowed to
+    /// finish and answer; one without (`go infinite`, `go ponder`, `go` alone, a clock for the
+    /// other side only) is stopped and answers at once.
     pub fn run(&mut self, input: &mut dyn BufRead) {
         let mut buf = Vec::new();
         loop {
             let Some(line) = super::read_line_capped(input, &mut buf, super::MAX_LINE_BYTES) else {
-                if let Some(s) = &self.search
-                    && s.infinite
-                {
-                    self.stop_search();
-                }
-                self.wait_search();
+                self.engine.stop_unbounded();
+                self.engine.wait();
                 return;
             };
             let line = match line {
@@ -117,7 +101,6 @@ impl Engine {
 
     /// Handles one command line. Never panics: an internal fault is reported as an error line.
     pub fn handle_line(&mut self, line: &str) -> Flow {
-        self.reap_search();
         match catch_unwind(AssertUnwindSafe(|| self.dispatch(line))) {
             Ok(flow) => flow,
             Err(_) => {
@@ -127,36 +110,24 @@ impl Engine {
         }
     }
 
+    /// Waits until every search has answered (tests use it to read whole transcripts).
+    pub fn wait(&self) {
+        self.engine.wait();
+    }
+
     fn error(&self, msg: impl AsRef<str>) {
         self.out
             .line(format!("info string error: {}", msg.as_ref()));
     }
 
-    fn searching(&self) -> bool {
-        self.search.is_some()
-    }
-
-    /// Forgets a search thread that has finished by itself (joining it if it is just writing
-    /// its `bestmove`).
-    fn reap_search(&mut self) {
-        if let Some(s) = &self.search
-            && (s.finished.load(Ordering::SeqCst) || s.handle.is_finished())
-        {
-            self.wait_search();
+    fn busy(&self, what: &str) -> bool {
+        if self.engine.is_searching() {
+            self.error(format!(
+                "{what} ignored: a search is running (send stop first)"
+            ));
+            return true;
         }
-    }
-
-    fn stop_search(&mut self) {
-        if let Some(s) = &self.search {
-            s.stop.store(true, Ordering::Relaxed);
-        }
-        self.wait_search();
-    }
-
-    fn wait_search(&mut self) {
-        if let Some(s) = self.search.take() {
-            let _ = s.handle.join();
-        }
+        false
     }
 
     fn dispatch(&mut self, line: &str) -> Flow {
@@ -169,33 +140,32 @@ impl Engine {
         match command.as_str() {
             "uci" => self.identify(Dialect::Uci),
             "uai" => {
-                if !self.searching() && self.variant != Variant::Ataxx {
-                    self.set_variant(Variant::Ataxx);
+                if !self.engine.is_searching() && self.engine.variant() != Variant::Ataxx {
+                    self.engine.set_variant(Variant::Ataxx);
                 }
                 self.identify(Dialect::Uai)
             }
             "isready" => self.out.line("readyok"),
             "ucinewgame" | "uainewgame" => {
-                if self.searching() {
-                    self.error(format!(
-                        "{command} ignored: a search is running (send stop first)"
-                    ));
-                } else {
-                    self.tt.clear();
-                    self.session = new_session(self.variant);
+                if !self.busy(&command) {
+                    self.engine.new_game();
                 }
             }
             "setoption" => self.setoption(args),
-            // The running search has its own copy of the game: a new position is for the next
+            // A running search has its own copy of the game: a new position is for the next
             // `go` (as in Stockfish), so commands piped behind a `go` are not lost.
             "position" => self.position(args),
             "go" => self.go(args),
-            "stop" => self.stop_search(),
+            "stop" => {
+                self.engine.stop();
+                self.engine.wait();
+            }
             "quit" => {
-                self.stop_search();
+                self.engine.stop();
+                self.engine.wait();
                 return Flow::Quit;
             }
-            "ponderhit" => {}
+            "ponderhit" => self.engine.ponderhit(),
             "d" | "display" => self.display(),
             "eval" => self.eval(),
             "flip" => self.flip(),
@@ -213,44 +183,19 @@ impl Engine {
         self.dialect = dialect;
         self.out.line(format!("id name {ENGINE_NAME}"));
         self.out.line(format!("id author {ENGINE_AUTHOR}"));
-        let variants: String = Variant::ALL
-            .iter()
-            .map(|v| format!(" var {}", v.name()))
-            .collect();
-        self.out.line(format!(
-            "option name UCI_Variant type combo default {}{variants}",
-            self.variant.name()
-        ));
-        self.out.line(format!(
-            "option name Hash type spin default {} min 1 max {}",
-            tt::DEFAULT_HASH_MIB,
-            tt::MAX_HASH_MIB
-        ));
-        self.out.line(format!(
-            "option name Threads type spin default 1 min 1 max {}",
-            max_threads()
-        ));
-        self.out.line(format!(
-            "option name MultiPV type spin default 1 min 1 max {MAX_MULTIPV}"
-        ));
-        self.out
-            .line("option name Move Overhead type spin default 10 min 0 max 5000");
-        self.out.line(format!(
-            "option name Skill Level type spin default {MAX_SKILL} min 0 max {MAX_SKILL}"
-        ));
-        self.out
-            .line("option name Basic Search type check default false");
-        self.out.line("option name Clear Hash type button");
+        for mut spec in options::registry() {
+            // The combo's default is the variant in play.
+            if let OptionKind::Combo { default, .. } = &mut spec.kind
+                && spec.id == options::OptionId::Variant
+            {
+                *default = self.engine.variant().name();
+            }
+            self.out.line(option_line(&spec));
+        }
         self.out.line(match dialect {
             Dialect::Uci => "uciok",
             Dialect::Uai => "uaiok",
         });
-    }
-
-    fn set_variant(&mut self, variant: Variant) {
-        self.variant = variant;
-        self.session = new_session(variant);
-        self.tt.clear();
     }
 
     fn setoption(&mut self, args: &[&str]) {
@@ -269,91 +214,8 @@ impl Engine {
         if name.is_empty() {
             return self.error("setoption: the option name is missing");
         }
-        if self.searching() {
-            return self.error(format!(
-                "setoption {name} ignored: a search is running (send stop first)"
-            ));
-        }
-        let key = name.to_ascii_lowercase();
-        let needs_value = !matches!(key.as_str(), "clear hash");
-        if needs_value && value.is_empty() && OPTION_NAMES.contains(&key.as_str()) {
-            return self.error(format!(
-                "option {name}: the value is missing ('setoption name {name} value <value>')"
-            ));
-        }
-        let number = |lo: u64, hi: u64| -> Result<u64, String> {
-            match value.parse::<u64>() {
-                Ok(v) if (lo..=hi).contains(&v) => Ok(v),
-                _ => Err(format!(
-                    "option {name}: value '{}' is not a whole number in {lo}..={hi}",
-                    truncate(&value, 40)
-                )),
-            }
-        };
-        let result = match key.as_str() {
-            "uci_variant" => value
-                .parse::<Variant>()
-                .map(|v| {
-                    if v != self.variant {
-                        self.set_variant(v);
-                    }
-                })
-                .map_err(|e| e.to_string()),
-            "hash" => number(1, tt::MAX_HASH_MIB as u64).and_then(|mib| {
-                let mib = mib as usize;
-                if mib == self.hash_mib {
-                    return Ok(());
-                }
-                // Free the old table first so that both never need to fit at once.
-                self.tt = Arc::new(TranspositionTable::new(1).map_err(|e| e.to_string())?);
-                match TranspositionTable::new(mib) {
-                    Ok(t) => {
-                        self.tt = Arc::new(t);
-                        self.hash_mib = mib;
-                        Ok(())
-                    }
-                    Err(e) => {
-                        self.tt = Arc::new(
-                            TranspositionTable::new(self.hash_mib)
-                                .or_else(|_| TranspositionTable::new(tt::DEFAULT_HASH_MIB))
-                                .map_err(|e| e.to_string())?,
-                        );
-                        Err(format!("{e}; keeping {} MiB", self.hash_mib))
-                    }
-                }
-            }),
-            "threads" => number(1, max_threads() as u64).map(|n| self.options.threads = n as usize),
-            "multipv" => number(1, MAX_MULTIPV).map(|n| self.options.multipv = n as usize),
-            "move overhead" => number(0, 5000).map(|n| self.options.move_overhead_ms = n),
-            "skill level" => match named_skill(&value) {
-                Some(level) => {
-                    self.options.skill_level = level;
-                    Ok(())
-                }
-                None => number(0, MAX_SKILL as u64).map(|n| self.options.skill_level = n as u8),
-            },
-            "basic search" => match value.to_ascii_lowercase().as_str() {
-                "true" => {
-                    self.options.basic = true;
-                    Ok(())
-                }
-                "false" => {
-                    self.options.basic = false;
-                    Ok(())
-                }
-                _ => Err(format!(
-                    "option Basic Search: value '{}' is not true or false",
-                    truncate(&value, 40)
-                )),
-            },
-            "clear hash" => {
-                self.tt.clear();
-                Ok(())
-            }
-            _ => Err(format!("unknown option '{}'", truncate(&name, 60))),
-        };
-        if let Err(e) = result {
-            self.error(&e);
+        if let Err(e) = self.engine.set_option(&name, &value) {
+            self.error(e.to_string());
         }
     }
 
@@ -372,15 +234,16 @@ impl Engine {
                     .error("position: expected 'position startpos|fen <fen> [moves <move>...]'");
             }
         };
-        if let Err(e) = self.session.set_position(fen.as_deref(), moves) {
+        if let Err(e) = self
+            .engine
+            .session_mut()
+            .set_position(fen.as_deref(), moves)
+        {
             self.error(format!("position not changed: {e}"));
         }
     }
 
     fn go(&mut self, args: &[&str]) {
-        if self.searching() {
-            return self.error("go ignored: a search is already running");
-        }
         if args
             .first()
             .is_some_and(|t| t.eq_ignore_ascii_case("perft"))
@@ -392,101 +255,63 @@ impl Engine {
             Err(e) => return self.error(format!("go: {e}")),
         };
         let out = self.out.clone();
-        if let Outcome::Decided { winner, reason } = self.session.outcome() {
+        if let Outcome::Decided { winner, reason } = self.engine.outcome() {
             let who = match winner {
                 None => "draw".to_string(),
-                Some(side) => format!("{} win", side_name(self.variant, side)),
+                Some(side) => format!("{} win", self.engine.variant().side_name(side)),
             };
+            // After any search still running has answered, so the answers stay in order.
+            self.engine.wait();
             out.line(format!("info string game over: {who} ({reason})"));
             out.line("bestmove (none)");
             return;
         }
-        let stop = Arc::new(AtomicBool::new(false));
-        let session = self.session.boxed_clone();
-        let tt = Arc::clone(&self.tt);
-        let options = self.options.clone();
-        let infinite = limits.infinite;
-        let thread_stop = Arc::clone(&stop);
-        let finished = Arc::new(AtomicBool::new(false));
-        let thread_finished = Arc::clone(&finished);
-        let spawned = std::thread::Builder::new()
-            .name("search".into())
-            .stack_size(16 << 20)
-            .spawn(move || {
-                let outcome = catch_unwind(AssertUnwindSafe(|| {
-                    session.search(&limits, &options, &tt, &thread_stop, &mut |r| {
-                        out.line(info_line(r))
-                    })
-                }));
-                thread_finished.store(true, Ordering::SeqCst);
-                match outcome {
-                    Ok(result) => {
-                        let mut line = format!(
-                            "bestmove {}",
-                            result.best_move.as_deref().unwrap_or("(none)")
-                        );
-                        if let Some(p) = result.ponder {
-                            line.push_str(&format!(" ponder {p}"));
-                        }
-                        out.line(line);
-                    }
-                    Err(_) => {
+        let report_out = out.clone();
+        let started = self.engine.go(
+            limits,
+            move |r| report_out.line(info_line(r)),
+            move |finished| {
+                let (best, ponder) = match finished {
+                    Finished::Done(result) => (result.best_move, result.ponder),
+                    Finished::InternalError { fallback } => {
                         out.line("info string error: internal error in the search");
-                        let fallback = session.legal_moves().into_iter().next();
-                        out.line(format!(
-                            "bestmove {}",
-                            fallback.as_deref().unwrap_or("(none)")
-                        ));
+                        (fallback, None)
                     }
+                };
+                let mut line = format!("bestmove {}", best.as_deref().unwrap_or("(none)"));
+                if let Some(p) = ponder {
+                    line.push_str(&format!(" ponder {p}"));
                 }
-            });
-        match spawned {
-            Ok(handle) => {
-                self.search = Some(RunningSearch {
-                    stop,
-                    finished,
-                    handle,
-                    infinite,
-                })
-            }
-            Err(e) => self.error(format!("cannot start the search thread: {e}")),
+                out.line(line);
+            },
+        );
+        if let Err(e) = started {
+            self.error(format!("go: {e}"));
         }
     }
 
     /// `flip`: the same board with the other side to move, set up as by `position fen` (the game
-    /// history is dropped). An error if that position is not valid. Like `position`, allowed
-    /// during a search: it is for the next `go`.
+    /// history is dropped). Like `position`, allowed during a search: it is for the next `go`.
     fn flip(&mut self) {
-        let fen = self.session.fen();
-        let mut fields: Vec<&str> = fen.split_whitespace().collect();
-        let (first, second) = if self.variant.is_tafl() {
-            ("a", "d")
-        } else {
-            ("x", "o")
-        };
-        match fields.get_mut(1) {
-            Some(side) if *side == first => *side = second,
-            Some(side) if *side == second => *side = first,
-            _ => return self.error("flip: cannot read the side to move"),
-        }
-        let flipped = fields.join(" ");
-        if let Err(e) = self.session.set_position(Some(&flipped), &[]) {
-            self.error(format!("flip: position not changed: {e}"));
-        }
+        let session = self.engine.session_mut();
+        let side = session.side_to_move().opponent();
+        session.set_side_to_move(side);
     }
 
     fn display(&self) {
-        for line in self.session.board().lines() {
+        let session = self.engine.session();
+        let variant = self.engine.variant();
+        for line in session.board().lines() {
             self.out.line(line);
         }
-        self.out.line(format!("Variant: {}", self.variant.name()));
-        self.out.line(format!("Fen: {}", self.session.fen()));
-        self.out.line(format!("Key: {:016x}", self.session.hash()));
+        self.out.line(format!("Variant: {}", variant.name()));
+        self.out.line(format!("Fen: {}", session.fen()));
+        self.out.line(format!("Key: {:016x}", session.hash()));
         self.out.line(format!(
             "Side to move: {}",
-            side_name(self.variant, self.session.side_to_move())
+            variant.side_name(session.side_to_move())
         ));
-        let state = match self.session.outcome() {
+        let state = match session.outcome() {
             Outcome::Ongoing => "ongoing".to_string(),
             Outcome::Decided {
                 winner: None,
@@ -495,26 +320,27 @@ impl Engine {
             Outcome::Decided {
                 winner: Some(w),
                 reason,
-            } => format!("{} win ({reason})", side_name(self.variant, w)),
+            } => format!("{} win ({reason})", variant.side_name(w)),
         };
         self.out.line(format!("Outcome: {state}"));
     }
 
     fn eval(&self) {
-        let terms = self.session.eval_terms();
+        let session = self.engine.session();
+        let terms = session.eval_terms();
         for (name, v) in &terms {
             self.out.line(format!("info string eval {name} {v}"));
         }
         let total: i32 = terms.iter().map(|(_, v)| v).sum();
         self.out.line(format!(
             "info string eval total {total} (centipawns, {} to move)",
-            side_name(self.variant, self.session.side_to_move())
+            self.engine.variant().side_name(session.side_to_move())
         ));
     }
 
     fn perft(&self, args: &[&str]) {
-        if self.searching() {
-            return self.error("perft ignored: a search is running (send stop first)");
+        if self.busy("perft") {
+            return;
         }
         let depth = match args.first().map(|t| t.parse::<u32>()) {
             Some(Ok(d)) if (1..=MAX_PERFT_DEPTH).contains(&d) => d,
@@ -526,7 +352,7 @@ impl Engine {
         };
         let start = Instant::now();
         let mut total = 0;
-        for (mv, n) in self.session.divide(depth) {
+        for (mv, n) in self.engine.session().divide(depth) {
             self.out.line(format!("{mv}: {n}"));
             total += n;
         }
@@ -540,8 +366,8 @@ impl Engine {
     }
 
     fn bench(&self, args: &[&str]) {
-        if self.searching() {
-            return self.error("bench ignored: a search is running (send stop first)");
+        if self.busy("bench") {
+            return;
         }
         let depth = match args.first().map(|t| t.parse::<u32>()) {
             None => crate::bench::DEFAULT_DEPTH,
@@ -552,38 +378,16 @@ impl Engine {
             self.out
                 .line(format!("info string bench {variant} {fen}: {nodes} nodes"))
         });
-        self.out
-            .line(format!("{} nodes {} nps", result.nodes, result.nps()));
+        match result {
+            Ok(result) => self
+                .out
+                .line(format!("{} nodes {} nps", result.nodes, result.nps())),
+            Err(e) => self.error(format!("bench: {e}")),
+        }
     }
 }
 
-const MAX_MULTIPV: u64 = 64;
-/// Every option `setoption` knows, lower case.
-const OPTION_NAMES: [&str; 7] = [
-    "uci_variant",
-    "hash",
-    "threads",
-    "multipv",
-    "move overhead",
-    "skill level",
-    "clear hash",
-];
 const MAX_PERFT_DEPTH: u32 = 12;
-
-fn truncate(s: &str, max_chars: usize) -> String {
-    if s.chars().count() <= max_chars {
-        s.to_string()
-    } else {
-        let mut t: String = s.chars().take(max_chars).collect();
-        t.push('…');
-        t
-    }
-}
-
-/// The side's name in `variant`: `attackers`/`defenders` or `x`/`o`.
-pub fn side_name(variant: Variant, side: Side) -> &'static str {
-    variant.side_name(side)
-}
 
 /// Formats a report as a UCI `info` line.
 pub fn info_line(r: &TextReport) -> String {
@@ -633,9 +437,15 @@ pub fn parse_go(args: &[&str]) -> Result<Limits, String> {
             "wtime" => clock.time[1] = Some(number()?),
             "binc" => clock.inc[0] = number()?,
             "winc" => clock.inc[1] = number()?,
-            "movestogo" => clock.moves_to_go = Some(number()?.clamp(1, 1000) as u32),
+            // 0 is no count at all (sudden death), as if the word were absent.
+            "movestogo" => {
+                clock.moves_to_go = match number()? {
+                    0 => None,
+                    n => Some(n.min(1000) as u32),
+                }
+            }
             "infinite" => limits.infinite = true,
-            "ponder" => {}
+            "ponder" => limits.ponder = true,
             "mate" | "searchmoves" => {
                 return Err(format!("'{key}' is not supported"));
             }

@@ -9,13 +9,16 @@
 //! allows it), late-move reductions, and quiescence search on the game's tactical moves. Moves are
 //! ordered TT move first, then by immediate gain (captures), killers, and history.
 
+pub mod threads;
 pub mod timeman;
 pub mod tt;
 
+pub use threads::{Control, ThreadData, ThreadPool};
 pub use timeman::{Clock, Limits, TimeBudget};
 pub use tt::{Bound, TranspositionTable};
 
-use crate::game::{Game, Outcome, RepetitionRule, Side};
+use crate::game::{Game, Outcome, RepetitionRule, SearchParams, Side};
+use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
@@ -111,6 +114,9 @@ pub struct SearchOptions {
     /// transposition table and TT-move/gain ordering only — no aspiration windows, pruning,
     /// reductions, killers, history or quiescence (UCI option `Basic Search`).
     pub basic: bool,
+    /// Tuning values to use instead of the game family's own ([`Game::search_params`]); set by
+    /// the `Tune …` options of a tuning build.
+    pub params: Option<SearchParams>,
 }
 
 /// Full strength for [`SearchOptions::skill_level`].
@@ -184,15 +190,16 @@ impl Default for SearchOptions {
             skill_level: MAX_SKILL,
             seed: 0,
             basic: false,
+            params: None,
         }
     }
 }
 
 /// State shared by all threads of one search.
-struct Shared<'a> {
-    tt: &'a TranspositionTable,
-    /// Set from outside (UCI `stop`) or by the main thread when it is done.
-    stop: &'a AtomicBool,
+struct Shared {
+    tt: Arc<TranspositionTable>,
+    /// `stop` from outside (UCI `stop`) and the ponder state.
+    control: Arc<Control>,
     /// Set by the main thread when it has finished, so helpers end too.
     done: AtomicBool,
     /// Nodes of each thread, refreshed every few thousand nodes.
@@ -201,11 +208,22 @@ struct Shared<'a> {
     budget: TimeBudget,
     node_limit: Option<u64>,
     basic: bool,
+    params: SearchParams,
 }
 
-impl Shared<'_> {
+impl Shared {
     fn total_nodes(&self) -> u64 {
         self.nodes.iter().map(|n| n.load(Ordering::Relaxed)).sum()
+    }
+
+    /// `true` once the search must end: stopped from outside or finished by the main thread.
+    fn stopped(&self) -> bool {
+        self.control.is_stopped() || self.done.load(Ordering::Relaxed)
+    }
+
+    /// The time budget applies (it does not while the search ponders).
+    fn timed(&self) -> bool {
+        !self.control.is_pondering()
     }
 }
 
@@ -213,65 +231,89 @@ impl Shared<'_> {
 ///
 /// - `history`: Zobrist hashes of the game's positions before `root`, oldest first (for
 ///   repetition).
-/// - `stop`: set it from another thread to end the search; the best move found so far is
-///   returned. With `limits.infinite` the search returns only once `stop` is set.
+/// - `control`: [`Control::stop`] it from another thread to end the search; the best move found
+///   so far is returned. With `limits.infinite`, or while it ponders, the search returns only
+///   once stopped (or, pondering, once its time is up after [`Control::ponderhit`]).
+/// - `main_data`: the calling thread's tables (thread 0 of `pool`); `pool` runs the other
+///   `options.threads - 1` workers (Lazy SMP; threads beyond the pool's size are not used).
 /// - `report`: called on the calling thread after each completed iteration.
 ///
-/// Uses `options.threads` threads; the calling thread is the main one and owns the clock.
+/// The calling thread is the main one and owns the clock.
+#[allow(clippy::too_many_arguments)]
 pub fn search<G: Game>(
     root: &G,
     history: &[u64],
     limits: &Limits,
     options: &SearchOptions,
-    tt: &TranspositionTable,
-    stop: &AtomicBool,
+    tt: &Arc<TranspositionTable>,
+    control: &Arc<Control>,
+    main_data: &mut ThreadData,
+    pool: Option<&ThreadPool>,
     report: &mut dyn FnMut(&Report<G::Move>),
 ) -> SearchResult<G::Move> {
-    let threads = options.threads.max(1);
+    let threads = options.threads.max(1).min(pool.map_or(1, |p| p.len()));
     tt.new_search();
-    let shared = Shared {
-        tt,
-        stop,
-        done: AtomicBool::new(false),
-        nodes: (0..threads).map(|_| AtomicU64::new(0)).collect(),
-        start: Instant::now(),
-        budget: TimeBudget::new(limits, root.side_to_move(), options.move_overhead_ms),
-        node_limit: limits.nodes,
-        basic: options.basic,
-    };
     let mut max_depth = limits
         .depth
         .map_or(MAX_PLY as u32 - 1, |d| d.clamp(1, MAX_PLY as u32 - 1));
     let mut multipv = options.multipv.max(1);
-    let mut shared = shared;
+    let mut node_limit = limits.nodes;
     let skill = (options.skill_level < MAX_SKILL).then_some(Skill {
         level: options.skill_level,
     });
     if let Some(skill) = skill {
         max_depth = max_depth.min(skill.max_depth());
-        shared.node_limit = Some(
-            shared
-                .node_limit
-                .map_or(skill.max_nodes(), |n| n.min(skill.max_nodes())),
-        );
+        node_limit = Some(node_limit.map_or(skill.max_nodes(), |n| n.min(skill.max_nodes())));
         multipv = multipv.max(4);
     }
-
-    let result = std::thread::scope(|scope| {
-        for id in 1..threads {
-            let shared = &shared;
-            scope.spawn(move || {
-                let mut worker = Worker::new(id, shared, history, root);
-                worker.iterate(root, max_depth, 1, &mut |_| {});
-            });
-        }
-        let mut worker = Worker::new(0, &shared, history, root);
-        let result = worker.iterate(root, max_depth, multipv, report);
-        shared.done.store(true, Ordering::Relaxed);
-        result
+    let shared = Arc::new(Shared {
+        tt: Arc::clone(tt),
+        control: Arc::clone(control),
+        done: AtomicBool::new(false),
+        nodes: (0..threads).map(|_| AtomicU64::new(0)).collect(),
+        start: Instant::now(),
+        budget: TimeBudget::new(limits, root.side_to_move(), options.move_overhead_ms),
+        node_limit,
+        basic: options.basic,
+        params: options.params.unwrap_or_else(|| root.search_params()),
     });
 
-    let mut result = result;
+    // Helpers on the pool's threads 1..; each says when it has finished.
+    let (finished_tx, finished_rx) = std::sync::mpsc::channel::<()>();
+    let mut helpers = 0;
+    if let Some(pool) = pool {
+        for id in 1..threads {
+            let shared = Arc::clone(&shared);
+            let root = root.clone();
+            let history = history.to_vec();
+            let finished = finished_tx.clone();
+            let sent = pool.send(
+                id,
+                Box::new(move |data: &mut ThreadData| {
+                    {
+                        let mut worker = Worker::new(id, &shared, data, &history, &root);
+                        worker.iterate(&root, max_depth, 1, &mut |_| {});
+                    }
+                    let _ = finished.send(());
+                }),
+            );
+            if sent {
+                helpers += 1;
+            }
+        }
+    }
+    drop(finished_tx);
+    let mut result = {
+        let mut worker = Worker::new(0, &shared, main_data, history, root);
+        worker.iterate(root, max_depth, multipv, report)
+    };
+    shared.done.store(true, Ordering::Relaxed);
+    for _ in 0..helpers {
+        if finished_rx.recv().is_err() {
+            break;
+        }
+    }
+
     if let Some(skill) = skill {
         let firsts: Vec<(i32, G::Move)> = result
             .lines
@@ -285,10 +327,10 @@ pub fn search<G: Game>(
             result.best_move = Some(mv);
         }
     }
-    if limits.infinite {
-        while !stop.load(Ordering::Relaxed) {
-            std::thread::sleep(Duration::from_millis(1));
-        }
+    // `bestmove` waits for `stop` in an infinite search, and for `stop` or `ponderhit` while
+    // pondering.
+    while (limits.infinite || control.is_pondering()) && !control.is_stopped() {
+        std::thread::sleep(Duration::from_millis(1));
     }
     SearchResult {
         nodes: shared.total_nodes(),
@@ -299,16 +341,17 @@ pub fn search<G: Game>(
 /// One search thread's private state.
 struct Worker<'a, G: Game> {
     id: usize,
-    shared: &'a Shared<'a>,
+    shared: &'a Shared,
+    /// Killers and history, kept by the thread from one search to the next.
+    data: &'a mut ThreadData,
     nodes: u64,
     seldepth: usize,
     aborted: bool,
     /// Game history, then the root, then the current search path.
     hashes: Vec<u64>,
+    /// Index of the root in `hashes` (the length of the game history).
+    root_index: usize,
     repetition: RepetitionRule,
-    killers: [[u16; 2]; MAX_PLY],
-    /// History heuristic, indexed by side and encoded move.
-    history: Vec<i32>,
     move_lists: Vec<Vec<G::Move>>,
     /// Ordering score and tactical flag per move, per ply.
     score_lists: Vec<Vec<(i64, bool)>>,
@@ -320,7 +363,17 @@ struct Worker<'a, G: Game> {
 }
 
 impl<'a, G: Game> Worker<'a, G> {
-    fn new(id: usize, shared: &'a Shared<'a>, history: &[u64], root: &G) -> Self {
+    /// A worker for one search. The thread's killers and history are reset: each search starts
+    /// with fresh tables (as every search did when they were allocated per search), so results
+    /// do not depend on what the thread searched before.
+    fn new(
+        id: usize,
+        shared: &'a Shared,
+        data: &'a mut ThreadData,
+        history: &[u64],
+        root: &G,
+    ) -> Self {
+        data.clear();
         let mut hashes = Vec::with_capacity(history.len() + MAX_PLY + 2);
         hashes.extend_from_slice(history);
         hashes.push(root.hash());
@@ -328,9 +381,7 @@ impl<'a, G: Game> Worker<'a, G> {
             .map(|d| {
                 let mut row = [0u8; 64];
                 for (i, r) in row.iter_mut().enumerate() {
-                    if d > 0 && i > 0 {
-                        *r = (0.5 + (d as f64).ln() * (i as f64).ln() / 2.2) as u8;
-                    }
+                    *r = shared.params.lmr_reduction(d, i);
                 }
                 row
             })
@@ -338,13 +389,13 @@ impl<'a, G: Game> Worker<'a, G> {
         Worker {
             id,
             shared,
+            data,
             nodes: 0,
             seldepth: 0,
             aborted: false,
             hashes,
+            root_index: history.len(),
             repetition: root.repetition_rule(),
-            killers: [[0; 2]; MAX_PLY],
-            history: vec![0; 2 * 65536],
             move_lists: (0..MAX_PLY).map(|_| Vec::with_capacity(256)).collect(),
             score_lists: (0..MAX_PLY).map(|_| Vec::with_capacity(256)).collect(),
             pv: (0..MAX_PLY + 1)
@@ -404,10 +455,14 @@ impl<'a, G: Game> Worker<'a, G> {
                 }
                 lines.push((score, line));
             }
-            if self.aborted && lines.is_empty() {
+            // A depth cut short counts only when nothing is known yet: with several lines, the
+            // last complete depth's lines (and best move) stand.
+            if self.aborted && (lines.is_empty() || (lines.len() < multipv && result.depth > 0)) {
                 break;
             }
-            // Lines are searched best first; keep them in that order.
+            // Best first: a later line, searched without the better moves, can come back with a
+            // higher score than an earlier one. The sort is stable, so ties keep search order.
+            lines.sort_by_key(|(score, _)| std::cmp::Reverse(*score));
             if let Some((score, line)) = lines.first() {
                 result.best_move = line.first().copied();
                 result.ponder = line.get(1).copied();
@@ -451,13 +506,14 @@ impl<'a, G: Game> Worker<'a, G> {
     }
 
     fn should_stop_between_iterations(&self) -> bool {
-        if self.shared.stop.load(Ordering::Relaxed) || self.shared.done.load(Ordering::Relaxed) {
+        if self.shared.stopped() {
             return true;
         }
         if !self.is_main() {
             return false;
         }
-        if let Some(soft) = self.shared.budget.soft
+        if self.shared.timed()
+            && let Some(soft) = self.shared.budget.soft
             && self.shared.start.elapsed() >= soft
         {
             return true;
@@ -476,10 +532,15 @@ impl<'a, G: Game> Worker<'a, G> {
 
     /// Root search with an aspiration window around the previous iteration's score.
     fn aspiration(&mut self, root: &G, depth: i32, prev: i32, pv_index: usize) -> i32 {
-        if depth < 4 || pv_index > 0 || prev.abs() >= MATE_BOUND || self.shared.basic {
+        let params = &self.shared.params;
+        if depth < params.aspiration_min_depth
+            || pv_index > 0
+            || prev.abs() >= MATE_BOUND
+            || self.shared.basic
+        {
             return self.negamax(root, depth, -INF, INF, 0, false);
         }
-        let mut delta = 30;
+        let mut delta = params.aspiration_delta;
         let mut alpha = (prev - delta).max(-INF);
         let mut beta = (prev + delta).min(INF);
         loop {
@@ -522,10 +583,10 @@ impl<'a, G: Game> Worker<'a, G> {
         }
         if self.nodes & 1023 == 0 {
             self.flush_nodes();
-            if self.shared.stop.load(Ordering::Relaxed) || self.shared.done.load(Ordering::Relaxed)
-            {
+            if self.shared.stopped() {
                 self.aborted = true;
             } else if self.is_main()
+                && self.shared.timed()
                 && let Some(hard) = self.shared.budget.hard
                 && self.shared.start.elapsed() >= hard
             {
@@ -550,6 +611,41 @@ impl<'a, G: Game> Worker<'a, G> {
             .skip(1)
             .step_by(2)
             .any(|&h| h == hash)
+    }
+
+    /// The score of the position on top of the hash stack by the repetition rule, from the side
+    /// to move's view, or `None` when the rule does not end the game here.
+    ///
+    /// Draw rules: any earlier occurrence scores 0 (the cycle can be repeated until it draws).
+    /// Rules that decide for one side (OpenTafl `tfr:w`/`tfr:l`), as Fairy-Stockfish scores its
+    /// n-fold rules: the game is decided when the position has occurred `n` times with the game
+    /// history, or once before within the search (after the root), since the side that closed
+    /// the cycle can close it again; the score is a win or loss at this ply, so the search
+    /// steers away from a losing repetition and into a winning one.
+    fn repetition_score(&self, pos: &G, ply: usize) -> Option<i32> {
+        if !self.repetition.is_decisive() {
+            return self.is_repetition(pos).then_some(0);
+        }
+        let nth = self.repetition.nth()? as usize;
+        let n = self.hashes.len();
+        let window = (pos.halfmove_clock() as usize).min(n - 1);
+        let hash = self.hashes[n - 1];
+        let mut seen = 0;
+        let mut in_tree = false;
+        let mut i = n - 1;
+        // Earlier positions with the same side to move: every second one back.
+        while i >= 2 && i - 2 >= n - 1 - window {
+            i -= 2;
+            if self.hashes[i] == hash {
+                seen += 1;
+                in_tree |= i > self.root_index;
+            }
+        }
+        if seen + 1 >= nth || (seen > 0 && in_tree) {
+            let outcome = self.repetition.verdict(pos.side_to_move());
+            return Some(Self::terminal_score(outcome, pos.side_to_move(), ply));
+        }
+        None
     }
 
     fn terminal_score(outcome: Outcome, stm: Side, ply: usize) -> i32 {
@@ -594,8 +690,8 @@ impl<'a, G: Game> Worker<'a, G> {
             if outcome.is_decided() {
                 return Self::terminal_score(outcome, pos.side_to_move(), ply);
             }
-            if self.is_repetition(pos) {
-                return 0;
+            if let Some(score) = self.repetition_score(pos, ply) {
+                return score;
             }
             // Mate-distance pruning: no line from here beats a faster mate already found.
             alpha = alpha.max(-MATE + ply as i32);
@@ -644,12 +740,20 @@ impl<'a, G: Game> Worker<'a, G> {
 
         if !pv_node && !root && !threatened && beta.abs() < MATE_BOUND && !self.shared.basic {
             // Reverse futility pruning: far above beta at low depth, assume it holds.
-            if depth <= 6 && static_eval - 90 * depth >= beta && pos.reductions_sound() {
+            let params = &self.shared.params;
+            if params.rfp
+                && depth <= params.rfp_max_depth
+                && static_eval - params.rfp_margin * depth >= beta
+            {
                 return static_eval;
             }
             // Null-move pruning: if passing still fails high, a real move will too.
-            if !was_null && depth >= 3 && static_eval >= beta && pos.null_move_allowed() {
-                let r = 3 + depth / 4;
+            if !was_null
+                && depth >= params.nmp_min_depth
+                && static_eval >= beta
+                && pos.null_move_allowed()
+            {
+                let r = params.nmp_base + depth / params.nmp_divisor.max(1);
                 let mut child = pos.clone();
                 child.make_null_move();
                 self.hashes.push(child.hash());
@@ -676,13 +780,21 @@ impl<'a, G: Game> Worker<'a, G> {
         let side = pos.side_to_move().index();
         let mut scores = std::mem::take(&mut self.score_lists[ply]);
         scores.clear();
-        scores.extend(
-            moves
-                .iter()
-                .map(|&m| self.order_score(pos, m, tt_move, ply, side)),
-        );
+        // The TT move first (placed without scoring), then the rest, scored once and picked
+        // best first.
+        if tt_move != 0
+            && let Some(t) = moves.iter().position(|&m| pos.encode_move(m) == tt_move)
+        {
+            moves.swap(0, t);
+            scores.push((TT_MOVE_SCORE, false));
+        }
+        let start = scores.len();
+        for &m in &moves[start..] {
+            scores.push(self.order_score(pos, m, ply, side));
+        }
 
-        let reductions = pos.reductions_sound();
+        let params = self.shared.params;
+        let reductions = params.lmr && !self.shared.basic;
         let original_alpha = alpha;
         let mut best = -INF;
         let mut best_move = None;
@@ -709,11 +821,15 @@ impl<'a, G: Game> Worker<'a, G> {
                 v = -self.negamax(&child, new_depth, -beta, -alpha, ply + 1, false);
             } else {
                 let mut r = 0;
-                if depth >= 3
+                let min_moves = if pv_node {
+                    params.lmr_min_moves_pv
+                } else {
+                    params.lmr_min_moves
+                };
+                if reductions
+                    && depth >= params.lmr_min_depth
                     && quiet
-                    && searched >= if pv_node { 3 } else { 2 }
-                    && !self.shared.basic
-                    && reductions
+                    && searched as i32 >= min_moves
                 {
                     r = self.lmr[depth.min(MAX_PLY as i32 - 1) as usize][searched.min(63)] as i32;
                     if pv_node {
@@ -778,37 +894,27 @@ impl<'a, G: Game> Worker<'a, G> {
         best
     }
 
-    /// The ordering score of a move and whether it may be reduced (neither tactical nor a
-    /// killer). Order: the TT move; tactical moves by gain; then the rest by immediate gain (Ataxx
-    /// flips; 0 for a quiet tafl move), killers first among equal gains, then history.
-    fn order_score(
-        &self,
-        pos: &G,
-        mv: G::Move,
-        tt_move: u16,
-        ply: usize,
-        side: usize,
-    ) -> (i64, bool) {
+    /// The ordering score of a move other than the TT move and whether it may be reduced
+    /// (neither tactical nor a killer). Order: tactical moves by gain; then the rest by immediate
+    /// gain (Ataxx flips; 0 for a quiet tafl move), killers first among equal gains, then
+    /// history.
+    fn order_score(&self, pos: &G, mv: G::Move, ply: usize, side: usize) -> (i64, bool) {
         let code = pos.encode_move(mv);
-        let gain = pos.move_gain(mv);
-        let tactical = pos.is_tactical(mv);
-        if code == tt_move {
-            return (1 << 60, false);
-        }
+        let (gain, tactical) = pos.gain_and_tactical(mv);
         if tactical {
             return (GAIN_SCORE + gain as i64, false);
         }
         if self.shared.basic {
             return (gain as i64, true);
         }
-        let killer = if self.killers[ply][0] == code {
+        let killer = if self.data.killers[ply][0] == code {
             2
-        } else if self.killers[ply][1] == code {
+        } else if self.data.killers[ply][1] == code {
             1
         } else {
             0
         };
-        let history = self.history[side * 65536 + code as usize] as i64;
+        let history = self.data.history[side * 65536 + code as usize] as i64;
         let score = ((gain.max(0) as i64) << 32)
             + if killer > 0 {
                 (HISTORY_MAX as i64) * 2 + killer
@@ -820,14 +926,14 @@ impl<'a, G: Game> Worker<'a, G> {
 
     fn reward_quiet(&mut self, pos: &G, mv: G::Move, ply: usize, side: usize, depth: i32) {
         let code = pos.encode_move(mv);
-        if self.killers[ply][0] != code {
-            self.killers[ply][1] = self.killers[ply][0];
-            self.killers[ply][0] = code;
+        if self.data.killers[ply][0] != code {
+            self.data.killers[ply][1] = self.data.killers[ply][0];
+            self.data.killers[ply][0] = code;
         }
-        let h = &mut self.history[side * 65536 + code as usize];
+        let h = &mut self.data.history[side * 65536 + code as usize];
         *h += depth * depth;
         if *h > HISTORY_MAX {
-            for v in self.history.iter_mut() {
+            for v in self.data.history.iter_mut() {
                 *v /= 2;
             }
         }
@@ -877,6 +983,7 @@ impl<'a, G: Game> Worker<'a, G> {
     }
 }
 
+const TT_MOVE_SCORE: i64 = 1 << 60;
 const GAIN_SCORE: i64 = 1 << 50;
 const HISTORY_MAX: i32 = 1 << 20;
 const MAX_QDEPTH: u32 = 12;

@@ -30,6 +30,9 @@ pub struct Limits {
     pub clock: Clock,
     /// Search until `stop`, whatever else is set (UCI `go infinite`).
     pub infinite: bool,
+    /// Start in ponder mode (UCI `go ponder`): no time limit applies until `ponderhit`, and the
+    /// answer waits for `ponderhit` or `stop`.
+    pub ponder: bool,
 }
 
 /// The time budget of one search.

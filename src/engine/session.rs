@@ -1,11 +1,61 @@
 //! A game in progress behind a trait object, so front-ends can hold "the current game" without
 //! knowing its type: the position, the history of earlier positions (for repetition), and the
-//! operations the protocols and the CLI need, all with moves as text.
+//! operations the protocols and the CLI need, with moves as text, the board as rows of pieces,
+//! and typed errors ([`PositionError`], [`MoveError`]). No front-end edits FEN text: the side to
+//! move ([`Session::set_side_to_move`]) and the board ([`Session::set_board`]) are set here.
 
-use crate::game::{Game, Outcome, Side, outcome_with_history};
-use crate::search::{self, Limits, Score, SearchOptions, TranspositionTable};
+use crate::game::{Game, Outcome, ParseError, Reason, SearchParams, Side, outcome_with_history};
+use crate::search::{
+    self, Control, Limits, Score, SearchOptions, ThreadData, ThreadPool, TranspositionTable,
+};
 use crate::variant::{GameVisitor, Variant};
-use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
+
+/// Why a move cannot be played.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum MoveError {
+    /// The game is already over.
+    #[error("the game is over ({0})")]
+    GameOver(Reason),
+    /// The text is not a legal move here (the reason says why: notation, blocked way, …).
+    #[error("{0}")]
+    Illegal(ParseError),
+}
+
+/// Why a position cannot be set; the session is left as it was.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum PositionError {
+    /// The FEN is malformed or not a valid set-up of this game.
+    #[error("bad FEN '{fen}': {error}")]
+    BadFen {
+        /// The FEN as given.
+        fen: String,
+        /// What is wrong with it.
+        error: ParseError,
+    },
+    /// The board given to [`Session::set_board`] is not a valid board of this game.
+    #[error("bad board '{board}': {error}")]
+    BadBoard {
+        /// The board as given (FEN placement, top rank first).
+        board: String,
+        /// What is wrong with it.
+        error: ParseError,
+    },
+    /// A move of the list cannot be played (`number` counts from 1).
+    #[error("move {number} '{text}': {error}")]
+    BadMove {
+        /// 1-based index in the move list.
+        number: usize,
+        /// The move text as given.
+        text: String,
+        /// Why it cannot be played.
+        error: MoveError,
+    },
+}
+
+/// One square's content as [`Session::board_rows`] gives it: the FEN letter of the piece
+/// (tafl `t` attacker, `T` defender, `K` king; Ataxx `x`, `o`, `-` blocked), `None` if empty.
+pub type SquareContent = Option<char>;
 
 /// A search progress report with the principal variation as move text.
 #[derive(Clone, Debug)]
@@ -56,9 +106,17 @@ pub trait Session: Send {
     /// Sets the position: the start position (`fen` `None`) or a FEN, then the moves in order.
     /// On any error (bad FEN, an illegal move, a move after the game ended) the session is left
     /// unchanged and the error says what and where.
-    fn set_position(&mut self, fen: Option<&str>, moves: &[&str]) -> Result<(), String>;
+    fn set_position(&mut self, fen: Option<&str>, moves: &[&str]) -> Result<(), PositionError>;
+    /// Sets up a new game from a board (`placement`: the FEN placement field, top rank first)
+    /// with `side` to move and the clocks of a start position. Unchanged on error.
+    fn set_board(&mut self, placement: &str, side: Side) -> Result<(), PositionError>;
+    /// Sets the side to move, keeping the board; the game's history is dropped (as after
+    /// `position fen`). Nothing changes if `side` is already to move.
+    fn set_side_to_move(&mut self, side: Side);
+    /// The board as rows of squares, top rank first, each row from the a-file.
+    fn board_rows(&self) -> Vec<Vec<SquareContent>>;
     /// Plays one move given as text; returns the move in canonical notation. Unchanged on error.
-    fn play(&mut self, mv: &str) -> Result<String, String>;
+    fn play(&mut self, mv: &str) -> Result<String, MoveError>;
     /// Takes back the last move played, if any. Returns `false` when there is none.
     fn undo(&mut self) -> bool;
     /// The current position as FEN.
@@ -75,19 +133,25 @@ pub trait Session: Send {
     fn outcome(&self) -> Outcome;
     /// The static evaluation by named terms (centipawns, side to move's view).
     fn eval_terms(&self) -> Vec<(&'static str, i32)>;
+    /// The search's tuning values for this game's family.
+    fn search_params(&self) -> SearchParams;
     /// The legal moves as text.
     fn legal_moves(&self) -> Vec<String>;
     /// The moves played since the set-up position, as text.
     fn moves_played(&self) -> Vec<String>;
     /// perft divide: each legal move with its perft(`depth` − 1).
     fn divide(&self, depth: u32) -> Vec<(String, u64)>;
-    /// Searches the current position (on the calling thread, using `options.threads`).
+    /// Searches the current position on the calling thread with `data` (thread 0's tables),
+    /// using `options.threads` threads of `pool` (see [`crate::search::search`]).
+    #[allow(clippy::too_many_arguments)]
     fn search(
         &self,
         limits: &Limits,
         options: &SearchOptions,
-        tt: &TranspositionTable,
-        stop: &AtomicBool,
+        tt: &Arc<TranspositionTable>,
+        control: &Arc<Control>,
+        data: &mut ThreadData,
+        pool: Option<&ThreadPool>,
         report: &mut dyn FnMut(&TextReport),
     ) -> TextResult;
 }
@@ -142,11 +206,11 @@ impl<G: Game> GameSession<G> {
             .collect()
     }
 
-    fn play_parsed(&mut self, text: &str) -> Result<G::Move, String> {
+    fn play_parsed(&mut self, text: &str) -> Result<G::Move, MoveError> {
         if let Outcome::Decided { reason, .. } = outcome_with_history(&self.pos, &self.history) {
-            return Err(format!("the game is over ({reason})"));
+            return Err(MoveError::GameOver(reason));
         }
-        let mv = self.pos.parse_move(text).map_err(|e| e.to_string())?;
+        let mv = self.pos.parse_move(text).map_err(MoveError::Illegal)?;
         self.history.push(self.pos.hash());
         self.played.push((self.pos.clone(), mv));
         self.pos.make_move(mv);
@@ -163,24 +227,59 @@ impl<G: Game> Session for GameSession<G> {
         Box::new(self.clone())
     }
 
-    fn set_position(&mut self, fen: Option<&str>, moves: &[&str]) -> Result<(), String> {
+    fn set_position(&mut self, fen: Option<&str>, moves: &[&str]) -> Result<(), PositionError> {
         let start = match fen {
             None => self.pos.start_position(),
             Some(f) => self
                 .pos
                 .with_fen(f)
-                .map_err(|e| format!("bad FEN '{f}': {e}"))?,
+                .map_err(|error| PositionError::BadFen {
+                    fen: f.to_string(),
+                    error,
+                })?,
         };
         let mut next = GameSession::new(start);
         for (i, text) in moves.iter().enumerate() {
             next.play_parsed(text)
-                .map_err(|e| format!("move {} '{text}': {e}", i + 1))?;
+                .map_err(|error| PositionError::BadMove {
+                    number: i + 1,
+                    text: text.to_string(),
+                    error,
+                })?;
         }
         *self = next;
         Ok(())
     }
 
-    fn play(&mut self, mv: &str) -> Result<String, String> {
+    fn set_board(&mut self, placement: &str, side: Side) -> Result<(), PositionError> {
+        // The other FEN fields (side, clocks) of the game's start position, then `side`.
+        let start = self.pos.start_position().fen();
+        let rest = start.split_once(' ').map_or("", |(_, r)| r);
+        let mut pos = self
+            .pos
+            .with_fen(&format!("{placement} {rest}"))
+            .map_err(|error| PositionError::BadBoard {
+                board: placement.to_string(),
+                error,
+            })?;
+        pos.set_side_to_move(side);
+        *self = GameSession::new(pos);
+        Ok(())
+    }
+
+    fn set_side_to_move(&mut self, side: Side) {
+        if self.pos.side_to_move() != side {
+            let mut pos = self.pos.clone();
+            pos.set_side_to_move(side);
+            *self = GameSession::new(pos);
+        }
+    }
+
+    fn board_rows(&self) -> Vec<Vec<SquareContent>> {
+        self.pos.board_rows()
+    }
+
+    fn play(&mut self, mv: &str) -> Result<String, MoveError> {
         let before = self.pos.clone();
         self.play_parsed(mv).map(|m| before.move_to_string(m))
     }
@@ -224,6 +323,10 @@ impl<G: Game> Session for GameSession<G> {
         self.pos.eval_terms()
     }
 
+    fn search_params(&self) -> SearchParams {
+        self.pos.search_params()
+    }
+
     fn legal_moves(&self) -> Vec<String> {
         if self.outcome().is_decided() {
             return Vec::new();
@@ -248,8 +351,10 @@ impl<G: Game> Session for GameSession<G> {
         &self,
         limits: &Limits,
         options: &SearchOptions,
-        tt: &TranspositionTable,
-        stop: &AtomicBool,
+        tt: &Arc<TranspositionTable>,
+        control: &Arc<Control>,
+        data: &mut ThreadData,
+        pool: Option<&ThreadPool>,
         report: &mut dyn FnMut(&TextReport),
     ) -> TextResult {
         if self.outcome().is_decided() {
@@ -268,7 +373,9 @@ impl<G: Game> Session for GameSession<G> {
             limits,
             options,
             tt,
-            stop,
+            control,
+            data,
+            pool,
             &mut |r| {
                 report(&TextReport {
                     depth: r.depth,

@@ -1,0 +1,435 @@
+//! The engine every front-end drives: the game in progress, the transposition table, the
+//! options, and the search threads with their per-thread tables. UCI/UAI, the OpenTafl protocol
+//! and the command-line tools parse their input, call an [`Engine`] and format its answers; none
+//! of them builds search machinery of its own.
+//!
+//! - [`session`]: the game in progress ([`Session`]) with typed errors and structured access.
+//! - [`options`]: the one registry of options (UCI `option` lines, `setoption`, CLI flags).
+//! - [`Engine`]: owns a [`Session`], a [`TranspositionTable`] (`Hash`), a [`ThreadPool`]
+//!   (`Threads`, threads and tables living from one search to the next) and the other option
+//!   values. [`Engine::go`] starts a search on the pool and returns at once; it reports through
+//!   callbacks. [`Engine::stop`], [`Engine::ponderhit`] and [`Engine::wait`] steer it.
+//!   [`Engine::search`] is the same search, waited for, for tools that need nothing else.
+//!
+//! A `go` while a search runs is queued: the running search ends (by its limits or `stop`), then
+//! the new one runs, as in Stockfish. `stop` ends every search started or queued.
+
+pub mod options;
+pub mod session;
+
+use crate::game::{Game, Outcome};
+use crate::search::{
+    Control, Limits, SearchOptions, ThreadPool, TranspositionTable, tt::TableError,
+};
+use crate::variant::{GameVisitor, Variant};
+use options::{OptionError, Setting};
+use session::{GameSession, Session, TextReport, TextResult};
+use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::sync::{Arc, Condvar, Mutex, MutexGuard};
+
+/// Why the engine cannot be made or changed.
+#[derive(Debug, thiserror::Error)]
+pub enum EngineError {
+    /// The transposition table cannot be allocated.
+    #[error(transparent)]
+    Table(#[from] TableError),
+    /// The operating system refused a search thread.
+    #[error("cannot start the search threads: {0}")]
+    Threads(#[from] std::io::Error),
+}
+
+/// How a search started by [`Engine::go`] ended.
+#[derive(Clone, Debug)]
+pub enum Finished {
+    /// The search's answer.
+    Done(TextResult),
+    /// The search failed inside (a bug): `fallback` is a legal move to play instead, if any.
+    InternalError {
+        /// The first legal move, if the game goes on.
+        fallback: Option<String>,
+    },
+}
+
+/// One search started by `go` and not yet fully ended.
+struct Running {
+    id: u64,
+    control: Arc<Control>,
+    /// Set before the search writes its answer: from then on it no longer counts as running,
+    /// so a client answering at once is never told a search runs.
+    answering: bool,
+    /// The search has no limit of its own (infinite, ponder, or no depth/nodes/time for the
+    /// side to move): at end of input it is stopped rather than waited for.
+    unbounded: bool,
+}
+
+#[derive(Default)]
+struct Searches {
+    list: Mutex<Vec<Running>>,
+    changed: Condvar,
+    next_id: Mutex<u64>,
+}
+
+impl Searches {
+    fn lock(&self) -> MutexGuard<'_, Vec<Running>> {
+        self.list.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    fn set_answering(&self, id: u64) {
+        if let Some(r) = self.lock().iter_mut().find(|r| r.id == id) {
+            r.answering = true;
+        }
+    }
+
+    fn remove(&self, id: u64) {
+        self.lock().retain(|r| r.id != id);
+        self.changed.notify_all();
+    }
+}
+
+/// The engine: a game in progress, its options, the hash table and the search threads.
+pub struct Engine {
+    variant: Variant,
+    session: Box<dyn Session>,
+    search_options: SearchOptions,
+    hash_mib: usize,
+    ponder: bool,
+    tt: Arc<TranspositionTable>,
+    pool: Arc<ThreadPool>,
+    searches: Arc<Searches>,
+}
+
+/// A new session at the start position of `variant`.
+pub fn new_session(variant: Variant) -> Box<dyn Session> {
+    struct Make;
+    impl GameVisitor for Make {
+        type Output = Box<dyn Session>;
+        fn visit<G: Game>(self, start: G) -> Box<dyn Session> {
+            Box::new(GameSession::new(start))
+        }
+    }
+    variant.visit(Make)
+}
+
+impl Engine {
+    /// An engine playing brandubh from its start position, every option at its default
+    /// (`Hash` 16 MiB, one thread). Errors if the table or the thread cannot be had.
+    pub fn new() -> Result<Engine, EngineError> {
+        let hash_mib = crate::search::tt::DEFAULT_HASH_MIB;
+        Ok(Engine {
+            variant: Variant::Brandubh,
+            session: new_session(Variant::Brandubh),
+            search_options: SearchOptions::default(),
+            hash_mib,
+            ponder: false,
+            tt: Arc::new(TranspositionTable::new(hash_mib)?),
+            pool: Arc::new(ThreadPool::new(1)?),
+            searches: Arc::default(),
+        })
+    }
+
+    /// The variant in play (its preset; a session set by [`Engine::set_session`] keeps the
+    /// variant it was set with).
+    pub fn variant(&self) -> Variant {
+        self.variant
+    }
+
+    /// The game in progress.
+    pub fn session(&self) -> &dyn Session {
+        self.session.as_ref()
+    }
+
+    /// The game in progress, to change. A running search is not affected: it searches the
+    /// position it was started on.
+    pub fn session_mut(&mut self) -> &mut dyn Session {
+        self.session.as_mut()
+    }
+
+    /// Plays `session` from now on (e.g. a game under OpenTafl rules, or an earlier state of
+    /// the same game put back). The tables are kept: call [`Engine::clear_tables`] for a new
+    /// game.
+    pub fn set_session(&mut self, session: Box<dyn Session>) {
+        self.session = session;
+    }
+
+    /// Starts a new game of `variant` from its start position; the tables are emptied.
+    ///
+    /// Tuning values set by `Tune …` options are dropped: the new game's family has its own.
+    pub fn set_variant(&mut self, variant: Variant) {
+        self.variant = variant;
+        self.search_options.params = None;
+        self.set_session(new_session(variant));
+        self.clear_tables();
+    }
+
+    /// A new game of the same variant (UCI `ucinewgame`): the start position, empty tables.
+    pub fn new_game(&mut self) {
+        self.set_variant(self.variant);
+    }
+
+    /// Empties the transposition table and every thread's history tables. Waits for the
+    /// running searches to end first.
+    pub fn clear_tables(&mut self) {
+        self.wait();
+        self.tt.clear();
+        self.pool.clear();
+    }
+
+    /// The search settings that the options give (threads, MultiPV, overhead, skill, …).
+    pub fn search_options(&self) -> &SearchOptions {
+        &self.search_options
+    }
+
+    /// The transposition table's size, MiB.
+    pub fn hash_mib(&self) -> usize {
+        self.hash_mib
+    }
+
+    /// Whether the GUI said it may ask for pondering (UCI option `Ponder`).
+    pub fn ponder_enabled(&self) -> bool {
+        self.ponder
+    }
+
+    /// Sets the seed of the random choice at reduced skill levels (the CLI's `--seed`).
+    pub fn set_seed(&mut self, seed: u64) {
+        self.search_options.seed = seed;
+    }
+
+    /// Sets an option of the registry ([`options::registry`]) by name; the value as text
+    /// (ignored for buttons). Refused while a search runs; on any error nothing changes.
+    pub fn set_option(&mut self, name: &str, value: &str) -> Result<(), OptionError> {
+        let setting = options::parse(name, value)?;
+        if self.is_searching() {
+            let spec = options::find(name).ok_or_else(|| OptionError::Unknown(name.into()))?;
+            return Err(OptionError::Busy(spec.name));
+        }
+        self.apply(setting)
+    }
+
+    /// Applies a checked setting.
+    pub fn apply(&mut self, setting: Setting) -> Result<(), OptionError> {
+        match setting {
+            Setting::Variant(v) => {
+                if v != self.variant {
+                    self.set_variant(v);
+                }
+            }
+            Setting::Hash(mib) => self.resize_hash(mib)?,
+            Setting::Threads(n) => {
+                if n != self.pool.len() {
+                    self.wait();
+                    // The old pool's threads end (dropping it joins them) before the new ones
+                    // start; a one-thread pool stands in meanwhile.
+                    let interim = ThreadPool::new(1).map_err(|e| OptionError::BadValue {
+                        name: "Threads",
+                        value: n.to_string(),
+                        expected: format!("a thread count the system allows ({e})"),
+                    })?;
+                    self.pool = Arc::new(interim);
+                    self.search_options.threads = 1;
+                    let pool = ThreadPool::new(n).map_err(|e| OptionError::BadValue {
+                        name: "Threads",
+                        value: n.to_string(),
+                        expected: format!("a thread count the system allows ({e})"),
+                    })?;
+                    self.pool = Arc::new(pool);
+                }
+                self.search_options.threads = n;
+            }
+            Setting::MultiPv(n) => self.search_options.multipv = n,
+            Setting::MoveOverhead(ms) => self.search_options.move_overhead_ms = ms,
+            Setting::SkillLevel(l) => self.search_options.skill_level = l,
+            Setting::BasicSearch(b) => self.search_options.basic = b,
+            Setting::Ponder(b) => self.ponder = b,
+            Setting::ClearHash => self.clear_tables(),
+            Setting::Tune(name, value) => {
+                let params = self
+                    .search_options
+                    .params
+                    .get_or_insert_with(|| self.session.search_params());
+                params.set(name, value);
+            }
+        }
+        Ok(())
+    }
+
+    fn resize_hash(&mut self, mib: usize) -> Result<(), OptionError> {
+        if mib == self.hash_mib {
+            return Ok(());
+        }
+        self.wait();
+        // Free the old table first so that both never need to fit at once.
+        let small = TranspositionTable::new(1).map_err(|e| OptionError::Table(e.to_string()))?;
+        self.tt = Arc::new(small);
+        match TranspositionTable::new(mib) {
+            Ok(t) => {
+                self.tt = Arc::new(t);
+                self.hash_mib = mib;
+                Ok(())
+            }
+            Err(e) => {
+                let (keep, mib) = match TranspositionTable::new(self.hash_mib) {
+                    Ok(t) => (t, self.hash_mib),
+                    Err(_) => {
+                        let mib = crate::search::tt::DEFAULT_HASH_MIB;
+                        let t = TranspositionTable::new(mib)
+                            .map_err(|e| OptionError::Table(e.to_string()))?;
+                        (t, mib)
+                    }
+                };
+                self.tt = Arc::new(keep);
+                self.hash_mib = mib;
+                Err(OptionError::Table(format!("{e}; keeping {mib} MiB")))
+            }
+        }
+    }
+
+    /// How full the transposition table is, permill.
+    pub fn hashfull(&self) -> u32 {
+        self.tt.hashfull()
+    }
+
+    /// `true` while a search started by [`Engine::go`] runs (or waits its turn) and has not
+    /// begun to answer.
+    pub fn is_searching(&self) -> bool {
+        self.searches.lock().iter().any(|r| !r.answering)
+    }
+
+    /// Starts a search of the current position with `limits` on the search threads and returns
+    /// at once. `report` is called after each completed depth (and MultiPV line), `done` once
+    /// with the answer, both on the search thread. A search already running is let finish
+    /// first; the position is the one set now. Errors only if the search thread is gone.
+    pub fn go(
+        &mut self,
+        limits: Limits,
+        mut report: impl FnMut(&TextReport) + Send + 'static,
+        done: impl FnOnce(Finished) + Send + 'static,
+    ) -> Result<(), EngineError> {
+        let control = Control::new(limits.ponder);
+        let unbounded = limits.infinite
+            || limits.ponder
+            || (limits.depth.is_none()
+                && limits.nodes.is_none()
+                && limits.movetime.is_none()
+                && limits.clock.time[self.session.side_to_move().index()].is_none());
+        let id = {
+            let mut next = self
+                .searches
+                .next_id
+                .lock()
+                .unwrap_or_else(|p| p.into_inner());
+            *next += 1;
+            *next
+        };
+        self.searches.lock().push(Running {
+            id,
+            control: Arc::clone(&control),
+            answering: false,
+            unbounded,
+        });
+        let session = self.session.boxed_clone();
+        let options = self.search_options.clone();
+        let tt = Arc::clone(&self.tt);
+        let pool = Arc::clone(&self.pool);
+        let searches = Arc::clone(&self.searches);
+        let sent = self.pool.spawn_main(move |data| {
+            let outcome = catch_unwind(AssertUnwindSafe(|| {
+                session.search(
+                    &limits,
+                    &options,
+                    &tt,
+                    &control,
+                    data,
+                    Some(&pool),
+                    &mut report,
+                )
+            }));
+            // This job must not hold the last reference to the pool (its drop joins this
+            // thread): the engine waits for `searches` to empty before it lets the pool go.
+            drop(pool);
+            searches.set_answering(id);
+            let finished = match outcome {
+                Ok(result) => Finished::Done(result),
+                Err(_) => Finished::InternalError {
+                    fallback: session.legal_moves().into_iter().next(),
+                },
+            };
+            let _ = catch_unwind(AssertUnwindSafe(|| done(finished)));
+            searches.remove(id);
+        });
+        if sent {
+            Ok(())
+        } else {
+            self.searches.remove(id);
+            Err(EngineError::Threads(std::io::Error::other(
+                "the search thread has ended",
+            )))
+        }
+    }
+
+    /// Searches the current position on the calling thread (helpers on the pool) and returns
+    /// the answer; waits for any search started by [`Engine::go`] to end first. For tools that
+    /// need nothing but the answer (CLI, OpenTafl, bench).
+    pub fn search(&mut self, limits: &Limits, report: &mut dyn FnMut(&TextReport)) -> TextResult {
+        self.wait();
+        let control = Control::new(false);
+        let pool = Arc::clone(&self.pool);
+        pool.with_main_data(|data| {
+            self.session.search(
+                limits,
+                &self.search_options,
+                &self.tt,
+                &control,
+                data,
+                Some(&pool),
+                report,
+            )
+        })
+    }
+
+    /// Ends every running and queued search now; each still answers (`done` is called).
+    /// Returns at once; [`Engine::wait`] waits for the answers.
+    pub fn stop(&self) {
+        for r in self.searches.lock().iter() {
+            r.control.stop();
+        }
+    }
+
+    /// Stops the searches that would run until stopped (infinite, pondering, or with no limit
+    /// for the side to move); the others go on to their limits.
+    pub fn stop_unbounded(&self) {
+        for r in self.searches.lock().iter().filter(|r| r.unbounded) {
+            r.control.stop();
+        }
+    }
+
+    /// The opponent played the expected move: the pondering search now counts its time.
+    pub fn ponderhit(&self) {
+        for r in self.searches.lock().iter() {
+            r.control.ponderhit();
+        }
+    }
+
+    /// Waits until every search started by [`Engine::go`] has ended and answered.
+    pub fn wait(&self) {
+        let mut list = self.searches.lock();
+        while !list.is_empty() {
+            list = self
+                .searches
+                .changed
+                .wait(list)
+                .unwrap_or_else(|p| p.into_inner());
+        }
+    }
+
+    /// The outcome of the game in progress (repetition included).
+    pub fn outcome(&self) -> Outcome {
+        self.session.outcome()
+    }
+}
+
+impl Drop for Engine {
+    fn drop(&mut self) {
+        self.stop();
+        self.wait();
+    }
+}

@@ -1,0 +1,190 @@
+//! The search threads and what each keeps from one search to the next.
+//!
+//! A [`ThreadPool`] holds `n` operating-system threads that live as long as the pool, each with
+//! its own [`ThreadData`] (killer moves and history tables, allocated once). A search runs its
+//! main worker on the calling thread with the data of thread 0 and hands the helpers of Lazy SMP
+//! to threads 1..n as jobs; [`ThreadPool::spawn_main`] runs a whole search on thread 0, so a
+//! front-end's command loop stays free while it runs. Jobs sent to one thread run in order: a
+//! second search sent while one runs starts when the first has ended.
+//!
+//! A search is steered from outside through its [`Control`]: `stop`, and `ponderhit` for a
+//! search started in ponder mode.
+
+use super::MAX_PLY;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc;
+use std::sync::{Arc, Mutex, MutexGuard};
+use std::thread::JoinHandle;
+
+/// Stack size of a search thread, bytes: the recursion keeps a position per ply.
+const STACK_BYTES: usize = 16 << 20;
+
+/// Entries of a history table: one per side and 16-bit move code.
+pub(crate) const HISTORY_LEN: usize = 2 * 65536;
+
+/// Per-thread search tables that live from one search to the next (they are allocated once,
+/// with the thread, and reset where a search needs them fresh).
+pub struct ThreadData {
+    /// Two killer moves per ply (move codes of `Game::encode_move`, 0 for none).
+    pub(crate) killers: Box<[[u16; 2]; MAX_PLY]>,
+    /// The butterfly history: a score per side and move code ([`HISTORY_LEN`] entries).
+    pub(crate) history: Vec<i32>,
+}
+
+impl Default for ThreadData {
+    fn default() -> Self {
+        ThreadData {
+            killers: Box::new([[0; 2]; MAX_PLY]),
+            history: vec![0; HISTORY_LEN],
+        }
+    }
+}
+
+impl ThreadData {
+    /// Forgets everything learnt (a new game): killers and history to zero, in place.
+    pub fn clear(&mut self) {
+        self.killers.fill([0; 2]);
+        self.history.fill(0);
+    }
+}
+
+/// How a running search is steered from outside; shared between the front-end and the search.
+#[derive(Debug, Default)]
+pub struct Control {
+    stop: AtomicBool,
+    pondering: AtomicBool,
+}
+
+impl Control {
+    /// A control for a search that starts thinking on its own clock (`pondering` false) or in
+    /// ponder mode (`true`: no time limit applies until [`Control::ponderhit`]).
+    pub fn new(pondering: bool) -> Arc<Control> {
+        Arc::new(Control {
+            stop: AtomicBool::new(false),
+            pondering: AtomicBool::new(pondering),
+        })
+    }
+
+    /// Asks the search to end now; it still answers with the best move found so far.
+    pub fn stop(&self) {
+        self.stop.store(true, Ordering::SeqCst);
+    }
+
+    /// `true` once [`Control::stop`] was called.
+    pub fn is_stopped(&self) -> bool {
+        self.stop.load(Ordering::Relaxed)
+    }
+
+    /// The opponent played the expected move: from now on the time limits apply (UCI
+    /// `ponderhit`).
+    pub fn ponderhit(&self) {
+        self.pondering.store(false, Ordering::SeqCst);
+    }
+
+    /// `true` while the search ponders (no time limit applies, `bestmove` waits).
+    pub fn is_pondering(&self) -> bool {
+        self.pondering.load(Ordering::Relaxed)
+    }
+}
+
+type Job = Box<dyn FnOnce(&mut ThreadData) + Send>;
+
+struct PoolThread {
+    jobs: Option<mpsc::Sender<Job>>,
+    handle: Option<JoinHandle<()>>,
+}
+
+/// A fixed set of search threads, each with its [`ThreadData`]. Dropping the pool lets each
+/// thread finish its queued jobs and joins it.
+pub struct ThreadPool {
+    data: Vec<Arc<Mutex<ThreadData>>>,
+    threads: Vec<PoolThread>,
+}
+
+fn lock(data: &Mutex<ThreadData>) -> MutexGuard<'_, ThreadData> {
+    // A panic inside a search leaves the tables in a valid (if odd) state: go on with them.
+    data.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+}
+
+impl ThreadPool {
+    /// A pool of `n` threads (at least 1). Errors if the operating system refuses a thread.
+    pub fn new(n: usize) -> std::io::Result<ThreadPool> {
+        let mut pool = ThreadPool {
+            data: Vec::new(),
+            threads: Vec::new(),
+        };
+        for id in 0..n.max(1) {
+            let data = Arc::new(Mutex::new(ThreadData::default()));
+            let (tx, rx) = mpsc::channel::<Job>();
+            let mine = Arc::clone(&data);
+            let handle = std::thread::Builder::new()
+                .name(format!("search-{id}"))
+                .stack_size(STACK_BYTES)
+                .spawn(move || {
+                    while let Ok(job) = rx.recv() {
+                        let mut data = lock(&mine);
+                        // A job catches its own panics; this keeps the thread alive regardless.
+                        let _ = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                            job(&mut data)
+                        }));
+                    }
+                })?;
+            pool.data.push(data);
+            pool.threads.push(PoolThread {
+                jobs: Some(tx),
+                handle: Some(handle),
+            });
+        }
+        Ok(pool)
+    }
+
+    /// The number of threads.
+    pub fn len(&self) -> usize {
+        self.threads.len()
+    }
+
+    /// Always `false`: a pool has at least one thread.
+    pub fn is_empty(&self) -> bool {
+        self.threads.is_empty()
+    }
+
+    /// Resets every thread's tables (a new game). Waits for running jobs to end.
+    pub fn clear(&self) {
+        for d in &self.data {
+            lock(d).clear();
+        }
+    }
+
+    /// Runs `job` on thread `id` (after the jobs already sent to it). Returns `false` if that
+    /// thread is gone.
+    pub(crate) fn send(&self, id: usize, job: Job) -> bool {
+        self.threads
+            .get(id)
+            .and_then(|t| t.jobs.as_ref())
+            .is_some_and(|tx| tx.send(job).is_ok())
+    }
+
+    /// Runs `job` on the calling thread with thread 0's data (locked for the duration).
+    pub(crate) fn with_main_data<R>(&self, job: impl FnOnce(&mut ThreadData) -> R) -> R {
+        job(&mut lock(&self.data[0]))
+    }
+
+    /// Runs a whole search (`job`) on thread 0, after any search already sent there; returns at
+    /// once. The job must not send more work to thread 0.
+    pub fn spawn_main(&self, job: impl FnOnce(&mut ThreadData) + Send + 'static) -> bool {
+        self.send(0, Box::new(job))
+    }
+}
+
+impl Drop for ThreadPool {
+    fn drop(&mut self) {
+        for t in &mut self.threads {
+            t.jobs.take();
+        }
+        for t in &mut self.threads {
+            if let Some(h) = t.handle.take() {
+                let _ = h.join();
+            }
+        }
+    }
+}

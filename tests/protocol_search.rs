@@ -1,0 +1,226 @@
+//! How searches start, end and answer: MultiPV order, end of input during a search with no limit
+//! of its own, `go` during a search, pondering. Through the real binary, except where the
+//! library is asked directly (node-limited searches, deterministic on one thread).
+
+mod common;
+
+use common::EngineProcess;
+use skald::engine::Engine;
+use skald::search::{Limits, Score};
+use skald::variant::Variant;
+use std::time::Duration;
+
+/// The `cp` score and first move of an `info` line with `multipv`.
+fn info_fields(line: &str) -> Option<(u32, u32, i32, String)> {
+    let words: Vec<&str> = line.split_whitespace().collect();
+    let field = |name: &str| words.iter().position(|w| *w == name).map(|i| words[i + 1]);
+    let depth = field("depth")?.parse().ok()?;
+    let multipv = field("multipv")?.parse().ok()?;
+    let cp = field("cp")?.parse().ok()?;
+    let pv = field("pv")?.to_string();
+    Some((depth, multipv, cp, pv))
+}
+
+/// Issue 9, fault 1: with MultiPV 3 the lines of each depth came in search order (`cp 19`
+/// before `cp 28` at depth 5 here) and `bestmove` was line 1's move even when line 2 scored
+/// more. Now each depth's lines are sorted best first and `bestmove` is line 1's first move.
+#[test]
+fn multipv_lines_are_best_first_and_bestmove_is_line_one() {
+    let mut e = EngineProcess::start(&[]);
+    e.send("setoption name UCI_Variant value tablut");
+    e.send("setoption name MultiPV value 3");
+    e.send("position startpos moves d1-b1 e3-h3");
+    let best = e.go("go depth 5");
+    let infos: Vec<_> = e.transcript.iter().filter_map(|l| info_fields(l)).collect();
+    for depth in 1..=5 {
+        let lines: Vec<_> = infos.iter().filter(|i| i.0 == depth).collect();
+        assert_eq!(lines.len(), 3, "depth {depth}: {:?}", e.transcript);
+        for pair in lines.windows(2) {
+            assert!(pair[0].1 < pair[1].1, "multipv order {:?}", e.transcript);
+            assert!(
+                pair[0].2 >= pair[1].2,
+                "depth {depth} not best first: {lines:?}"
+            );
+        }
+    }
+    let line_one = infos.iter().rfind(|i| i.1 == 1).unwrap();
+    assert_eq!(best, line_one.3, "{:?}", e.transcript);
+}
+
+/// The final lines are the last complete depth's, all of them, best first, whatever the node
+/// limit cuts short; the best move is line 1's first move.
+#[test]
+fn a_cut_short_depth_leaves_the_last_complete_lines() {
+    for variant in [Variant::Tablut, Variant::Ataxx] {
+        let mut engine = Engine::new().unwrap();
+        engine.set_variant(variant);
+        engine.set_option("MultiPV", "3").unwrap();
+        for nodes in [3_000, 10_000, 40_000, 120_000] {
+            engine.clear_tables();
+            let limits = Limits {
+                nodes: Some(nodes),
+                ..Limits::default()
+            };
+            let r = engine.search(&limits, &mut |_| {});
+            assert_eq!(r.lines.len(), 3, "{variant} {nodes}: {:?}", r.lines);
+            let cps: Vec<i32> = r
+                .lines
+                .iter()
+                .map(|(s, _)| match s {
+                    Score::Cp(cp) => *cp,
+                    Score::Mate(n) => n.signum() * 100_000 - n,
+                })
+                .collect();
+            assert!(cps.windows(2).all(|w| w[0] >= w[1]), "{variant}: {cps:?}");
+            assert_eq!(r.best_move.as_ref(), r.lines[0].1.first());
+        }
+    }
+}
+
+/// `skald analyze` shows every requested line in its final summary, best first.
+#[test]
+fn analyze_summary_has_every_line_best_first() {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_skald"))
+        .args([
+            "analyze",
+            "--variant",
+            "tablut",
+            "--moves",
+            "d1-b1 e3-h3",
+            "--depth",
+            "5",
+            "--multipv",
+            "3",
+        ])
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let text = String::from_utf8_lossy(&out.stdout);
+    let summary: Vec<f64> = text
+        .lines()
+        .filter_map(|l| {
+            let l = l.trim_start();
+            let rest = l
+                .strip_prefix(|c: char| c.is_ascii_digit())?
+                .strip_prefix(". ")?;
+            rest.split_whitespace().next()?.parse().ok()
+        })
+        .collect();
+    assert_eq!(summary.len(), 3, "{text}");
+    assert!(summary.windows(2).all(|w| w[0] >= w[1]), "{text}");
+}
+
+/// OpenTafl's `analyze` answers its lines best first.
+#[test]
+fn opentafl_analysis_is_best_first() {
+    let mut e = EngineProcess::start(&["opentafl"]);
+    e.expect_prefix("hello");
+    e.send(
+        "rules dim:9 name:Tablut esc:e atkf:y ks:c nj:n cor: cenp:tcnkTCNK cens: cenh: \
+         cenhe:tcnkTCNK linc:y start:/3ttt3/4t4/4T4/t3T3t/ttTTKTTtt/t3T3t/4T4/4t4/3ttt3/",
+    );
+    e.send("analyze 4 1");
+    let line = e.expect_prefix("analysis ");
+    let words: Vec<&str> = line.split_whitespace().collect();
+    let n: usize = words[1].parse().unwrap();
+    assert_eq!(n, 4, "{line}");
+    let evals: Vec<i32> = (0..n).map(|i| words[3 + 2 * i].parse().unwrap()).collect();
+    assert!(evals.windows(2).all(|w| w[0] >= w[1]), "{line}");
+}
+
+/// Issue 9, fault 2: a `go` with no limit of its own never ended at end of input. Now it answers
+/// one `bestmove` and the engine exits with status 0, as after `go infinite`.
+#[test]
+fn end_of_input_ends_a_search_with_no_limit() {
+    let cases: [&[&str]; 6] = [
+        &["go"],
+        &["go infinite"],
+        &["go ponder"],
+        &["go winc 100"],
+        &["go movestogo 5"],
+        &["uai", "go wtime 100"],
+    ];
+    for commands in cases {
+        let mut e = EngineProcess::start(&[]);
+        for c in commands {
+            e.send(c);
+        }
+        e.close_stdin();
+        let status = e.wait_exit(Duration::from_secs(20));
+        // Read what is left of the output.
+        let best = e.expect(Duration::from_secs(5), |l| l.starts_with("bestmove"));
+        assert!(!best.contains("(none)"), "{commands:?}: {best}");
+        assert!(status.success(), "{commands:?}: {status}");
+        let n = e
+            .transcript
+            .iter()
+            .filter(|l| l.starts_with("bestmove"))
+            .count();
+        assert_eq!(n, 1, "{commands:?}: {:?}", e.transcript);
+    }
+}
+
+/// A search with a limit of its own still finishes at end of input.
+#[test]
+fn end_of_input_lets_a_limited_search_finish() {
+    let mut e = EngineProcess::start(&[]);
+    e.send("go depth 4");
+    e.close_stdin();
+    e.expect_prefix("info depth 4");
+    e.expect_prefix("bestmove");
+    assert!(e.wait_exit(Duration::from_secs(20)).success());
+}
+
+/// Issue 9, fault 6: `go` during a search was dropped with an error. Now, as in Stockfish, the
+/// running search ends and then the new one runs: two answers, in order, no error.
+#[test]
+fn go_during_a_search_runs_after_it() {
+    let mut e = EngineProcess::start(&[]);
+    e.send("go depth 6");
+    e.send("position startpos moves d2-f2");
+    e.send("go depth 3");
+    e.expect_prefix("bestmove");
+    // The second search's lines all come after the first answer, and it searched the new
+    // position (attackers moved: the defenders answer).
+    let second = e.expect_prefix("bestmove");
+    let mv = second.split_whitespace().nth(1).unwrap();
+    let mut game = skald::engine::new_session(Variant::Brandubh);
+    game.play("d2-f2").unwrap();
+    game.play(mv).unwrap();
+    assert!(
+        !e.transcript.iter().any(|l| l.contains("error")),
+        "{:?}",
+        e.transcript
+    );
+
+    // After `go infinite`, a queued `go` waits for `stop`; `stop` ends both, each answers.
+    let mut e = EngineProcess::start(&[]);
+    e.send("go infinite");
+    e.send("go depth 2");
+    std::thread::sleep(Duration::from_millis(200));
+    assert!(
+        !e.sync()
+            .iter()
+            .any(|l| l.starts_with("bestmove") || l.contains("error"))
+    );
+    e.send("stop");
+    e.expect_prefix("bestmove");
+    e.expect_prefix("bestmove");
+    assert!(e.sync().is_empty());
+}
+
+/// `go ponder` answers only after `ponderhit` (or `stop`), then within its time.
+#[test]
+fn pondering_waits_for_ponderhit() {
+    let mut e = EngineProcess::start(&[]);
+    e.send("go ponder movetime 50");
+    std::thread::sleep(Duration::from_millis(300));
+    assert!(!e.sync().iter().any(|l| l.starts_with("bestmove")));
+    e.send("ponderhit");
+    e.expect_prefix("bestmove");
+    e.send("go ponder depth 2");
+    std::thread::sleep(Duration::from_millis(200));
+    assert!(!e.sync().iter().any(|l| l.starts_with("bestmove")));
+    e.send("stop");
+    e.expect_prefix("bestmove");
+}
