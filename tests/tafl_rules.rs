@@ -542,3 +542,27 @@ fn copenhagen13_move_codes() {
         assert_eq!(p.decode_move(bits), Some(m));
     }
 }
+
+/// Copenhagen: a defender move that recreates an earlier position is illegal (it loses: the
+/// attackers win by repetition); the attackers may repeat.
+#[test]
+fn copenhagen_defenders_may_not_repeat() {
+    use skald::game::{RepetitionRule, outcome_with_history};
+    let p = skald::tafl::copenhagen();
+    assert_eq!(p.repetition_rule(), RepetitionRule::Forbidden(Side::Second));
+    let mut history = vec![p.hash()];
+    let mut c = p;
+    // b8-b7 recreates the position after b6-b7 (defenders to move): allowed for the attackers.
+    for mv in ["b6-b7", "d6-d7", "b7-b8", "d7-d6", "b8-b7"] {
+        c = play(&c, mv);
+        assert_eq!(outcome_with_history(&c, &history), Outcome::Ongoing, "{mv}");
+        history.push(c.hash());
+    }
+    assert_eq!(c.hash(), history[1]);
+    // d6-d7 recreates the position after the defenders' first move: not allowed.
+    let c = play(&c, "d6-d7");
+    assert_eq!(
+        outcome_with_history(&c, &history),
+        Outcome::win(Side::First, Reason::Repetition)
+    );
+}

@@ -8,7 +8,7 @@
 use std::sync::OnceLock;
 
 use super::bitboard::{Bitboard, MAX_SQUARES, Square, Wide};
-use crate::game::{ParseError, RepetitionRule};
+use crate::game::{ParseError, RepetitionRule, Side};
 
 /// Marks "no square" in the neighbour table.
 pub(crate) const NO_SQUARE: Square = Square::MAX;
@@ -321,7 +321,7 @@ impl RuleOptions {
             king_strong: (0..square_count(size)).collect(),
             king_edge_hostile: false,
             no_legal_move: NoMoveRule::Loses,
-            repetition: RepetitionRule::Ignored,
+            repetition: RepetitionRule::Forbidden(Side::Second),
             move_limit: None,
             linnaean: vec![],
             surround: false,
