@@ -566,3 +566,17 @@ fn copenhagen_defenders_may_not_repeat() {
         Outcome::win(Side::First, Reason::Repetition)
     );
 }
+
+/// OpenTafl's Copenhagen (`efe:y`) judges the fort of `copenhagen_edge_fort` a defender win too.
+#[test]
+fn opentafl_edge_fort() {
+    let options = skald::tafl::opentafl::parse_rules(
+        "dim:11 name:Copenhagen atkf:y tfr:w sw:s efe:y start:/3ttttt3/5t5/11/t4T4t/t3TTT3t/tt1TTKTT1tt/t3TTT3t/t4T4t/11/5t5/3ttttt3/",
+    )
+    .unwrap();
+    let rules = Rules::<u128>::leak(options).unwrap();
+    let p = pos(rules, "11/11/1t7t1/11/11/11/11/6T4/11/4TT5/3TK6 d");
+    assert_eq!(p.outcome(), Outcome::Ongoing);
+    let c = play(&p, "g4-g1");
+    assert_eq!(c.outcome(), Outcome::win(Side::Second, Reason::EdgeFort));
+}
