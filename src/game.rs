@@ -50,8 +50,13 @@ pub enum Reason {
     NoPieces,
     /// Ataxx: neither side can move although squares are empty (they are out of reach or blocked).
     NoMoves,
-    /// Tafl (OpenTafl `surf`): the attackers enclosed the king and every defender.
+    /// Tafl (OpenTafl `surf`, Copenhagen encirclement): the attackers enclosed the king and every
+    /// defender.
     Surrounded,
+    /// Tafl (Copenhagen): the king sits on an edge in a fort the attackers cannot break.
+    EdgeFort,
+    /// Tafl (Copenhagen, hnefatafl.org): the defenders are too few or too hemmed in to escape.
+    CannotEscape,
 }
 
 impl fmt::Display for Reason {
@@ -66,6 +71,8 @@ impl fmt::Display for Reason {
             Reason::NoPieces => "no pieces left",
             Reason::NoMoves => "neither side can move",
             Reason::Surrounded => "defenders surrounded",
+            Reason::EdgeFort => "edge fort",
+            Reason::CannotEscape => "defenders cannot escape",
         })
     }
 }
@@ -128,6 +135,13 @@ pub enum RepetitionRule {
     /// The side whose move makes a position occur for the `n`-th time wins (OpenTafl `tfr:l`,
     /// `n` = 3).
     MoverWins(u8),
+    /// A move by this side that makes an earlier position of the game occur again is illegal
+    /// (Copenhagen: the defenders may not repeat a board; the other side may). Judged like
+    /// [`RepetitionRule::MoverLoses`] at the second occurrence, but only for moves of this side:
+    /// a side whose every move repeats has no legal move and loses, and a front-end that lets such
+    /// a move through sees it lose. "Position" is placement and side to move (a board recurring
+    /// with the other side to move, after an odd cycle, is not caught).
+    Forbidden(Side),
 }
 
 impl RepetitionRule {
@@ -139,6 +153,7 @@ impl RepetitionRule {
             RepetitionRule::Draw(n)
             | RepetitionRule::MoverLoses(n)
             | RepetitionRule::MoverWins(n) => Some(n),
+            RepetitionRule::Forbidden(_) => Some(2),
         }
     }
 
@@ -146,7 +161,9 @@ impl RepetitionRule {
     pub const fn is_decisive(self) -> bool {
         matches!(
             self,
-            RepetitionRule::MoverLoses(_) | RepetitionRule::MoverWins(_)
+            RepetitionRule::MoverLoses(_)
+                | RepetitionRule::MoverWins(_)
+                | RepetitionRule::Forbidden(_)
         )
     }
 
@@ -158,6 +175,13 @@ impl RepetitionRule {
             RepetitionRule::Draw(_) => Outcome::draw(Reason::Repetition),
             RepetitionRule::MoverLoses(_) => Outcome::win(to_move, Reason::Repetition),
             RepetitionRule::MoverWins(_) => Outcome::win(to_move.opponent(), Reason::Repetition),
+            RepetitionRule::Forbidden(side) => {
+                if to_move.opponent() as usize == side as usize {
+                    Outcome::win(to_move, Reason::Repetition)
+                } else {
+                    Outcome::Ongoing
+                }
+            }
         }
     }
 }
@@ -281,12 +305,14 @@ pub trait Game: Clone + Send + Sync + fmt::Debug + 'static {
     /// The move as text in the game's notation (tafl `d1-d3`, Ataxx `f2`, `a7a5`, `0000`).
     fn move_to_string(&self, mv: Self::Move) -> String;
 
-    /// Packs a move in 16 bits (for the transposition table). Never 0 for a real move.
-    fn encode_move(mv: Self::Move) -> u16;
+    /// Packs a move in 16 bits (for the transposition table, killers and history). Never 0 for a
+    /// real move. The packing may depend on the position's geometry (tafl boards over 11×11 pack
+    /// from-square, direction and distance), so it is only meaningful within one game.
+    fn encode_move(&self, mv: Self::Move) -> u16;
 
     /// Unpacks [`Game::encode_move`]'s value; `None` if `bits` is no move of this game. The result
     /// still has to be checked for legality in the position where it is used.
-    fn decode_move(bits: u16) -> Option<Self::Move>;
+    fn decode_move(&self, bits: u16) -> Option<Self::Move>;
 
     /// A text diagram of the board, top rank first, with coordinates.
     fn board_string(&self) -> String;

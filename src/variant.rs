@@ -13,6 +13,10 @@ pub enum Variant {
     Tablut,
     /// Tawlbwrdd 11×11 (Welsh), edge escape.
     Tawlbwrdd,
+    /// Copenhagen Hnefatafl 11×11 (copenhagen.md), corner escape.
+    Copenhagen,
+    /// Copenhagen Hnefatafl 13×13 (copenhagen.md), corner escape.
+    Copenhagen13,
     /// Ataxx 7×7.
     Ataxx,
 }
@@ -28,10 +32,12 @@ pub trait GameVisitor {
 
 impl Variant {
     /// All variants, in the order the protocol lists them.
-    pub const ALL: [Variant; 4] = [
+    pub const ALL: [Variant; 6] = [
         Variant::Brandubh,
         Variant::Tablut,
         Variant::Tawlbwrdd,
+        Variant::Copenhagen,
+        Variant::Copenhagen13,
         Variant::Ataxx,
     ];
 
@@ -41,6 +47,8 @@ impl Variant {
             Variant::Brandubh => "brandubh",
             Variant::Tablut => "tablut",
             Variant::Tawlbwrdd => "tawlbwrdd",
+            Variant::Copenhagen => "copenhagen",
+            Variant::Copenhagen13 => "copenhagen13",
             Variant::Ataxx => "ataxx",
         }
     }
@@ -66,6 +74,8 @@ impl Variant {
             Variant::Brandubh => visitor.visit(crate::tafl::brandubh()),
             Variant::Tablut => visitor.visit(crate::tafl::tablut()),
             Variant::Tawlbwrdd => visitor.visit(crate::tafl::tawlbwrdd()),
+            Variant::Copenhagen => visitor.visit(crate::tafl::copenhagen()),
+            Variant::Copenhagen13 => visitor.visit(crate::tafl::copenhagen13()),
             Variant::Ataxx => visitor.visit(crate::ataxx::Position::start()),
         }
     }
@@ -88,7 +98,8 @@ impl FromStr for Variant {
             .find(|v| v.name().eq_ignore_ascii_case(s))
             .ok_or_else(|| {
                 ParseError::new(format!(
-                    "unknown variant '{s}' (expected one of: brandubh, tablut, tawlbwrdd, ataxx)"
+                    "unknown variant '{s}' (expected one of: {})",
+                    Variant::ALL.map(|v| v.name()).join(", ")
                 ))
             })
     }

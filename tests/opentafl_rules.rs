@@ -60,12 +60,14 @@ fn built_in_variants_parse() {
 
 #[test]
 fn unsupported_keys_are_refused_by_name() {
-    let e = parse_rules(COPENHAGEN).unwrap_err();
-    assert!(e.contains("sw:s") && e.contains("efe:y"), "{e}");
+    let e = parse_rules(&COPENHAGEN.replace("efe:y", "efe:y swf:n kj:y")).unwrap_err();
+    assert!(e.contains("kj:y"), "{e}");
+    let e = parse_rules(&COPENHAGEN.replace("efe:y", "swf:n")).unwrap_err();
+    assert!(e.contains("swf:n"), "{e}");
     for (extra, key) in [
         ("kj:y", "kj"),
         ("ber:y", "ber"),
-        ("spd:3,4", "spd"),
+        ("spd:3,0", "spd"),
         ("afor:a1,b1", "afor"),
         ("dfor:c1", "dfor"),
         ("zz:1", "zz"),
@@ -74,7 +76,7 @@ fn unsupported_keys_are_refused_by_name() {
         let e = parse_rules(&s).unwrap_err();
         assert!(e.contains(key), "{extra}: {e}");
     }
-    let e = parse_rules(&FETLAR.replace("dim:11", "dim:13")).unwrap_err();
+    let e = parse_rules(&FETLAR.replace("dim:11", "dim:21")).unwrap_err();
     assert!(e.contains("dim"), "{e}");
     let e = parse_rules("dim:7 start:/3t3/3n3/3T3/ttTKTtt/3T3/3t3/3t3/").unwrap_err();
     assert!(e.contains("start"), "{e}");
@@ -119,7 +121,7 @@ fn same_board_rules(mut ot: RuleOptions, preset: &RuleOptions, strong_too: bool)
     if strong_too {
         ot.king_strong = preset.king_strong.clone();
     }
-    let sorted = |mut v: Vec<u8>| {
+    let sorted = |mut v: Vec<skald::tafl::Square>| {
         v.sort_unstable();
         v
     };
@@ -321,4 +323,44 @@ fn search_seeks_a_winning_repetition() {
     let (pos, history) = play_line("d", 'd', &line);
     let (mv, _) = best_move(&pos, &history);
     assert_ne!(mv, "e5-e6", "ahead, the attackers avoid a draw");
+}
+
+/// OpenTafl's Copenhagen string maps onto the same rule entries as skald's preset, with
+/// OpenTafl's edge fort and repetition rule and without hnefatafl.org's extra end rules.
+#[test]
+fn opentafl_copenhagen_maps_onto_rule_options() {
+    use skald::game::RepetitionRule;
+    use skald::tafl::{EdgeFort, Shieldwall};
+    let ot = parse_rules(COPENHAGEN).unwrap();
+    let cph = RuleOptions::copenhagen();
+    assert_eq!(ot.shieldwall, Shieldwall::Copenhagen);
+    assert_eq!(ot.edge_fort, EdgeFort::OpenTafl);
+    assert_eq!(ot.repetition, RepetitionRule::MoverLoses(3));
+    assert_eq!(ot.size, cph.size);
+    assert_eq!(ot.escape, cph.escape);
+    assert_eq!(ot.king_armed, cph.king_armed);
+    let weak = parse_rules(&COPENHAGEN.replace("sw:s", "sw:w")).unwrap();
+    assert_eq!(weak.shieldwall, Shieldwall::NoCorners);
+    // Same start; the same first moves.
+    let rules = Rules::<u128>::leak(ot).unwrap();
+    let p = Position::start(rules);
+    assert_eq!(p.perft(2), 6788);
+}
+
+/// OpenTafl's Magpie: brandub with a king that moves one square (`spd`, ten entries in
+/// `tcnkmTCNKM` order) and may be captured against the edge (`ks:m`).
+#[test]
+fn magpie_speed_limit() {
+    let magpie = "dim:7 name:Magpie surf:n atkf:y ks:m cenh: cenhe: spd:-1,-1,-1,-1,-1,-1,-1,-1,1,-1 start:/3t3/1t3t1/3T3/t1TKT1t/3T3/1t3t1/3t3/";
+    let options = parse_rules(magpie).unwrap();
+    assert_eq!(options.speed_limit, [None, None, Some(1)]);
+    let rules = Rules::<u64>::leak(options).unwrap();
+    // The king alone in the open, defenders to move: four one-square moves.
+    let p = Position::from_fen(rules, "1t5/7/7/3K3/7/7/7 d").unwrap();
+    assert_eq!(p.perft(1), 4);
+    assert!(p.parse_move("d4-d6").is_err());
+    assert!(p.parse_move("d4-d5").is_ok());
+    // Two-number form: attackers 2, defenders and king 3.
+    let two = parse_rules(&magpie.replace("-1,-1,-1,-1,-1,-1,-1,-1,1,-1", "2,3")).unwrap();
+    assert_eq!(two.speed_limit, [Some(2), Some(3), Some(3)]);
 }

@@ -2,7 +2,9 @@
 //! empty restricted square).
 
 use skald::game::{Game, Outcome, Reason, Side};
-use skald::tafl::{Bitboard, Position, Rules, brandubh_rules, parse_square, tablut_rules};
+use skald::tafl::{
+    Bitboard, Position, Rules, brandubh_rules, copenhagen_rules, parse_square, tablut_rules,
+};
 
 fn pos<B: Bitboard>(rules: &'static Rules<B>, fen: &str) -> Position<B> {
     Position::from_fen(rules, fen).unwrap_or_else(|e| panic!("{fen}: {e}"))
@@ -312,9 +314,9 @@ fn move_text() {
     let mut moves = Vec::new();
     p.generate_moves(&mut moves);
     for &m in &moves {
-        let bits = Position::<u64>::encode_move(m);
+        let bits = p.encode_move(m);
         assert_ne!(bits, 0);
-        assert_eq!(Position::<u64>::decode_move(bits), Some(m));
+        assert_eq!(p.decode_move(bits), Some(m));
         assert_eq!(p.parse_move(&p.move_to_string(m)), Ok(m));
     }
 }
@@ -354,4 +356,255 @@ fn runtime_rules_from_options() {
     let mut o = RuleOptions::tablut();
     o.start_fen = "9/9 a".into();
     assert!(Rules::<u128>::leak(o).is_err());
+}
+
+// ---- Copenhagen Hnefatafl (copenhagen.md) ----
+
+fn cph(fen: &str) -> Position<u128> {
+    pos(copenhagen_rules(), fen)
+}
+
+// 3 . . T . . . . . . . .
+// 2 . . . T T T . . . . .
+// 1 + . . t t t T . . . +   c3-c1: the row d1-f1, each with a defender inward, is closed by c1
+//   a b c d e f g h i j k   and g1: all three are captured (a shieldwall).
+#[test]
+fn copenhagen_shieldwall() {
+    let p = cph("11/11/1t9/11/11/5K5/11/11/2T8/3TTT5/3tttT4 d");
+    let c = play(&p, "c3-c1");
+    for sq in ["d1", "e1", "f1"] {
+        assert!(!occupied(&c, sq), "{sq}");
+    }
+    assert!(occupied(&c, "g1"));
+}
+
+// 2 . . . . . . . . t t .
+// 1 + . . . t . . . K T +   e1-h1: the row i1-j1 (king and defender, attackers inward) is closed
+//   a b c d e f g h i j k   by h1 and the corner: j1 is captured, the king stays.
+#[test]
+fn copenhagen_shieldwall_spares_the_king() {
+    let p = cph("11/11/11/11/11/4T6/11/11/11/8tt1/4t3KT1 a");
+    let c = play(&p, "e1-h1");
+    assert!(!occupied(&c, "j1"));
+    assert!(occupied(&c, "i1"));
+    assert_eq!(c.outcome(), Outcome::Ongoing);
+}
+
+// A shieldwall needs a row of two or more:
+// 2 . . . . . . . . . t .
+// 1 + . . . t . . . . K +   e1-i1: the king alone between i1 and the corner is no row; he stays
+//   a b c d e f g h i j k   (and is never captured on the edge).
+#[test]
+fn copenhagen_no_shieldwall_of_one() {
+    let p = cph("11/11/11/11/11/4T6/11/11/11/9t1/4t4K1 a");
+    let c = play(&p, "e1-i1");
+    assert!(occupied(&c, "j1"));
+}
+
+// 4 . . . . . t . . . . .
+// 2 . . . . t . . . . . .
+// 1 + . . t K . . . . . +   f4-f1: attackers on three sides, the fourth is the edge: the king is
+//   a b c d e f g h i j k   never captured on the edge.
+#[test]
+fn copenhagen_king_safe_on_edge() {
+    let p = cph("11/11/11/7T3/11/4T6/11/5t5/11/4t6/3tK6 a");
+    let c = play(&p, "f4-f1");
+    assert!(occupied(&c, "e1"));
+    assert_eq!(c.outcome(), Outcome::Ongoing);
+}
+
+// 10 . . . . . t . . . . .
+//  8 . . . . . . . . . . .
+//  7 . . . . t K t . . . .
+//  6 . . . . . + . . . . .   f10-f8: three attackers and the empty throne capture the king.
+#[test]
+fn copenhagen_king_captured_against_throne() {
+    let p = cph("11/5t5/11/11/4tKt4/11/11/11/2T8/11/11 a");
+    let c = play(&p, "f10-f8");
+    assert_eq!(c.outcome(), Outcome::win(Side::First, Reason::KingCaptured));
+}
+
+// 4 . . . . . . T . . . .
+// 2 . . . . T T . . . . .
+// 1 + . . T K . . . . . +   g4-g1 closes the fort d1 e1 f1 g1 / e2 f2 around the king on the
+//   a b c d e f g h i j k   edge: no attacker can get in, the defenders win.
+#[test]
+fn copenhagen_edge_fort() {
+    let p = cph("11/11/1t7t1/11/11/11/11/6T4/11/4TT5/3TK6 d");
+    assert_eq!(p.outcome(), Outcome::Ongoing);
+    let c = play(&p, "g4-g1");
+    assert_eq!(c.outcome(), Outcome::win(Side::Second, Reason::EdgeFort));
+    assert_eq!(c.perft(1), 0);
+}
+
+// 8 . . . . . t . . . . .
+// 7 . . . . t . t . . . .
+// 6 . . . t . K T t . . .
+// 5 . . . . t . t . . . .
+// 4 . . . . . . . . . . .
+// 2 . . . . . t . . . . .   f2-f4 closes the ring around the king and the last defender.
+#[test]
+fn copenhagen_encirclement() {
+    let p = cph("11/11/11/5t5/4t1t4/3t1KTt3/4t1t4/11/11/5t5/11 a");
+    assert_eq!(p.outcome(), Outcome::Ongoing);
+    let c = play(&p, "f2-f4");
+    assert_eq!(c.outcome(), Outcome::win(Side::First, Reason::Surrounded));
+}
+
+// hnefatafl.org's rules, section 10, "when the king is trapped":
+// 11 + t K t t . . . . . +
+// 10 . t t . . . . . . . .
+//  9 . t t . . . . . . . .
+//  6 t . . . . + . . . . T
+//  5 . . . . . . . . . . T    the attackers win: the king cannot get off the edge.
+#[test]
+fn copenhagen_king_trapped_on_edge() {
+    let p = cph("1tKtt6/1tt8/1tt8/11/11/t9T/10T/11/11/11/11 d");
+    assert_eq!(p.outcome(), Outcome::win(Side::First, Reason::CannotEscape));
+    assert_eq!(p.perft(1), 0);
+    // Without the attacker on c9 the king can still be freed.
+    let p = cph("1tKtt6/1tt8/1t9/11/11/t9T/10T/11/11/11/11 d");
+    assert_eq!(p.outcome(), Outcome::Ongoing);
+}
+
+// hnefatafl.org's rules, section 10: all corners sealed, five defenders and at most three open
+// squares on any edge.
+// 11 + . t t t . . . t . +
+// 10 . t . . . . . . . t .
+//  9 t . . . . . . . . . t
+//  8 . . . . . . . . . T T
+//  7 . . . . . . . . T . K
+//  6 . . . . . + . . . T T
+//  5 t . . . . . . . . . t
+//  4 t . . . . . . . . . t
+//  3 t . . . . . . . . . t
+//  2 . t . . . . . . . t .
+//  1 + . t t t . . . t . +
+#[test]
+fn copenhagen_defenders_cannot_escape() {
+    let fen = "2ttt3t2/1t7t1/t9t/9TT/8T1K/9TT/t9t/t9t/t9t/1t7t1/2ttt3t2 d";
+    let p = cph(fen);
+    assert_eq!(p.outcome(), Outcome::win(Side::First, Reason::CannotEscape));
+    // A sixth defender (e6) is enough to go on.
+    let p = cph("2ttt3t2/1t7t1/t9t/9TT/8T1K/4T4TT/t9t/t9t/t9t/1t7t1/2ttt3t2 d");
+    assert_eq!(p.outcome(), Outcome::Ongoing);
+}
+
+// ---- Boards up to 19×19 (wide bitboards) ----
+
+/// An OpenTafl rules string with a 19×19 board: the king on the throne j10, one attacker on a2
+/// next to the corner a1. Attackers first: a2 moves up the a-file (a3-a18, not onto the corner
+/// a19) or along rank 2 (b2-s2): 34 moves.
+#[test]
+fn board_19x19_from_opentafl_rules() {
+    use skald::tafl::{Wide, opentafl::parse_rules};
+    let mut rows = vec!["19".to_string(); 19];
+    rows[1] = "t18".into(); // rank 2 (records list rank 1 first)
+    rows[9] = "9K9".into();
+    let rules = format!("dim:19 name:Big esc:c surf:n start:/{}/", rows.join("/"));
+    let options = parse_rules(&rules).unwrap();
+    let rules = Rules::<Wide<6>>::leak(options).unwrap();
+    let p = Position::start(rules);
+    assert_eq!(p.perft(1), 34);
+    let mut moves = Vec::new();
+    p.generate_moves(&mut moves);
+    let mut codes = std::collections::HashSet::new();
+    for &m in &moves {
+        let bits = p.encode_move(m);
+        assert!(bits != 0 && codes.insert(bits));
+        assert_eq!(p.decode_move(bits), Some(m));
+        let c = play(&p, &p.move_to_string(m));
+        let mut replies = Vec::new();
+        c.generate_moves(&mut replies);
+        assert_eq!(c.perft(1), replies.len() as u64);
+        for &r in &replies {
+            assert_eq!(c.decode_move(c.encode_move(r)), Some(r));
+        }
+    }
+    assert!(p.parse_move("s19-s1").is_err());
+    assert!(p.parse_move("a2-s2").is_ok());
+    assert_eq!(p.with_fen(&p.fen()).unwrap(), p);
+    // 20×20 is refused.
+    let big = format!("dim:20 start:/{}/", vec!["20"; 20].join("/"));
+    assert!(parse_rules(&big).is_err());
+}
+
+/// copenhagen13 moves pack into 16 bits (from, direction, distance) and back.
+#[test]
+fn copenhagen13_move_codes() {
+    let p = skald::tafl::copenhagen13();
+    let mut moves = Vec::new();
+    p.generate_moves(&mut moves);
+    assert_eq!(moves.len(), 180);
+    for &m in &moves {
+        let bits = p.encode_move(m);
+        assert_ne!(bits, 0);
+        assert_eq!(p.decode_move(bits), Some(m));
+    }
+}
+
+/// Copenhagen: a defender move that recreates an earlier position is illegal (it loses: the
+/// attackers win by repetition); the attackers may repeat.
+#[test]
+fn copenhagen_defenders_may_not_repeat() {
+    use skald::game::{RepetitionRule, outcome_with_history};
+    let p = skald::tafl::copenhagen();
+    assert_eq!(p.repetition_rule(), RepetitionRule::Forbidden(Side::Second));
+    let mut history = vec![p.hash()];
+    let mut c = p;
+    // b8-b7 recreates the position after b6-b7 (defenders to move): allowed for the attackers.
+    for mv in ["b6-b7", "d6-d7", "b7-b8", "d7-d6", "b8-b7"] {
+        c = play(&c, mv);
+        assert_eq!(outcome_with_history(&c, &history), Outcome::Ongoing, "{mv}");
+        history.push(c.hash());
+    }
+    assert_eq!(c.hash(), history[1]);
+    // d6-d7 recreates the position after the defenders' first move: not allowed.
+    let c = play(&c, "d6-d7");
+    assert_eq!(
+        outcome_with_history(&c, &history),
+        Outcome::win(Side::First, Reason::Repetition)
+    );
+}
+
+/// OpenTafl's Copenhagen (`efe:y`) judges the fort of `copenhagen_edge_fort` a defender win too.
+#[test]
+fn opentafl_edge_fort() {
+    let options = skald::tafl::opentafl::parse_rules(
+        "dim:11 name:Copenhagen atkf:y tfr:w sw:s efe:y start:/3ttttt3/5t5/11/t4T4t/t3TTT3t/tt1TTKTT1tt/t3TTT3t/t4T4t/11/5t5/3ttttt3/",
+    )
+    .unwrap();
+    let rules = Rules::<u128>::leak(options).unwrap();
+    let p = pos(rules, "11/11/1t7t1/11/11/11/11/6T4/11/4TT5/3TK6 d");
+    assert_eq!(p.outcome(), Outcome::Ongoing);
+    let c = play(&p, "g4-g1");
+    assert_eq!(c.outcome(), Outcome::win(Side::Second, Reason::EdgeFort));
+}
+
+/// OpenTafl's larger external rules (its `external-rules.conf`): Tablut 15×15, Sea Battle 13×13
+/// and Alea Evangelii 19×19 now load; the fast perft agrees with the move list at depth 2.
+#[test]
+fn opentafl_large_boards_load() {
+    use skald::tafl::{Wide, opentafl::parse_rules};
+    fn check<B: Bitboard>(options: skald::tafl::RuleOptions) {
+        let rules = Rules::<B>::leak(options).unwrap();
+        let p = Position::start(rules);
+        let mut moves = Vec::new();
+        p.generate_moves(&mut moves);
+        let mut total = 0;
+        for &m in &moves {
+            let mut c = p;
+            c.make_move(m);
+            assert_eq!(c.hash(), c.compute_hash());
+            total += c.perft(1);
+        }
+        assert!(!moves.is_empty());
+        assert_eq!(p.perft(2), total);
+    }
+    let tablut15 = "dim:15 name:Tablut esc:e atkf:y ks:c nj:n cor: cens: cenh: start:/5ttttt5/6ttt6/7t7/7t7/7T7/t5TTT5t/tt3T1T1T3tt/ttttTTTKTTTtttt/tt3T1T1T3tt/t5TTT5t/7T7/7t7/7t7/6ttt6/5ttttt5/";
+    let sea13 = "dim:13 name:Sea_Battle_(Parlett) esc:e atkf:y ka:n nj:n cj:n cor: cen: start:/4ttttt4/5t1t5/6t6/6T6/t3T3T3t/tt3TTT3tt/t1tT1TKT1Tt1t/tt3TTT3tt/t3T3T3t/6T6/6t6/5t1t5/4ttttt4/";
+    let alea19 = "dim:19 name:Alea_Evangelii esc:c atkf:y cor:a1,a2,b1,b2,a18,b18,a19,b19,r1,r2,s1,s2,r18,r19,s18,s19, cens: cenp:tcnkTCNK cenh: cenhe:tcnkTCNK tfr:w start:/2t2t7t2t2/19/t4t7t4t/7t1t1t7/6t1T1T1t6/t1t2t7t2t1t/4t4T4t4/3t4T1T4t3/4T2T1T1T2T4/3t2T1TKT1T2t3/4T2T1T1T2T4/3t4T1T4t3/4t4T4t4/t1t2t7t2t1t/6t1T1T1t6/7t1t1t7/t4t7t4t/19/2t2t7t2t2/";
+    check::<Wide<6>>(parse_rules(tablut15).unwrap());
+    check::<Wide<3>>(parse_rules(sea13).unwrap());
+    check::<Wide<6>>(parse_rules(alea19).unwrap());
 }

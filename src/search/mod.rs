@@ -670,6 +670,10 @@ impl<'a, G: Game> Worker<'a, G> {
         }
         if seen + 1 >= nth || (seen > 0 && in_tree) {
             let outcome = self.repetition.verdict(pos.side_to_move());
+            // RepetitionRule::Forbidden binds one side only: the other side's repetitions go on.
+            if !outcome.is_decided() {
+                return None;
+            }
             return Some(Self::terminal_score(outcome, pos.side_to_move(), ply));
         }
         None
@@ -810,7 +814,7 @@ impl<'a, G: Game> Worker<'a, G> {
         // The TT move first (placed without scoring), then the rest, scored once and picked
         // best first.
         if tt_move != 0
-            && let Some(t) = moves.iter().position(|&m| G::encode_move(m) == tt_move)
+            && let Some(t) = moves.iter().position(|&m| pos.encode_move(m) == tt_move)
         {
             moves.swap(0, t);
             scores.push((TT_MOVE_SCORE, false));
@@ -889,7 +893,7 @@ impl<'a, G: Game> Worker<'a, G> {
                     head[ply].extend_from_slice(&tail[0]);
                     if v >= beta {
                         if quiet {
-                            self.reward_quiet(mv, ply, side, depth);
+                            self.reward_quiet(pos, mv, ply, side, depth);
                         }
                         break;
                     }
@@ -910,7 +914,7 @@ impl<'a, G: Game> Worker<'a, G> {
             self.shared.tt.store(
                 hash,
                 tt::Entry {
-                    mv: best_move.map_or(0, G::encode_move),
+                    mv: best_move.map_or(0, |m| pos.encode_move(m)),
                     score: score_to_tt(best, ply) as i16,
                     eval: static_eval as i16,
                     depth: depth.clamp(0, 255) as u8,
@@ -926,7 +930,7 @@ impl<'a, G: Game> Worker<'a, G> {
     /// gain (Ataxx flips; 0 for a quiet tafl move), killers first among equal gains, then
     /// history.
     fn order_score(&self, pos: &G, mv: G::Move, ply: usize, side: usize) -> (i64, bool) {
-        let code = G::encode_move(mv);
+        let code = pos.encode_move(mv);
         let (gain, tactical) = pos.gain_and_tactical(mv);
         if tactical {
             return (GAIN_SCORE + gain as i64, false);
@@ -951,8 +955,8 @@ impl<'a, G: Game> Worker<'a, G> {
         (score, killer == 0)
     }
 
-    fn reward_quiet(&mut self, mv: G::Move, ply: usize, side: usize, depth: i32) {
-        let code = G::encode_move(mv);
+    fn reward_quiet(&mut self, pos: &G, mv: G::Move, ply: usize, side: usize, depth: i32) {
+        let code = pos.encode_move(mv);
         if self.data.killers[ply][0] != code {
             self.data.killers[ply][1] = self.data.killers[ply][0];
             self.data.killers[ply][0] = code;

@@ -1,11 +1,23 @@
 //! OpenTafl notation: rules strings → [`RuleOptions`], position records (rank 1 first) in and
 //! out, OpenTafl move notation in. See `opentafl-notation-spec.txt` in OpenTafl's repository.
 //!
-//! Supported keys: `dim` (up to 11), `name`, `esc`, `surf`, `atkf`, `tfr`, `ka`, `ks`, `cor`,
+//! Supported keys: `dim` (5 to 19), `name`, `esc`, `surf`, `atkf`, `tfr`, `ka`, `ks`, `cor`,
 //! `cen`, `corh`, `cenh`, `cenhe`, `corp`, `cenp`, `cors`, `cens`, `corre`, `cenre`, `linc`,
-//! `start`, `starti`. Keys for pieces or features skald lacks are accepted only with their "off"
-//! value (`sw:n`, `efe:n`, `kj:n`, `ber:n`, `spd:-1`, empty `afor`/`dfor`); otherwise the rules
-//! string is refused with a message naming the key. `nj`/`cj`/`mj`/`gj` and the fortress piece
+//! `start`, `starti`, `sw`, `swf`, `efe`. Keys for pieces or features skald lacks are accepted
+//! only with their "off" value (`kj:n`, `ber:n`, empty `afor`/`dfor`); otherwise the rules string
+//! is refused with a message naming the key. `spd` (speed limits) is supported for attackers,
+//! defenders and the king (the evaluation's king-route terms ignore the limit).
+//!
+//! Shieldwalls and edge forts play by OpenTafl's meaning (its `BoardImpl` shieldwall detection
+//! and `GameState.checkEdgeFortEscape`): `sw:s` is [`Shieldwall::Copenhagen`] (corners close a
+//! row), `sw:w` [`Shieldwall::NoCorners`]; with OpenTafl's default `swf:y` the moved piece must
+//! be one of the closers on the edge (`swf:n`, captures by any move, is refused); `efe:y` is
+//! [`EdgeFort::OpenTafl`] (the king may also stand off the edge if he can reach it; a fort
+//! defender fails when three of its neighbours are neither fort squares nor defenders).
+//! Not reproduced from OpenTafl: its shortcut that also wins for a king inside a defenders'
+//! shieldwall shape (such shapes pass the full test anyway), and its "imperfect shieldwall"
+//! lookahead (a closer followed on the edge by another piece of its side with one inward of it
+//! makes OpenTafl skip the capture; skald captures). `nj`/`cj`/`mj`/`gj` and the fortress piece
 //! lists are accepted, since the pieces and squares they govern cannot appear (knights,
 //! commanders, mercenaries and guards in a start position are refused).
 //!
@@ -16,7 +28,8 @@
 //! legal move loses.
 
 use super::rules::{
-    KingArmed, MAX_SIZE, MIN_SIZE, NoMoveRule, RuleOptions, centre, corners, edge, neighbours,
+    EdgeFort, KingArmed, MAX_SIZE, MIN_SIZE, NoMoveRule, RuleOptions, Shieldwall, centre, corners,
+    edge, neighbours,
 };
 use super::{Square, parse_square};
 use crate::game::RepetitionRule;
@@ -55,6 +68,35 @@ fn square_list(key: &str, value: &str, size: u8) -> Result<Vec<Square>, String> 
             })
         })
         .collect()
+}
+
+/// OpenTafl `spd`: one number for every piece, two for attackers and defenders, or 8, 10 or 12
+/// per piece type (`tcnkTCNK`, `tcnkmTCNKM`, `tcnkmgTCNKMG`); -1 means no limit. Returns the
+/// limits of attacker, defender and king.
+fn speed_limits(value: &str) -> Result<[Option<u8>; 3], String> {
+    let bad = || {
+        format!(
+            "rules key spd: '{}' is not a list of speed limits (-1 or 1 and up)",
+            value.escape_default()
+        )
+    };
+    let nums: Vec<i32> = value
+        .split(',')
+        .map(|t| t.trim().parse::<i32>().map_err(|_| bad()))
+        .collect::<Result<_, _>>()?;
+    if nums.iter().any(|&n| n == 0 || !(-1..=255).contains(&n)) {
+        return Err(bad());
+    }
+    let limit = |n: i32| (n > 0).then_some(n as u8);
+    let (t, d, k) = match nums.len() {
+        1 => (nums[0], nums[0], nums[0]),
+        2 => (nums[0], nums[1], nums[1]),
+        8 => (nums[0], nums[4], nums[7]),
+        10 => (nums[0], nums[5], nums[8]),
+        12 => (nums[0], nums[6], nums[9]),
+        _ => return Err(bad()),
+    };
+    Ok([limit(t), limit(d), limit(k)])
 }
 
 fn yes_no(key: &str, value: &str) -> Result<bool, String> {
@@ -179,9 +221,10 @@ pub fn parse_rules(text: &str) -> Result<RuleOptions, String> {
     let mut refused = Vec::new();
     for &(k, v) in &entries {
         let off = match k {
-            "sw" => v == "n",
-            "efe" | "kj" | "ber" => v == "n",
-            "spd" => v.is_empty() || v == "-1",
+            "sw" => matches!(v, "n" | "w" | "s"),
+            "efe" => matches!(v, "n" | "y"),
+            "kj" | "ber" => v == "n",
+            "spd" => true,
             "afor" | "dfor" => v.is_empty(),
             "name" | "dim" | "esc" | "surf" | "atkf" | "tfr" | "ka" | "ks" | "cor" | "cen"
             | "corh" | "cenh" | "cenhe" | "corp" | "cenp" | "cors" | "cens" | "corre" | "cenre"
@@ -198,7 +241,6 @@ pub fn parse_rules(text: &str) -> Result<RuleOptions, String> {
                 "efe" => "edge fort escapes",
                 "kj" => "king jumps",
                 "ber" => "berserk moves",
-                "spd" => "speed limits",
                 _ => "fortresses",
             };
             refused.push(format!("{k}:{v} ({what})"));
@@ -274,11 +316,27 @@ pub fn parse_rules(text: &str) -> Result<RuleOptions, String> {
         }
     };
     let surround = yes_no("surf", get("surf").unwrap_or("y"))?;
+    let flanking_only = yes_no("swf", get("swf").unwrap_or("y"))?;
+    let shieldwall = match get("sw").unwrap_or("n") {
+        "n" => Shieldwall::Off,
+        _ if !flanking_only => {
+            return Err(
+                "rules key swf:n (shieldwalls captured by any move, not only by a flanking \
+                 piece) is not supported"
+                    .into(),
+            );
+        }
+        "s" => Shieldwall::Copenhagen,
+        _ => Shieldwall::NoCorners,
+    };
+    let speed_limit = speed_limits(get("spd").unwrap_or("-1"))?;
+    let edge_fort = if yes_no("efe", get("efe").unwrap_or("n"))? {
+        EdgeFort::OpenTafl
+    } else {
+        EdgeFort::Off
+    };
     let attackers_first = yes_no("atkf", get("atkf").unwrap_or("y"))?;
     let linc = yes_no("linc", get("linc").unwrap_or("n"))?;
-    if let Some(v) = get("swf") {
-        yes_no("swf", v)?;
-    }
     let repetition = match get("tfr").unwrap_or("d") {
         // OpenTafl's GameState.checkVictory: on the third occurrence of a position (board and
         // side to move, the start position counted) `w` gives the win to the side to move
@@ -306,7 +364,7 @@ pub fn parse_rules(text: &str) -> Result<RuleOptions, String> {
             ));
         }
     };
-    let all_squares: Vec<Square> = (0..size * size).collect();
+    let all_squares: Vec<Square> = (0..super::rules::square_count(size)).collect();
     let (king_strong, king_edge_hostile) = match get("ks").unwrap_or("s") {
         "s" => (all_squares, false),
         "m" => (all_squares, true),
@@ -367,6 +425,13 @@ pub fn parse_rules(text: &str) -> Result<RuleOptions, String> {
         move_limit: None,
         linnaean: if linc { cen } else { vec![] },
         surround,
+        shieldwall,
+        edge_fort,
+        speed_limit,
+        encirclement: false,
+        no_attackers_loses: false,
+        cannot_escape: false,
+        ply_limit: None,
     })
 }
 

@@ -3,7 +3,7 @@
 use std::fmt;
 
 use super::bitboard::{Bitboard, Square};
-use super::rules::{NoMoveRule, Piece, Rules};
+use super::rules::{EdgeFort, NoMoveRule, Piece, Rules, Shieldwall};
 use super::zobrist::{PIECE_KEYS, SIDE_KEY};
 use crate::game::{Game, Outcome, ParseError, Reason, RepetitionRule, Side};
 
@@ -56,9 +56,20 @@ pub fn tawlbwrdd() -> Position<u128> {
     Position::start(super::tawlbwrdd_rules())
 }
 
+/// The Copenhagen Hnefatafl 11×11 start position.
+pub fn copenhagen() -> Position<u128> {
+    Position::start(super::copenhagen_rules())
+}
+
+/// The Copenhagen Hnefatafl 13×13 start position.
+pub fn copenhagen13() -> Position<super::Wide<3>> {
+    Position::start(super::copenhagen13_rules())
+}
+
 /// Square name such as `d1` on a board of side `size`.
 pub fn square_name(sq: Square, size: u8) -> String {
-    format!("{}{}", (b'a' + sq % size) as char, sq / size + 1)
+    let size = size as Square;
+    format!("{}{}", (b'a' + (sq % size) as u8) as char, sq / size + 1)
 }
 
 /// Parses a square name such as `d1` or `k11`; `None` if off a `size` board.
@@ -122,6 +133,19 @@ impl<B: Bitboard> Position<B> {
     #[inline(always)]
     pub fn king_gone(&self) -> bool {
         self.king.is_empty() || !(self.king & self.rules.escape).is_empty()
+    }
+
+    /// Plies played since the start, from the move number and the side to move (the attackers'
+    /// move of move 1 is ply 0).
+    pub fn plies_played(&self) -> u32 {
+        (self.fullmove - 1) * 2 + (self.side == Side::Second) as u32
+    }
+
+    /// `true` when the side to move has no moves because the game is over by the position alone
+    /// (king escaped or captured, or one of the end rules of [`Position::decided_by_rules`]).
+    #[inline(always)]
+    pub fn no_moves(&self) -> bool {
+        self.king_gone() || (self.rules.end_rules && self.decided_by_rules().is_some())
     }
 
     /// Parses a FEN (rules.md, "Position strings") under `rules`. Errors say what is wrong and
@@ -279,15 +303,39 @@ impl<B: Bitboard> Position<B> {
     pub fn targets(&self, sq: Square, kind: Piece) -> B {
         let occ = self.occupied();
         let k = kind.index();
-        self.rules.slides(sq, occ | self.rules.no_pass[k]) & !(occ | self.rules.no_stop[k])
+        self.rules.moves(sq, k, occ | self.rules.no_pass[k]) & !(occ | self.rules.no_stop[k])
     }
 
     /// Number of legal moves (bulk count by popcount, no move list); 0 once the king is gone.
     #[inline]
     pub fn count_moves(&self) -> u64 {
-        if self.king_gone() {
+        if self.no_moves() {
             return 0;
         }
+        self.count_moves_unchecked()
+    }
+
+    /// [`Position::count_moves`] for a position known not to be decided.
+    #[inline(always)]
+    fn count_moves_unchecked(&self) -> u64 {
+        if self.rules.speed_limited {
+            return self.count_moves_limited();
+        }
+        self.count_moves_with::<false>()
+    }
+
+    /// [`Position::count_moves_unchecked`] under speed limits: out of line, so that the common
+    /// path stays as small as without them.
+    #[cold]
+    #[inline(never)]
+    fn count_moves_limited(&self) -> u64 {
+        self.count_moves_with::<true>()
+    }
+
+    /// [`Position::count_moves_unchecked`] with the speed limits applied or not (decided once,
+    /// outside the loops, so that rules without limits pay nothing for them).
+    #[inline(always)]
+    fn count_moves_with<const LIMITED: bool>(&self) -> u64 {
         let r = self.rules;
         let occ = self.occupied();
         let mut n = 0u64;
@@ -296,7 +344,15 @@ impl<B: Bitboard> Position<B> {
             let free = !(occ | r.no_stop[k]);
             pieces
                 .squares()
-                .map(|s| (r.slides(s, blockers) & free).popcount() as u64)
+                .map(|s| {
+                    let m = r.slides(s, blockers);
+                    let m = if LIMITED {
+                        m & r.speed[s as usize][k]
+                    } else {
+                        m
+                    };
+                    (m & free).popcount() as u64
+                })
                 .sum::<u64>()
         };
         if self.side == Side::First {
@@ -313,7 +369,7 @@ impl<B: Bitboard> Position<B> {
     /// piece can is every slide looked at.
     #[inline]
     pub fn has_move(&self) -> bool {
-        if self.king_gone() {
+        if self.no_moves() {
             return false;
         }
         let r = self.rules;
@@ -333,7 +389,7 @@ impl<B: Bitboard> Position<B> {
             let free = !(occ | r.no_stop[k]);
             if pieces
                 .squares()
-                .any(|s| !(r.slides(s, blockers) & free).is_empty())
+                .any(|s| !(r.moves(s, k, blockers) & free).is_empty())
             {
                 return true;
             }
@@ -343,10 +399,32 @@ impl<B: Bitboard> Position<B> {
 
     /// Calls `f(from, to, kind)` for every legal move.
     #[inline(always)]
-    fn for_each_move(&self, mut f: impl FnMut(Square, Square, Piece)) {
-        if self.king_gone() {
+    fn for_each_move(&self, f: impl FnMut(Square, Square, Piece)) {
+        if self.no_moves() {
             return;
         }
+        self.for_each_move_unchecked(f);
+    }
+
+    /// [`Position::for_each_move`] for a position known not to be decided.
+    #[inline(always)]
+    fn for_each_move_unchecked(&self, f: impl FnMut(Square, Square, Piece)) {
+        if self.rules.speed_limited {
+            return self.for_each_move_limited(f);
+        }
+        self.for_each_move_with::<false>(f)
+    }
+
+    /// [`Position::for_each_move_unchecked`] under speed limits, out of line.
+    #[cold]
+    #[inline(never)]
+    fn for_each_move_limited(&self, f: impl FnMut(Square, Square, Piece)) {
+        self.for_each_move_with::<true>(f)
+    }
+
+    /// [`Position::for_each_move_unchecked`] with the speed limits applied or not.
+    #[inline(always)]
+    fn for_each_move_with<const LIMITED: bool>(&self, mut f: impl FnMut(Square, Square, Piece)) {
         let r = self.rules;
         let occ = self.occupied();
         let mut each = |pieces: B, kind: Piece| {
@@ -354,7 +432,13 @@ impl<B: Bitboard> Position<B> {
             let blockers = occ | r.no_pass[k];
             let free = !(occ | r.no_stop[k]);
             for s in pieces.squares() {
-                for t in (r.slides(s, blockers) & free).squares() {
+                let m = r.slides(s, blockers);
+                let m = if LIMITED {
+                    m & r.speed[s as usize][k]
+                } else {
+                    m
+                };
+                for t in (m & free).squares() {
                     f(s, t, kind);
                 }
             }
@@ -392,7 +476,10 @@ impl<B: Bitboard> Position<B> {
         }
         let keys = &PIECE_KEYS[kind.index()];
         self.hash ^= keys[from as usize] ^ keys[to as usize];
-        let captured = self.captures(to, kind);
+        let mut captured = self.captures(to, kind);
+        if self.rules.shieldwall != Shieldwall::Off && self.rules.edge_mask.has(to) {
+            captured += self.shieldwalls(to, kind);
+        }
         self.clock = if captured > 0 {
             0
         } else {
@@ -491,6 +578,358 @@ impl<B: Bitboard> Position<B> {
         }
     }
 
+    /// Shieldwall captures (copenhagen.md) by the piece of `kind` that just moved to the edge
+    /// square `to`: along each edge line through `to`, in both directions, a row of two or more
+    /// enemy pieces each with a piece of the mover directly inward, closed beyond by a piece of the
+    /// mover or a corner. The king counts toward the row but stays. Returns the number removed.
+    fn shieldwalls(&mut self, to: Square, kind: Piece) -> u32 {
+        let r = self.rules;
+        let (enemy, own) = if kind == Piece::Attacker {
+            (self.defenders | self.king, self.attackers)
+        } else {
+            (self.attackers, self.defenders | self.king)
+        };
+        let closers = if r.shieldwall == Shieldwall::NoCorners {
+            own
+        } else {
+            own | r.corners
+        };
+        let (file, rank) = r.file_rank[to as usize];
+        let last = r.size - 1;
+        // (inward direction, the two directions along the edge); directions N, E, S, W = 0..3.
+        let mut lines = [(0usize, [0usize; 2]); 2];
+        let mut n = 0;
+        for (on, inward, along) in [
+            (rank == 0, 0, [1, 3]),
+            (rank == last, 2, [1, 3]),
+            (file == 0, 1, [0, 2]),
+            (file == last, 3, [0, 2]),
+        ] {
+            if on && n < 2 {
+                lines[n] = (inward, along);
+                n += 1;
+            }
+        }
+        let mut removed = B::ZERO;
+        for &(inward, along) in &lines[..n] {
+            for d in along {
+                let mut row = B::ZERO;
+                let mut count = 0;
+                let mut s = r.step[to as usize][d];
+                while s != super::rules::NO_SQUARE
+                    && enemy.has(s)
+                    && own.has(r.step[s as usize][inward])
+                {
+                    row |= B::bit(s);
+                    count += 1;
+                    s = r.step[s as usize][d];
+                }
+                if count >= 2 && s != super::rules::NO_SQUARE && closers.has(s) {
+                    removed |= row;
+                }
+            }
+        }
+        removed &= !self.king;
+        if removed.is_empty() {
+            return 0;
+        }
+        let victim = if kind == Piece::Attacker {
+            Piece::Defender
+        } else {
+            Piece::Attacker
+        };
+        for s in removed.squares() {
+            self.hash ^= PIECE_KEYS[victim.index()][s as usize];
+        }
+        match victim {
+            Piece::Attacker => self.attackers ^= removed,
+            _ => self.defenders ^= removed,
+        }
+        removed.popcount()
+    }
+
+    /// The outcome by the position-decided end rules that are on (copenhagen.md, checked in this
+    /// order): edge fort (defenders win), encirclement (attackers win), no attacker left
+    /// (defenders win), the defenders cannot escape (attackers win). `None` if none applies or
+    /// the king is gone (see [`Position::king_gone`]).
+    pub fn decided_by_rules(&self) -> Option<Outcome> {
+        let r = self.rules;
+        if self.king.is_empty() {
+            return None;
+        }
+        if r.edge_fort != EdgeFort::Off && self.edge_fort() {
+            return Some(Outcome::win(Side::Second, Reason::EdgeFort));
+        }
+        if r.encirclement && self.encircled() {
+            return Some(Outcome::win(Side::First, Reason::Surrounded));
+        }
+        if r.no_attackers_loses && self.attackers.is_empty() {
+            return Some(Outcome::win(Side::Second, Reason::NoPieces));
+        }
+        if r.cannot_escape && self.cannot_escape() {
+            return Some(Outcome::win(Side::First, Reason::CannotEscape));
+        }
+        None
+    }
+
+    /// Edge fort (copenhagen.md): the king on an edge with an empty neighbour, no attacker next
+    /// to the region he reaches through empty squares, and with two or more attackers on the
+    /// board, every defender soldier next to that region backed: one touching the region only
+    /// vertically needs a defender, the king or the board edge to its left or right; one
+    /// touching it only horizontally, above or below; one touching it both ways is safe. The
+    /// king himself is not tested (hnefatafl.org tests him in an order that matters only on the
+    /// a-file; skald plays the rule alike on all four edges).
+    pub fn edge_fort(&self) -> bool {
+        let r = self.rules;
+        if r.edge_fort == EdgeFort::OpenTafl {
+            return self.opentafl_edge_fort();
+        }
+        if (self.king & r.edge_mask).is_empty() {
+            return false;
+        }
+        let occ = self.occupied();
+        let k = self.king.lsb();
+        if (r.adjacent[k as usize] & !occ).is_empty() {
+            return false;
+        }
+        // The king's region through empty squares; no attacker may touch it.
+        let empty = r.board & !occ;
+        let mut region = self.king;
+        let around = loop {
+            let around = r.neighbours(region);
+            if !(around & self.attackers).is_empty() {
+                return false;
+            }
+            let next = region | (around & empty);
+            if next == region {
+                break around & !region;
+            }
+            region = next;
+        };
+        if self.attackers.popcount() < 2 {
+            return true;
+        }
+        let w = r.size as u32;
+        let boundary = around & self.defenders;
+        let vertical = boundary & ((region << w) | (region >> w));
+        let horizontal =
+            boundary & (((region & r.not_file_last) << 1) | ((region & r.not_file_first) >> 1));
+        let dk = self.defenders | self.king;
+        let h_backed = ((dk & r.not_file_last) << 1)
+            | ((dk & r.not_file_first) >> 1)
+            | !r.not_file_first
+            | !r.not_file_last;
+        let v_backed = (dk << w) | (dk >> w) | r.rank_edges;
+        let weak = (vertical & !horizontal & !h_backed) | (horizontal & !vertical & !v_backed);
+        weak.is_empty()
+    }
+
+    /// OpenTafl's edge fort ([`EdgeFort::OpenTafl`]).
+    fn opentafl_edge_fort(&self) -> bool {
+        let r = self.rules;
+        let occ = self.occupied();
+        let empty = r.board & !occ;
+        let k = self.king.lsb();
+        let on_edge = !(self.king & r.edge_mask).is_empty();
+        if on_edge && (r.adjacent[k as usize] & empty).is_empty() {
+            return false;
+        }
+        let mut region = self.king;
+        loop {
+            let around = r.neighbours(region);
+            if !(around & self.attackers).is_empty() {
+                return false;
+            }
+            let next = region | (around & empty);
+            if next == region {
+                break;
+            }
+            region = next;
+        }
+        if !on_edge && (region & r.edge_mask).is_empty() {
+            return false;
+        }
+        let friends = self.defenders | self.king;
+        let fort = r.neighbours(region) & self.defenders;
+        fort.squares()
+            .all(|s| (r.adjacent[s as usize] & !region & !friends).popcount() < 3)
+    }
+
+    /// Encirclement (copenhagen.md): the region the king reaches through empty and defender
+    /// squares touches no edge square and holds every defender.
+    pub fn encircled(&self) -> bool {
+        let r = self.rules;
+        // Quick answers: a defender on the edge, or an open line from the king to the edge.
+        if !(self.defenders & r.edge_mask).is_empty() {
+            return false;
+        }
+        let k = self.king.lsb() as usize;
+        if r.rays[k]
+            .iter()
+            .any(|&ray| (ray & self.attackers).is_empty())
+        {
+            return false;
+        }
+        let free = r.board & !self.attackers;
+        let mut region = self.king;
+        loop {
+            if !(region & r.edge_mask).is_empty() {
+                return false;
+            }
+            let next = (region | r.neighbours(region)) & free;
+            if next == region {
+                return (self.defenders & !region).is_empty();
+            }
+            region = next;
+        }
+    }
+
+    /// "The defenders cannot escape" (copenhagen.md; hnefatafl.org's rules, section 10): the
+    /// king trapped on an edge ([`Position::king_trapped`]), or all four corners closed off
+    /// ([`Position::closed_corner`]) and then fewer than 4 defender soldiers against 13 or more
+    /// attackers, or fewer than 6 defender soldiers and on every edge at most one run of at most
+    /// 3 open squares, or on every edge at most one run of at most 2 open squares (open: neither
+    /// an attacker nor a square the corners' regions hold).
+    pub fn cannot_escape(&self) -> bool {
+        let defenders = self.defenders.popcount();
+        let attackers = self.attackers.popcount();
+        self.king_trapped(defenders, attackers) || self.corners_sealed(defenders, attackers)
+    }
+
+    /// The corner part of [`Position::cannot_escape`] with `defenders` soldiers and `attackers`.
+    fn corners_sealed(&self, defenders: u32, attackers: u32) -> bool {
+        let mut closed = B::ZERO;
+        for c in self.rules.corners.squares() {
+            match self.closed_corner(c) {
+                Some(b) => closed |= b,
+                None => return false,
+            }
+        }
+        (defenders < 4 && attackers >= 13)
+            || (defenders < 6 && self.edge_runs_at_most(closed, 3))
+            || self.edge_runs_at_most(closed, 2)
+    }
+
+    /// The king pinned on an edge (hnefatafl.org's rules, section 10): not next to a corner; the
+    /// two edge squares on each side of him attackers (a corner counts as one and adds one to
+    /// the attacker count `a`); with `a` > 5 the two squares inward of him attackers; and then
+    /// fewer than 2 defender soldiers (`d`), or `a` > 7 and the two squares inward of one of his
+    /// edge neighbours attackers.
+    pub fn king_trapped(&self, d: u32, a: u32) -> bool {
+        let r = self.rules;
+        if (self.king & r.edge_mask).is_empty() {
+            return false;
+        }
+        let k = self.king.lsb();
+        let (file, rank) = r.file_rank[k as usize];
+        let last = r.size - 1;
+        // inward direction and the two directions along the edge (N, E, S, W = 0..3)
+        let (inward, along, pos) = if file == 0 {
+            (1, [2, 0], rank)
+        } else if file == last {
+            (3, [2, 0], rank)
+        } else if rank == 0 {
+            (0, [3, 1], file)
+        } else {
+            (2, [3, 1], file)
+        };
+        if pos == 1 || pos + 2 == r.size {
+            return false;
+        }
+        let mut a = a;
+        for d in along {
+            let mut s = k;
+            for _ in 0..2 {
+                s = r.step[s as usize][d];
+                if r.corners.has(s) {
+                    a += 1;
+                } else if !self.attackers.has(s) {
+                    return false;
+                }
+            }
+        }
+        let inward_pair = |s: Square| -> bool {
+            let s1 = r.step[s as usize][inward];
+            let s2 = r.step[s1 as usize][inward];
+            self.attackers.has(s1) && self.attackers.has(s2)
+        };
+        if a > 5 && !inward_pair(k) {
+            return false;
+        }
+        d < 2
+            || (a > 7
+                && along
+                    .iter()
+                    .any(|&dir| inward_pair(r.step[k as usize][dir])))
+    }
+
+    /// A corner closed off by the attackers (hnefatafl.org's rules, section 10): the two squares
+    /// along both edges from the corner are attackers (then the corner and those four squares are
+    /// returned), or the region of the corner never meets a defender or the king. That region:
+    /// the corner's two neighbours unless they hold defenders, then every empty square connected
+    /// to them through empty squares (the corner and its neighbours are not entered again).
+    /// Returns the corner with the region's edge squares, or `None` when the corner is open.
+    pub fn closed_corner(&self, c: Square) -> Option<B> {
+        let r = self.rules;
+        let (file, rank) = r.file_rank[c as usize];
+        // The two directions from the corner along its edges (N, E, S, W = 0..3).
+        let dirs = [if rank == 0 { 0 } else { 2 }, if file == 0 { 1 } else { 3 }];
+        let pair = |d: usize| {
+            let s1 = r.step[c as usize][d];
+            B::bit(s1) | B::bit(r.step[s1 as usize][d])
+        };
+        let walls = pair(dirs[0]) | pair(dirs[1]);
+        if (walls & !self.attackers).is_empty() {
+            return Some(walls | B::bit(c));
+        }
+        let occ = self.occupied();
+        let empty = r.board & !occ;
+        let near = r.adjacent[c as usize];
+        let seeds = near & !(self.defenders | self.king);
+        let marked = B::bit(c) | near;
+        let frontier = r.neighbours(seeds) & !marked;
+        let friends = (self.defenders | self.king) & !marked;
+        if !(frontier & friends).is_empty() {
+            return None;
+        }
+        let open = empty & !marked;
+        let mut region = frontier & open;
+        loop {
+            let around = r.neighbours(region);
+            if !(around & friends).is_empty() {
+                return None;
+            }
+            let next = (region | around) & open;
+            if next == region {
+                break;
+            }
+            region = next;
+        }
+        Some(((region | seeds) & r.edge_mask) | B::bit(c))
+    }
+
+    /// On every edge line the squares neither attackers nor in `closed` form at most one run of
+    /// at most `n` squares.
+    fn edge_runs_at_most(&self, closed: B, n: u32) -> bool {
+        let r = self.rules;
+        let open = r.edge_mask & !closed & !self.attackers;
+        r.edge_lines.iter().all(|&(first, step)| {
+            let mut bits = 0u32;
+            let mut s = first as u32;
+            for i in 0..r.size as u32 {
+                if open.has(s as Square) {
+                    bits |= 1 << i;
+                }
+                s += step as u32;
+            }
+            if bits == 0 {
+                return true;
+            }
+            let run = bits >> bits.trailing_zeros();
+            run & (run + 1) == 0 && run.count_ones() <= n
+        })
+    }
+
     /// `true` when no defender (king included) can reach the board edge through squares free
     /// of attackers (the OpenTafl `surf` rule).
     pub fn surrounded(&self) -> bool {
@@ -511,18 +950,69 @@ impl<B: Bitboard> Position<B> {
 
     /// perft with bulk counting at depth 1 and copy-make above.
     pub fn perft_fast(&self, depth: u32) -> u64 {
-        match depth {
-            0 => 1,
-            1 => self.count_moves(),
-            _ => {
-                let mut n = 0;
-                self.for_each_move(|from, to, kind| {
-                    let mut child = *self;
-                    child.make(from, to, kind);
-                    n += child.perft_fast(depth - 1);
-                });
-                n
+        if depth == 0 {
+            1
+        } else if self.no_moves() {
+            0
+        } else if self.rules.speed_limited {
+            self.perft_open::<true>(depth)
+        } else {
+            self.perft_open::<false>(depth)
+        }
+    }
+
+    /// perft (depth ≥ 1) of a position known not to be decided; children are tested with the
+    /// cheaper [`Position::decided_after`].
+    /// `LIMITED`: the rules have speed limits (decided once at the root, so that the loops of
+    /// rules without them carry no test).
+    fn perft_open<const LIMITED: bool>(&self, depth: u32) -> u64 {
+        if depth == 1 {
+            return self.count_moves_with::<LIMITED>();
+        }
+        let mut n = 0;
+        self.for_each_move_with::<LIMITED>(|from, to, kind| {
+            let mut child = *self;
+            child.make(from, to, kind);
+            if !child.decided_after(from, to, kind) {
+                n += child.perft_open::<LIMITED>(depth - 1);
             }
+        });
+        n
+    }
+
+    /// Whether this position, reached from an undecided one by the move `from`-`to` of a piece of
+    /// `kind`, is decided ([`Position::no_moves`]), skipping the end rules that such a move
+    /// cannot have brought about: encirclement only follows attacker moves (a defender move
+    /// never splits the region of non-attacker squares), no attacker left only defender moves,
+    /// and closed corners after a defender move only when it left or entered a square next to a
+    /// corner (otherwise the corners' regions only grow and the moved piece still touches one).
+    #[inline(always)]
+    fn decided_after(&self, from: Square, to: Square, kind: Piece) -> bool {
+        if self.king_gone() {
+            return true;
+        }
+        let r = self.rules;
+        if !r.end_rules {
+            return false;
+        }
+        if r.edge_fort != EdgeFort::Off && self.edge_fort() {
+            return true;
+        }
+        if kind == Piece::Attacker {
+            (r.encirclement && self.encircled()) || (r.cannot_escape && self.cannot_escape())
+        } else {
+            if r.no_attackers_loses && self.attackers.is_empty() {
+                return true;
+            }
+            if !r.cannot_escape {
+                return false;
+            }
+            let (d, a) = (self.defenders.popcount(), self.attackers.popcount());
+            if self.king_trapped(d, a) {
+                return true;
+            }
+            let near = r.corner_adjacent;
+            (near.has(from) || near.has(to)) && self.corners_sealed(d, a)
         }
     }
 
@@ -597,6 +1087,12 @@ impl<B: Bitboard> Position<B> {
         if r.no_stop[kind.index()].has(to) {
             return Err(format!("this piece may not stop on {}", n(to)));
         }
+        if r.speed_limited && !r.speed[from as usize][kind.index()].has(to) {
+            return Err(format!(
+                "this piece may move at most {} squares",
+                r.options.speed_limit[kind.index()].unwrap_or(0)
+            ));
+        }
         Ok(kind)
     }
 }
@@ -640,7 +1136,7 @@ impl<B: Bitboard> Game for Position<B> {
         for rank in (0..size).rev() {
             let mut empty = 0;
             for file in 0..size {
-                let sq = rank * size + file;
+                let sq = super::rules::square(file, rank, size);
                 let c = match self.piece_at(sq) {
                     None => {
                         empty += 1;
@@ -731,6 +1227,22 @@ impl<B: Bitboard> Game for Position<B> {
         }
         if self.rules.surround && self.surrounded() {
             return Outcome::win(Side::First, Reason::Surrounded);
+        }
+        let ply_limit_reached = self
+            .rules
+            .ply_limit
+            .is_some_and(|limit| self.plies_played() > limit);
+        if self.rules.end_rules
+            && let Some(o) = self.decided_by_rules()
+        {
+            // copenhagen.md's order: the 140-ply draw comes before "cannot escape".
+            if ply_limit_reached && o == Outcome::win(Side::First, Reason::CannotEscape) {
+                return Outcome::draw(Reason::MoveLimit);
+            }
+            return o;
+        }
+        if ply_limit_reached {
+            return Outcome::draw(Reason::MoveLimit);
         }
         if !self.has_move() {
             return match self.rules.no_legal_move {
@@ -842,14 +1354,45 @@ impl<B: Bitboard> Game for Position<B> {
         )
     }
 
-    fn encode_move(mv: Move) -> u16 {
-        ((mv.from as u16) << 7) | mv.to as u16
+    /// Boards up to 128 squares: from-square × 128 + to-square. Larger boards (up to 19×19):
+    /// from-square (9 bits), direction (2 bits: north, east, south, west), distance (5 bits).
+    fn encode_move(&self, mv: Move) -> u16 {
+        let r = self.rules;
+        if r.small_moves {
+            return (mv.from << 7) | mv.to;
+        }
+        let (ff, fr) = r.file_rank[mv.from as usize];
+        let (tf, tr) = r.file_rank[mv.to as usize];
+        let (dir, dist) = if fr == tr {
+            if tf > ff { (1, tf - ff) } else { (3, ff - tf) }
+        } else if tr > fr {
+            (0, tr - fr)
+        } else {
+            (2, fr - tr)
+        };
+        (mv.from << 7) | (dir << 5) | dist as u16
     }
 
-    fn decode_move(bits: u16) -> Option<Move> {
-        let (from, to) = ((bits >> 7) as u8, (bits & 0x7f) as u8);
-        if bits >> 14 != 0 || from == to || from >= 121 || to >= 121 {
+    fn decode_move(&self, bits: u16) -> Option<Move> {
+        let r = self.rules;
+        let n = super::rules::square_count(r.size);
+        if r.small_moves {
+            let (from, to) = (bits >> 7, bits & 0x7f);
+            if from == to || from >= n || to >= n {
+                return None;
+            }
+            return Some(Move { from, to });
+        }
+        let (from, dir, dist) = (bits >> 7, ((bits >> 5) & 3) as usize, bits & 31);
+        if from >= n || dist == 0 {
             return None;
+        }
+        let mut to = from;
+        for _ in 0..dist {
+            to = r.step[to as usize][dir];
+            if to == super::rules::NO_SQUARE {
+                return None;
+            }
         }
         Some(Move { from, to })
     }
@@ -861,7 +1404,7 @@ impl<B: Bitboard> Game for Position<B> {
         for rank in (0..size).rev() {
             s += &format!("{:>w$}", rank + 1);
             for file in 0..size {
-                let sq = rank * size + file;
+                let sq = super::rules::square(file, rank, size);
                 let c = match self.piece_at(sq) {
                     Some(Piece::Attacker) => 't',
                     Some(Piece::Defender) => 'T',

@@ -7,14 +7,14 @@
 
 use std::sync::OnceLock;
 
-use super::bitboard::{Bitboard, Square};
-use crate::game::{ParseError, RepetitionRule};
+use super::bitboard::{Bitboard, MAX_SQUARES, Square, Wide};
+use crate::game::{ParseError, RepetitionRule, Side};
 
 /// Marks "no square" in the neighbour table.
-pub(crate) const NO_SQUARE: Square = 255;
+pub(crate) const NO_SQUARE: Square = Square::MAX;
 
-/// Largest board side supported (11×11 fits in a `u128`).
-pub const MAX_SIZE: u8 = 11;
+/// Largest board side supported (19×19, in a [`super::Wide`] bitboard of 6 words).
+pub const MAX_SIZE: u8 = 19;
 /// Smallest board side supported.
 pub const MIN_SIZE: u8 = 5;
 
@@ -72,6 +72,39 @@ pub enum NoMoveRule {
     Draw,
 }
 
+/// Shieldwall captures on the board edge (an enemy row along an edge captured at once).
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Hash)]
+pub enum Shieldwall {
+    /// No shieldwall rule.
+    Off,
+    /// copenhagen.md (hnefatafl.org): a row of two or more enemy pieces on an edge, each with a
+    /// piece of the mover directly inward of it, closed at both ends by the mover's pieces (the
+    /// king closes for the defenders) or a corner, the moved piece being one of the two closers.
+    /// The king counts toward the row but is never removed. Resolved after custodial captures.
+    Copenhagen,
+    /// OpenTafl `sw:w` (with its default `swf:y`): as [`Shieldwall::Copenhagen`], but a corner
+    /// never closes a row ("weak shieldwalls"). OpenTafl `sw:s` is [`Shieldwall::Copenhagen`].
+    NoCorners,
+}
+
+/// Edge forts: the defenders win when the king sits on an edge in a fort the attackers cannot
+/// break.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Hash)]
+pub enum EdgeFort {
+    /// No edge fort rule.
+    Off,
+    /// copenhagen.md (hnefatafl.org): the king on an edge with an empty neighbour, the region he
+    /// reaches through empty squares touching no attacker, and (with two or more attackers on the
+    /// board) every defender on the region's boundary backed across the line it touches the region
+    /// along (see the module docs of [`crate::tafl`] for the exact test).
+    Copenhagen,
+    /// OpenTafl `efe:y` (`GameState.checkEdgeFortEscape`): the king on an edge with a move, or off
+    /// the edge but able to reach one; the squares he reaches (his own included) touch no
+    /// attacker; and no defender next to them has three or more neighbours that are neither
+    /// those squares nor defenders (the king included).
+    OpenTafl,
+}
+
 /// A description of tafl rules as plain data (square lists), from which [`Rules`] is built.
 /// Per-kind arrays are indexed by [`Piece::index`]: attacker, defender, king.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -115,11 +148,35 @@ pub struct RuleOptions {
     /// The attackers win when no defender (king included) can reach the board edge through
     /// squares free of attackers (OpenTafl `surf`). `false` in the presets.
     pub surround: bool,
+    /// Shieldwall captures (copenhagen.md). [`Shieldwall::Off`] in rules.md's presets.
+    pub shieldwall: Shieldwall,
+    /// Edge forts win for the defenders (copenhagen.md). [`EdgeFort::Off`] in rules.md's presets.
+    pub edge_fort: EdgeFort,
+    /// Encirclement (copenhagen.md): the attackers win when the region the king reaches through
+    /// empty and defender squares touches no edge square and holds every defender.
+    pub encirclement: bool,
+    /// The defenders win when no attacker is left (copenhagen.md).
+    pub no_attackers_loses: bool,
+    /// "The defenders cannot escape" (copenhagen.md, hnefatafl.org's rules section 10): the
+    /// attackers win when the king is pinned on an edge or all corners are sealed with too few
+    /// defenders or too short open stretches of edge left. Thresholds in [`crate::tafl`]'s docs.
+    pub cannot_escape: bool,
+    /// Draw when the game has lasted more than this many plies (copenhagen.md: 140), counted from
+    /// the FEN's move number and side to move.
+    pub ply_limit: Option<u32>,
+    /// Per piece kind: the most squares it may move in one move (OpenTafl `spd`, e.g. Magpie's
+    /// king moves one square); `None` for no limit (all presets).
+    pub speed_limit: [Option<u8>; 3],
 }
 
 /// Square index of (`file`, `rank`) counted from 0 on a `size`×`size` board.
 pub const fn square(file: u8, rank: u8, size: u8) -> Square {
-    rank * size + file
+    rank as Square * size as Square + file as Square
+}
+
+/// Number of squares of a `size`×`size` board.
+pub const fn square_count(size: u8) -> Square {
+    size as Square * size as Square
 }
 
 /// The four corner squares of a `size`×`size` board.
@@ -135,7 +192,7 @@ pub fn corners(size: u8) -> Vec<Square> {
 
 /// All edge squares of a `size`×`size` board.
 pub fn edge(size: u8) -> Vec<Square> {
-    let m = size - 1;
+    let (size, m) = (size as Square, size as Square - 1);
     (0..size * size)
         .filter(|&s| s % size == 0 || s % size == m || s / size == 0 || s / size == m)
         .collect()
@@ -148,6 +205,7 @@ pub fn centre(size: u8) -> Square {
 
 /// Orthogonal neighbours of `sq` on a `size`×`size` board.
 pub fn neighbours(sq: Square, size: u8) -> Vec<Square> {
+    let size = size as Square;
     let (f, r) = (sq % size, sq / size);
     let mut v = Vec::new();
     if r + 1 < size {
@@ -193,6 +251,13 @@ impl RuleOptions {
             move_limit: Some(100),
             linnaean: vec![],
             surround: false,
+            shieldwall: Shieldwall::Off,
+            edge_fort: EdgeFort::Off,
+            encirclement: false,
+            no_attackers_loses: false,
+            cannot_escape: false,
+            ply_limit: None,
+            speed_limit: [None; 3],
         }
     }
 
@@ -222,6 +287,13 @@ impl RuleOptions {
             move_limit: None,
             linnaean: vec![],
             surround: false,
+            shieldwall: Shieldwall::Off,
+            edge_fort: EdgeFort::Off,
+            encirclement: false,
+            no_attackers_loses: false,
+            cannot_escape: false,
+            ply_limit: None,
+            speed_limit: [None; 3],
         }
     }
 
@@ -231,6 +303,66 @@ impl RuleOptions {
             "tablut",
             9,
             "3ttt3/4t4/4T4/t3T3t/ttTTKTTtt/t3T3t/4T4/4t4/3ttt3 a 0 1",
+        )
+    }
+
+    /// Copenhagen Hnefatafl (copenhagen.md) on an 11×11 or 13×13 board with the given start:
+    /// corner escape; throne and corners restricted (the king may stop on them, anyone passes the
+    /// empty throne); corners and the empty throne hostile to all, the occupied throne hostile to
+    /// attackers through the armed king; the king captured on four sides, or three and the empty
+    /// throne, never on the edge; shieldwalls, edge forts, encirclement, "cannot escape", no
+    /// attacker left, no legal move loses, draw after 140 plies; defenders may not repeat a board.
+    pub fn copenhagen_on(name: &str, size: u8, start_fen: &str) -> Self {
+        let restricted = {
+            let mut v = corners(size);
+            v.push(centre(size));
+            v
+        };
+        let c = corners(size);
+        let t = vec![centre(size)];
+        RuleOptions {
+            name: name.into(),
+            size,
+            start_fen: start_fen.into(),
+            escape: corners(size),
+            no_stop: [restricted.clone(), restricted, vec![]],
+            no_pass: [vec![], vec![], vec![]],
+            hostile: [c.clone(), c, vec![]],
+            hostile_empty: [t.clone(), t.clone(), t],
+            hostile_occupied: [vec![], vec![], vec![]],
+            king_armed: KingArmed::Both,
+            king_strong: (0..square_count(size)).collect(),
+            king_edge_hostile: false,
+            no_legal_move: NoMoveRule::Loses,
+            repetition: RepetitionRule::Forbidden(Side::Second),
+            move_limit: None,
+            linnaean: vec![],
+            surround: false,
+            shieldwall: Shieldwall::Copenhagen,
+            edge_fort: EdgeFort::Copenhagen,
+            encirclement: true,
+            no_attackers_loses: true,
+            cannot_escape: true,
+            ply_limit: Some(140),
+            speed_limit: [None; 3],
+        }
+    }
+
+    /// Copenhagen Hnefatafl 11×11 (copenhagen.md).
+    pub fn copenhagen() -> Self {
+        Self::copenhagen_on(
+            "copenhagen",
+            11,
+            "3ttttt3/5t5/11/t4T4t/t3TTT3t/tt1TTKTT1tt/t3TTT3t/t4T4t/11/5t5/3ttttt3 a 0 1",
+        )
+    }
+
+    /// Copenhagen Hnefatafl 13×13 (copenhagen.md).
+    pub fn copenhagen13() -> Self {
+        Self::copenhagen_on(
+            "copenhagen13",
+            13,
+            "3ttttttt3/6t6/13/t5T5t/t5T5t/t4TTT4t/tt1TTTKTTT1tt/t4TTT4t/t5T5t/t5T5t/13/6t6/3ttttttt3 a 0 1",
         )
     }
 
@@ -283,6 +415,38 @@ pub struct Rules<B> {
     pub linnaean: B,
     /// The surrounding rule (OpenTafl `surf`).
     pub surround: bool,
+    /// Shieldwall captures.
+    pub shieldwall: Shieldwall,
+    /// Edge forts.
+    pub edge_fort: EdgeFort,
+    /// Encirclement.
+    pub encirclement: bool,
+    /// No attacker left: the defenders win.
+    pub no_attackers_loses: bool,
+    /// "The defenders cannot escape".
+    pub cannot_escape: bool,
+    /// Plies after which the game is drawn.
+    pub ply_limit: Option<u32>,
+    /// Any of the position-decided end rules (edge fort, encirclement, no attacker, cannot
+    /// escape) is on: move generation must ask [`super::Position::decided_by_rules`].
+    pub(crate) end_rules: bool,
+    /// The four corners.
+    pub(crate) corners: B,
+    /// The squares next to a corner.
+    pub(crate) corner_adjacent: B,
+    /// The first and last ranks.
+    pub(crate) rank_edges: B,
+    /// The four edge lines as (first square, step to the next square).
+    pub(crate) edge_lines: [(Square, Square); 4],
+    /// Some piece kind has a speed limit ([`RuleOptions::speed_limit`]).
+    pub(crate) speed_limited: bool,
+    /// Per square and piece kind: the squares within its speed limit along the four lines (empty
+    /// when no kind is limited).
+    pub(crate) speed: Vec<[B; 3]>,
+    /// Moves pack as from × 128 + to (boards of at most 128 squares).
+    pub(crate) small_moves: bool,
+    /// Per square: its file and rank (counted from 0).
+    pub(crate) file_rank: [(u8, u8); MAX_SQUARES],
     /// Squares shown specially (`+`) when empty: those no soldier may stop on.
     pub marked: B,
     /// Squares orthogonally next to an escape square, not escape squares themselves.
@@ -294,13 +458,13 @@ pub struct Rules<B> {
     /// Board without the last file (for shifting east).
     pub(crate) not_file_last: B,
     /// Per square and direction (north, east, south, west): the squares beyond it to the edge.
-    pub(crate) rays: [[B; 4]; 128],
+    pub(crate) rays: [[B; 4]; MAX_SQUARES],
     /// Per square and direction: the neighbour, or [`NO_SQUARE`].
-    pub(crate) step: [[Square; 4]; 128],
+    pub(crate) step: [[Square; 4]; MAX_SQUARES],
     /// Per square: its orthogonal neighbours.
-    pub(crate) adjacent: [B; 128],
+    pub(crate) adjacent: [B; MAX_SQUARES],
     /// Per square: Manhattan distance to the nearest escape square.
-    pub(crate) escape_distance: [u8; 128],
+    pub(crate) escape_distance: [u8; MAX_SQUARES],
     /// The raw evaluation of the start position from the defenders' view, computed on first use
     /// and subtracted by the evaluation (see `eval.rs`).
     pub(crate) balance: std::sync::OnceLock<i32>,
@@ -326,7 +490,8 @@ impl<B: Bitboard> Rules<B> {
                 "board size {size} is not supported by this bitboard"
             )));
         }
-        let n = size * size;
+        let n = square_count(size);
+        let sz = size as Square;
         let lists = [&options.escape, &options.king_strong, &options.linnaean]
             .into_iter()
             .chain(options.no_stop.iter())
@@ -343,14 +508,14 @@ impl<B: Bitboard> Rules<B> {
         }
         let m3 = |l: &[Vec<Square>; 3]| [mask::<B>(&l[0]), mask::<B>(&l[1]), mask::<B>(&l[2])];
         let board = mask::<B>(&(0..n).collect::<Vec<_>>());
-        let first: Vec<Square> = (0..n).filter(|s| s % size != 0).collect();
-        let last: Vec<Square> = (0..n).filter(|s| s % size != size - 1).collect();
-        let mut rays = [[B::ZERO; 4]; 128];
-        let mut step = [[NO_SQUARE; 4]; 128];
-        let mut adjacent = [B::ZERO; 128];
+        let first: Vec<Square> = (0..n).filter(|s| s % sz != 0).collect();
+        let last: Vec<Square> = (0..n).filter(|s| s % sz != sz - 1).collect();
+        let mut rays = [[B::ZERO; 4]; MAX_SQUARES];
+        let mut step = [[NO_SQUARE; 4]; MAX_SQUARES];
+        let mut adjacent = [B::ZERO; MAX_SQUARES];
         let deltas: [(i32, i32); 4] = [(0, 1), (1, 0), (0, -1), (-1, 0)];
         for sq in 0..n {
-            let (f, r) = ((sq % size) as i32, (sq / size) as i32);
+            let (f, r) = ((sq % sz) as i32, (sq / sz) as i32);
             for (d, &(df, dr)) in deltas.iter().enumerate() {
                 let (mut x, mut y) = (f + df, r + dr);
                 let inside =
@@ -368,17 +533,21 @@ impl<B: Bitboard> Rules<B> {
             }
         }
         let escape = mask::<B>(&options.escape);
-        let mut escape_distance = [0u8; 128];
+        let mut escape_distance = [0u8; MAX_SQUARES];
         for sq in 0..n {
-            let (f, r) = ((sq % size) as i32, (sq / size) as i32);
+            let (f, r) = ((sq % sz) as i32, (sq / sz) as i32);
             escape_distance[sq as usize] = options
                 .escape
                 .iter()
-                .map(|&e| ((e % size) as i32 - f).abs() + ((e / size) as i32 - r).abs())
+                .map(|&e| ((e % sz) as i32 - f).abs() + ((e / sz) as i32 - r).abs())
                 .min()
                 .unwrap_or(2 * size as i32) as u8;
         }
         let no_stop = m3(&options.no_stop);
+        let mut file_rank = [(0u8, 0u8); MAX_SQUARES];
+        for sq in 0..n {
+            file_rank[sq as usize] = ((sq % sz) as u8, (sq / sz) as u8);
+        }
         let mut approach = B::ZERO;
         for e in escape.squares() {
             approach |= adjacent[e as usize];
@@ -403,6 +572,50 @@ impl<B: Bitboard> Rules<B> {
             move_limit: options.move_limit,
             linnaean: mask::<B>(&options.linnaean),
             surround: options.surround,
+            shieldwall: options.shieldwall,
+            edge_fort: options.edge_fort,
+            encirclement: options.encirclement,
+            no_attackers_loses: options.no_attackers_loses,
+            cannot_escape: options.cannot_escape,
+            ply_limit: options.ply_limit,
+            end_rules: options.edge_fort != EdgeFort::Off
+                || options.encirclement
+                || options.no_attackers_loses
+                || options.cannot_escape,
+            corners: mask::<B>(&corners(size)),
+            corner_adjacent: corners(size)
+                .iter()
+                .fold(B::ZERO, |m, &c| m | adjacent[c as usize]),
+            rank_edges: mask::<B>(
+                &(0..n)
+                    .filter(|s| s / sz == 0 || s / sz == sz - 1)
+                    .collect::<Vec<_>>(),
+            ),
+            edge_lines: [(0, 1), (sz * (sz - 1), 1), (0, sz), (sz - 1, sz)],
+            file_rank,
+            small_moves: n <= 128,
+            speed_limited: options.speed_limit.iter().any(|l| l.is_some()),
+            speed: if options.speed_limit.iter().any(|l| l.is_some()) {
+                (0..n)
+                    .map(|sq| {
+                        options.speed_limit.map(|limit| {
+                            let mut m = B::ZERO;
+                            for (d, &first) in step[sq as usize].iter().enumerate() {
+                                let mut s = first;
+                                let mut k = 0;
+                                while s != NO_SQUARE && limit.is_none_or(|l| k < l) {
+                                    m |= B::bit(s);
+                                    s = step[s as usize][d];
+                                    k += 1;
+                                }
+                            }
+                            m
+                        })
+                    })
+                    .collect()
+            } else {
+                Vec::new()
+            },
             marked: no_stop[0] & no_stop[1],
             approach,
             edge_mask: mask::<B>(&edge(size)),
@@ -451,6 +664,17 @@ impl<B: Bitboard> Rules<B> {
         up(0) | up(1) | down(2) | down(3)
     }
 
+    /// [`Rules::slides`] of a piece of kind index `k` within its speed limit, if any.
+    #[inline(always)]
+    pub fn moves(&self, sq: Square, k: usize, blockers: B) -> B {
+        let m = self.slides(sq, blockers);
+        if self.speed_limited {
+            m & self.speed[sq as usize][k]
+        } else {
+            m
+        }
+    }
+
     /// The squares of `b` shifted one step in each orthogonal direction (staying on the board).
     #[inline]
     pub fn neighbours(&self, b: B) -> B {
@@ -488,4 +712,16 @@ pub fn tablut_rules() -> &'static Rules<u128> {
 pub fn tawlbwrdd_rules() -> &'static Rules<u128> {
     static R: OnceLock<Rules<u128>> = OnceLock::new();
     R.get_or_init(|| Rules::new(RuleOptions::tawlbwrdd()).expect("tawlbwrdd rules"))
+}
+
+/// The Copenhagen Hnefatafl 11×11 rules (preset, built once).
+pub fn copenhagen_rules() -> &'static Rules<u128> {
+    static R: OnceLock<Rules<u128>> = OnceLock::new();
+    R.get_or_init(|| Rules::new(RuleOptions::copenhagen()).expect("copenhagen rules"))
+}
+
+/// The Copenhagen Hnefatafl 13×13 rules (preset, built once).
+pub fn copenhagen13_rules() -> &'static Rules<Wide<3>> {
+    static R: OnceLock<Rules<Wide<3>>> = OnceLock::new();
+    R.get_or_init(|| Rules::new(RuleOptions::copenhagen13()).expect("copenhagen13 rules"))
 }
