@@ -49,8 +49,13 @@ pub enum Reason {
     NoPieces,
     /// Ataxx: neither side can move although squares are empty (they are out of reach or blocked).
     NoMoves,
-    /// Tafl (OpenTafl `surf`): the attackers enclosed the king and every defender.
+    /// Tafl (OpenTafl `surf`, Copenhagen encirclement): the attackers enclosed the king and every
+    /// defender.
     Surrounded,
+    /// Tafl (Copenhagen): the king sits on an edge in a fort the attackers cannot break.
+    EdgeFort,
+    /// Tafl (Copenhagen, hnefatafl.org): the defenders are too few or too hemmed in to escape.
+    CannotEscape,
 }
 
 impl fmt::Display for Reason {
@@ -65,6 +70,8 @@ impl fmt::Display for Reason {
             Reason::NoPieces => "no pieces left",
             Reason::NoMoves => "neither side can move",
             Reason::Surrounded => "defenders surrounded",
+            Reason::EdgeFort => "edge fort",
+            Reason::CannotEscape => "defenders cannot escape",
         })
     }
 }

@@ -13,6 +13,8 @@ pub enum Variant {
     Tablut,
     /// Tawlbwrdd 11×11 (Welsh), edge escape.
     Tawlbwrdd,
+    /// Copenhagen Hnefatafl 11×11 (copenhagen.md), corner escape.
+    Copenhagen,
     /// Ataxx 7×7.
     Ataxx,
 }
@@ -28,10 +30,11 @@ pub trait GameVisitor {
 
 impl Variant {
     /// All variants, in the order the protocol lists them.
-    pub const ALL: [Variant; 4] = [
+    pub const ALL: [Variant; 5] = [
         Variant::Brandubh,
         Variant::Tablut,
         Variant::Tawlbwrdd,
+        Variant::Copenhagen,
         Variant::Ataxx,
     ];
 
@@ -41,6 +44,7 @@ impl Variant {
             Variant::Brandubh => "brandubh",
             Variant::Tablut => "tablut",
             Variant::Tawlbwrdd => "tawlbwrdd",
+            Variant::Copenhagen => "copenhagen",
             Variant::Ataxx => "ataxx",
         }
     }
@@ -66,6 +70,7 @@ impl Variant {
             Variant::Brandubh => visitor.visit(crate::tafl::brandubh()),
             Variant::Tablut => visitor.visit(crate::tafl::tablut()),
             Variant::Tawlbwrdd => visitor.visit(crate::tafl::tawlbwrdd()),
+            Variant::Copenhagen => visitor.visit(crate::tafl::copenhagen()),
             Variant::Ataxx => visitor.visit(crate::ataxx::Position::start()),
         }
     }
@@ -88,7 +93,8 @@ impl FromStr for Variant {
             .find(|v| v.name().eq_ignore_ascii_case(s))
             .ok_or_else(|| {
                 ParseError::new(format!(
-                    "unknown variant '{s}' (expected one of: brandubh, tablut, tawlbwrdd, ataxx)"
+                    "unknown variant '{s}' (expected one of: {})",
+                    Variant::ALL.map(|v| v.name()).join(", ")
                 ))
             })
     }

@@ -2,7 +2,9 @@
 //! empty restricted square).
 
 use skald::game::{Game, Outcome, Reason, Side};
-use skald::tafl::{Bitboard, Position, Rules, brandubh_rules, parse_square, tablut_rules};
+use skald::tafl::{
+    Bitboard, Position, Rules, brandubh_rules, copenhagen_rules, parse_square, tablut_rules,
+};
 
 fn pos<B: Bitboard>(rules: &'static Rules<B>, fen: &str) -> Position<B> {
     Position::from_fen(rules, fen).unwrap_or_else(|e| panic!("{fen}: {e}"))
@@ -354,4 +356,136 @@ fn runtime_rules_from_options() {
     let mut o = RuleOptions::tablut();
     o.start_fen = "9/9 a".into();
     assert!(Rules::<u128>::leak(o).is_err());
+}
+
+// ---- Copenhagen Hnefatafl (copenhagen.md) ----
+
+fn cph(fen: &str) -> Position<u128> {
+    pos(copenhagen_rules(), fen)
+}
+
+// 3 . . T . . . . . . . .
+// 2 . . . T T T . . . . .
+// 1 + . . t t t T . . . +   c3-c1: the row d1-f1, each with a defender inward, is closed by c1
+//   a b c d e f g h i j k   and g1: all three are captured (a shieldwall).
+#[test]
+fn copenhagen_shieldwall() {
+    let p = cph("11/11/1t9/11/11/5K5/11/11/2T8/3TTT5/3tttT4 d");
+    let c = play(&p, "c3-c1");
+    for sq in ["d1", "e1", "f1"] {
+        assert!(!occupied(&c, sq), "{sq}");
+    }
+    assert!(occupied(&c, "g1"));
+}
+
+// 2 . . . . . . . . t t .
+// 1 + . . . t . . . K T +   e1-h1: the row i1-j1 (king and defender, attackers inward) is closed
+//   a b c d e f g h i j k   by h1 and the corner: j1 is captured, the king stays.
+#[test]
+fn copenhagen_shieldwall_spares_the_king() {
+    let p = cph("11/11/11/11/11/4T6/11/11/11/8tt1/4t3KT1 a");
+    let c = play(&p, "e1-h1");
+    assert!(!occupied(&c, "j1"));
+    assert!(occupied(&c, "i1"));
+    assert_eq!(c.outcome(), Outcome::Ongoing);
+}
+
+// A shieldwall needs a row of two or more:
+// 2 . . . . . . . . . t .
+// 1 + . . . t . . . . K +   e1-i1: the king alone between i1 and the corner is no row; he stays
+//   a b c d e f g h i j k   (and is never captured on the edge).
+#[test]
+fn copenhagen_no_shieldwall_of_one() {
+    let p = cph("11/11/11/11/11/4T6/11/11/11/9t1/4t4K1 a");
+    let c = play(&p, "e1-i1");
+    assert!(occupied(&c, "j1"));
+}
+
+// 4 . . . . . t . . . . .
+// 2 . . . . t . . . . . .
+// 1 + . . t K . . . . . +   f4-f1: attackers on three sides, the fourth is the edge: the king is
+//   a b c d e f g h i j k   never captured on the edge.
+#[test]
+fn copenhagen_king_safe_on_edge() {
+    let p = cph("11/11/11/7T3/11/4T6/11/5t5/11/4t6/3tK6 a");
+    let c = play(&p, "f4-f1");
+    assert!(occupied(&c, "e1"));
+    assert_eq!(c.outcome(), Outcome::Ongoing);
+}
+
+// 10 . . . . . t . . . . .
+//  8 . . . . . . . . . . .
+//  7 . . . . t K t . . . .
+//  6 . . . . . + . . . . .   f10-f8: three attackers and the empty throne capture the king.
+#[test]
+fn copenhagen_king_captured_against_throne() {
+    let p = cph("11/5t5/11/11/4tKt4/11/11/11/2T8/11/11 a");
+    let c = play(&p, "f10-f8");
+    assert_eq!(c.outcome(), Outcome::win(Side::First, Reason::KingCaptured));
+}
+
+// 4 . . . . . . T . . . .
+// 2 . . . . T T . . . . .
+// 1 + . . T K . . . . . +   g4-g1 closes the fort d1 e1 f1 g1 / e2 f2 around the king on the
+//   a b c d e f g h i j k   edge: no attacker can get in, the defenders win.
+#[test]
+fn copenhagen_edge_fort() {
+    let p = cph("11/11/1t7t1/11/11/11/11/6T4/11/4TT5/3TK6 d");
+    assert_eq!(p.outcome(), Outcome::Ongoing);
+    let c = play(&p, "g4-g1");
+    assert_eq!(c.outcome(), Outcome::win(Side::Second, Reason::EdgeFort));
+    assert_eq!(c.perft(1), 0);
+}
+
+// 8 . . . . . t . . . . .
+// 7 . . . . t . t . . . .
+// 6 . . . t . K T t . . .
+// 5 . . . . t . t . . . .
+// 4 . . . . . . . . . . .
+// 2 . . . . . t . . . . .   f2-f4 closes the ring around the king and the last defender.
+#[test]
+fn copenhagen_encirclement() {
+    let p = cph("11/11/11/5t5/4t1t4/3t1KTt3/4t1t4/11/11/5t5/11 a");
+    assert_eq!(p.outcome(), Outcome::Ongoing);
+    let c = play(&p, "f2-f4");
+    assert_eq!(c.outcome(), Outcome::win(Side::First, Reason::Surrounded));
+}
+
+// hnefatafl.org's rules, section 10, "when the king is trapped":
+// 11 + t K t t . . . . . +
+// 10 . t t . . . . . . . .
+//  9 . t t . . . . . . . .
+//  6 t . . . . + . . . . T
+//  5 . . . . . . . . . . T    the attackers win: the king cannot get off the edge.
+#[test]
+fn copenhagen_king_trapped_on_edge() {
+    let p = cph("1tKtt6/1tt8/1tt8/11/11/t9T/10T/11/11/11/11 d");
+    assert_eq!(p.outcome(), Outcome::win(Side::First, Reason::CannotEscape));
+    assert_eq!(p.perft(1), 0);
+    // Without the attacker on c9 the king can still be freed.
+    let p = cph("1tKtt6/1tt8/1t9/11/11/t9T/10T/11/11/11/11 d");
+    assert_eq!(p.outcome(), Outcome::Ongoing);
+}
+
+// hnefatafl.org's rules, section 10: all corners sealed, five defenders and at most three open
+// squares on any edge.
+// 11 + . t t t . . . t . +
+// 10 . t . . . . . . . t .
+//  9 t . . . . . . . . . t
+//  8 . . . . . . . . . T T
+//  7 . . . . . . . . T . K
+//  6 . . . . . + . . . T T
+//  5 t . . . . . . . . . t
+//  4 t . . . . . . . . . t
+//  3 t . . . . . . . . . t
+//  2 . t . . . . . . . t .
+//  1 + . t t t . . . t . +
+#[test]
+fn copenhagen_defenders_cannot_escape() {
+    let fen = "2ttt3t2/1t7t1/t9t/9TT/8T1K/9TT/t9t/t9t/t9t/1t7t1/2ttt3t2 d";
+    let p = cph(fen);
+    assert_eq!(p.outcome(), Outcome::win(Side::First, Reason::CannotEscape));
+    // A sixth defender (e6) is enough to go on.
+    let p = cph("2ttt3t2/1t7t1/t9t/9TT/8T1K/4T4TT/t9t/t9t/t9t/1t7t1/2ttt3t2 d");
+    assert_eq!(p.outcome(), Outcome::Ongoing);
 }

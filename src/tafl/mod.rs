@@ -1,9 +1,13 @@
-//! The tafl family: Brandubh 7×7, Tablut 9×9, Tawlbwrdd 11×11 (rules.md).
+//! The tafl family: Brandubh 7×7, Tablut 9×9, Tawlbwrdd 11×11 (rules.md) and Copenhagen
+//! Hnefatafl 11×11 (copenhagen.md).
 //!
 //! - [`Bitboard`]: square sets as `u64` (7×7, 8×8) or `u128` (9×9 to 11×11), `a1` = bit 0,
 //!   square index = rank × width + file.
 //! - [`Rules`]: the rules as data ([`RuleOptions`]) plus precomputed masks and ray tables; the
-//!   three variants are presets ([`brandubh_rules`], [`tablut_rules`], [`tawlbwrdd_rules`]) and
+//!   variants are presets ([`brandubh_rules`], [`tablut_rules`], [`tawlbwrdd_rules`],
+//!   [`copenhagen_rules`]); capture and end rules are composable entries of the rules value
+//!   (custodial capture with [`KingArmed`] and hostile squares, [`Shieldwall`], [`EdgeFort`],
+//!   encirclement, surrounding, "cannot escape", no attacker left, ply and clock limits) and
 //!   [`Rules::leak`] builds `&'static` rules at run time (for OpenTafl rules strings).
 //! - [`Position`]: the [`crate::game::Game`] implementation (FEN, moves, captures, Zobrist hash,
 //!   evaluation, fast perft).
@@ -26,6 +30,23 @@
 //! - **Outcome order**: king captured, king escaped, no legal move, then the 100-ply rule (a side
 //!   without moves on the 100th ply loses in brandubh rather than draws).
 //! - **Null move**: allowed unless the side to move has three pieces or fewer (king included).
+//! - **Copenhagen** follows hnefatafl.org's implementation (copenhagen.md) with these choices:
+//!   - *Edge fort backing*: a defender soldier next to the king's region is tested once per line
+//!     it touches the region along: touching it only vertically it needs a defender, the king or
+//!     the board edge to its left or right; only horizontally, above or below; touching it both
+//!     ways it cannot be captured and passes. hnefatafl.org tests only the line it first reached
+//!     the piece along (an accident of its search order) and also tests the king in an order that
+//!     makes the a-file differ; skald never tests the king (on the other three edges he always
+//!     passes there).
+//!   - *Counts* for "cannot escape" ("defenders left", "attackers left") are the soldiers on the
+//!     board (hnefatafl.org counts captures from the full start armies, the same in a game).
+//!   - *Order of end checks*: king escaped, king captured, edge fort, encirclement, no attacker
+//!     left, the 140-ply draw, "cannot escape", no legal move (copenhagen.md); they are checked on
+//!     every position, the FEN's start position included, and a decided position has no moves.
+//!   - *140 plies* are counted from the FEN's move number and side to move: the game is drawn
+//!     once more than 140 plies have been played (`Outcome` reason "move limit").
+//!   - *Shieldwall closers*: the moved piece must be one of the two closing pieces; a corner may
+//!     close the other end; custodial captures are made first.
 //! - **Linnaean capture** (OpenTafl `linc`) and the **surrounding rule** (`surf`) are not part of
 //!   rules.md's variants; they are rule options (off in the presets) for OpenTafl rules strings
 //!   ([`opentafl`]).
@@ -41,10 +62,11 @@ pub use bitboard::{Bitboard, Square, Squares};
 pub use eval::TERM_COUNT;
 pub use position::{
     ATTACKER_VALUE, BrandubhPosition, DEFENDER_VALUE, KING_VALUE, LargePosition, Move, Position,
-    brandubh, parse_square, square_name, tablut, tawlbwrdd,
+    brandubh, copenhagen, parse_square, square_name, tablut, tawlbwrdd,
 };
 pub use rules::{
-    KingArmed, MAX_SIZE, MIN_SIZE, NoMoveRule, Piece, RuleOptions, Rules, brandubh_rules, centre,
-    corners, edge, neighbours, square, tablut_rules, tawlbwrdd_rules,
+    EdgeFort, KingArmed, MAX_SIZE, MIN_SIZE, NoMoveRule, Piece, RuleOptions, Rules, Shieldwall,
+    brandubh_rules, centre, copenhagen_rules, corners, edge, neighbours, square, tablut_rules,
+    tawlbwrdd_rules,
 };
 pub use zobrist::{PIECE_KEYS, SIDE_KEY};

@@ -14,7 +14,8 @@
 //! move loses.
 
 use super::rules::{
-    KingArmed, MAX_SIZE, MIN_SIZE, NoMoveRule, RuleOptions, centre, corners, edge, neighbours,
+    EdgeFort, KingArmed, MAX_SIZE, MIN_SIZE, NoMoveRule, RuleOptions, Shieldwall, centre, corners,
+    edge, neighbours,
 };
 use super::{Square, parse_square};
 use crate::game::RepetitionRule;
@@ -360,6 +361,12 @@ pub fn parse_rules(text: &str) -> Result<RuleOptions, String> {
         move_limit: None,
         linnaean: if linc { cen } else { vec![] },
         surround,
+        shieldwall: Shieldwall::Off,
+        edge_fort: EdgeFort::Off,
+        encirclement: false,
+        no_attackers_loses: false,
+        cannot_escape: false,
+        ply_limit: None,
     })
 }
 

@@ -3,7 +3,7 @@
 use std::fmt;
 
 use super::bitboard::{Bitboard, Square};
-use super::rules::{NoMoveRule, Piece, Rules};
+use super::rules::{EdgeFort, NoMoveRule, Piece, Rules, Shieldwall};
 use super::zobrist::{PIECE_KEYS, SIDE_KEY};
 use crate::game::{Game, Outcome, ParseError, Reason, RepetitionRule, Side};
 
@@ -54,6 +54,11 @@ pub fn tablut() -> Position<u128> {
 /// The tawlbwrdd start position.
 pub fn tawlbwrdd() -> Position<u128> {
     Position::start(super::tawlbwrdd_rules())
+}
+
+/// The Copenhagen Hnefatafl 11×11 start position.
+pub fn copenhagen() -> Position<u128> {
+    Position::start(super::copenhagen_rules())
 }
 
 /// Square name such as `d1` on a board of side `size`.
@@ -122,6 +127,19 @@ impl<B: Bitboard> Position<B> {
     #[inline(always)]
     pub fn king_gone(&self) -> bool {
         self.king.is_empty() || !(self.king & self.rules.escape).is_empty()
+    }
+
+    /// Plies played since the start, from the move number and the side to move (the attackers'
+    /// move of move 1 is ply 0).
+    pub fn plies_played(&self) -> u32 {
+        (self.fullmove - 1) * 2 + (self.side == Side::Second) as u32
+    }
+
+    /// `true` when the side to move has no moves because the game is over by the position alone
+    /// (king escaped or captured, or one of the end rules of [`Position::decided_by_rules`]).
+    #[inline(always)]
+    pub fn no_moves(&self) -> bool {
+        self.king_gone() || (self.rules.end_rules && self.decided_by_rules().is_some())
     }
 
     /// Parses a FEN (rules.md, "Position strings") under `rules`. Errors say what is wrong and
@@ -285,7 +303,7 @@ impl<B: Bitboard> Position<B> {
     /// Number of legal moves (bulk count by popcount, no move list); 0 once the king is gone.
     #[inline]
     pub fn count_moves(&self) -> u64 {
-        if self.king_gone() {
+        if self.no_moves() {
             return 0;
         }
         let r = self.rules;
@@ -313,7 +331,7 @@ impl<B: Bitboard> Position<B> {
     /// piece can is every slide looked at.
     #[inline]
     pub fn has_move(&self) -> bool {
-        if self.king_gone() {
+        if self.no_moves() {
             return false;
         }
         let r = self.rules;
@@ -344,7 +362,7 @@ impl<B: Bitboard> Position<B> {
     /// Calls `f(from, to, kind)` for every legal move.
     #[inline(always)]
     fn for_each_move(&self, mut f: impl FnMut(Square, Square, Piece)) {
-        if self.king_gone() {
+        if self.no_moves() {
             return;
         }
         let r = self.rules;
@@ -392,7 +410,10 @@ impl<B: Bitboard> Position<B> {
         }
         let keys = &PIECE_KEYS[kind.index()];
         self.hash ^= keys[from as usize] ^ keys[to as usize];
-        let captured = self.captures(to, kind);
+        let mut captured = self.captures(to, kind);
+        if self.rules.shieldwall != Shieldwall::Off && self.rules.edge_mask.has(to) {
+            captured += self.shieldwalls(to, kind);
+        }
         self.clock = if captured > 0 {
             0
         } else {
@@ -489,6 +510,314 @@ impl<B: Bitboard> Position<B> {
             let b = steps[d];
             b != super::rules::NO_SQUARE && walls.has(b)
         }
+    }
+
+    /// Shieldwall captures (copenhagen.md) by the piece of `kind` that just moved to the edge
+    /// square `to`: along each edge line through `to`, in both directions, a row of two or more
+    /// enemy pieces each with a piece of the mover directly inward, closed beyond by a piece of the
+    /// mover or a corner. The king counts toward the row but stays. Returns the number removed.
+    fn shieldwalls(&mut self, to: Square, kind: Piece) -> u32 {
+        let r = self.rules;
+        let (enemy, own) = if kind == Piece::Attacker {
+            (self.defenders | self.king, self.attackers)
+        } else {
+            (self.attackers, self.defenders | self.king)
+        };
+        let closers = own | r.corners;
+        let (file, rank) = r.file_rank[to as usize];
+        let last = r.size - 1;
+        // (inward direction, the two directions along the edge); directions N, E, S, W = 0..3.
+        let mut lines = [(0usize, [0usize; 2]); 2];
+        let mut n = 0;
+        for (on, inward, along) in [
+            (rank == 0, 0, [1, 3]),
+            (rank == last, 2, [1, 3]),
+            (file == 0, 1, [0, 2]),
+            (file == last, 3, [0, 2]),
+        ] {
+            if on && n < 2 {
+                lines[n] = (inward, along);
+                n += 1;
+            }
+        }
+        let mut removed = B::ZERO;
+        for &(inward, along) in &lines[..n] {
+            for d in along {
+                let mut row = B::ZERO;
+                let mut count = 0;
+                let mut s = r.step[to as usize][d];
+                while s != super::rules::NO_SQUARE
+                    && enemy.has(s)
+                    && own.has(r.step[s as usize][inward])
+                {
+                    row |= B::bit(s);
+                    count += 1;
+                    s = r.step[s as usize][d];
+                }
+                if count >= 2 && s != super::rules::NO_SQUARE && closers.has(s) {
+                    removed |= row;
+                }
+            }
+        }
+        removed &= !self.king;
+        if removed.is_empty() {
+            return 0;
+        }
+        let victim = if kind == Piece::Attacker {
+            Piece::Defender
+        } else {
+            Piece::Attacker
+        };
+        for s in removed.squares() {
+            self.hash ^= PIECE_KEYS[victim.index()][s as usize];
+        }
+        match victim {
+            Piece::Attacker => self.attackers ^= removed,
+            _ => self.defenders ^= removed,
+        }
+        removed.popcount()
+    }
+
+    /// The outcome by the position-decided end rules that are on (copenhagen.md, checked in this
+    /// order): edge fort (defenders win), encirclement (attackers win), no attacker left
+    /// (defenders win), the defenders cannot escape (attackers win). `None` if none applies or
+    /// the king is gone (see [`Position::king_gone`]).
+    pub fn decided_by_rules(&self) -> Option<Outcome> {
+        let r = self.rules;
+        if self.king.is_empty() {
+            return None;
+        }
+        if r.edge_fort == EdgeFort::Copenhagen && self.edge_fort() {
+            return Some(Outcome::win(Side::Second, Reason::EdgeFort));
+        }
+        if r.encirclement && self.encircled() {
+            return Some(Outcome::win(Side::First, Reason::Surrounded));
+        }
+        if r.no_attackers_loses && self.attackers.is_empty() {
+            return Some(Outcome::win(Side::Second, Reason::NoPieces));
+        }
+        if r.cannot_escape && self.cannot_escape() {
+            return Some(Outcome::win(Side::First, Reason::CannotEscape));
+        }
+        None
+    }
+
+    /// The squares the king reaches through empty squares, his own square included.
+    fn king_region(&self) -> B {
+        let r = self.rules;
+        let empty = r.board & !self.occupied();
+        let mut region = self.king;
+        loop {
+            let next = region | (r.neighbours(region) & empty);
+            if next == region {
+                return region;
+            }
+            region = next;
+        }
+    }
+
+    /// Edge fort (copenhagen.md): the king on an edge with an empty neighbour, no attacker next
+    /// to the region he reaches through empty squares, and with two or more attackers on the
+    /// board, every defender soldier next to that region backed: one touching the region only
+    /// vertically needs a defender, the king or the board edge to its left or right; one
+    /// touching it only horizontally, above or below; one touching it both ways is safe. The
+    /// king himself is not tested (hnefatafl.org tests him in an order that matters only on the
+    /// a-file; skald plays the rule alike on all four edges).
+    pub fn edge_fort(&self) -> bool {
+        let r = self.rules;
+        if (self.king & r.edge_mask).is_empty() {
+            return false;
+        }
+        let occ = self.occupied();
+        let k = self.king.lsb();
+        if (r.adjacent[k as usize] & !occ).is_empty() {
+            return false;
+        }
+        let region = self.king_region();
+        let around = r.neighbours(region) & !region;
+        if !(around & self.attackers).is_empty() {
+            return false;
+        }
+        if self.attackers.popcount() < 2 {
+            return true;
+        }
+        let w = r.size as u32;
+        let boundary = around & self.defenders;
+        let vertical = boundary & ((region << w) | (region >> w));
+        let horizontal =
+            boundary & (((region & r.not_file_last) << 1) | ((region & r.not_file_first) >> 1));
+        let dk = self.defenders | self.king;
+        let h_backed = ((dk & r.not_file_last) << 1)
+            | ((dk & r.not_file_first) >> 1)
+            | !r.not_file_first
+            | !r.not_file_last;
+        let v_backed = (dk << w) | (dk >> w) | r.rank_edges;
+        let weak = (vertical & !horizontal & !h_backed) | (horizontal & !vertical & !v_backed);
+        weak.is_empty()
+    }
+
+    /// Encirclement (copenhagen.md): the region the king reaches through empty and defender
+    /// squares touches no edge square and holds every defender.
+    pub fn encircled(&self) -> bool {
+        let r = self.rules;
+        let free = r.board & !self.attackers;
+        let mut region = self.king;
+        loop {
+            if !(region & r.edge_mask).is_empty() {
+                return false;
+            }
+            let next = (region | r.neighbours(region)) & free;
+            if next == region {
+                return (self.defenders & !region).is_empty();
+            }
+            region = next;
+        }
+    }
+
+    /// "The defenders cannot escape" (copenhagen.md; hnefatafl.org's rules, section 10): the
+    /// king trapped on an edge ([`Position::king_trapped`]), or all four corners closed off
+    /// ([`Position::closed_corner`]) and then fewer than 4 defender soldiers against 13 or more
+    /// attackers, or fewer than 6 defender soldiers and on every edge at most one run of at most
+    /// 3 open squares, or on every edge at most one run of at most 2 open squares (open: neither
+    /// an attacker nor a square the corners' regions hold).
+    pub fn cannot_escape(&self) -> bool {
+        let defenders = self.defenders.popcount();
+        let attackers = self.attackers.popcount();
+        if self.king_trapped(defenders, attackers) {
+            return true;
+        }
+        let mut closed = B::ZERO;
+        for c in self.rules.corners.squares() {
+            match self.closed_corner(c) {
+                Some(b) => closed |= b,
+                None => return false,
+            }
+        }
+        (defenders < 4 && attackers >= 13)
+            || (defenders < 6 && self.edge_runs_at_most(closed, 3))
+            || self.edge_runs_at_most(closed, 2)
+    }
+
+    /// The king pinned on an edge (hnefatafl.org's rules, section 10): not next to a corner; the
+    /// two edge squares on each side of him attackers (a corner counts as one and adds one to
+    /// the attacker count `a`); with `a` > 5 the two squares inward of him attackers; and then
+    /// fewer than 2 defender soldiers (`d`), or `a` > 7 and the two squares inward of one of his
+    /// edge neighbours attackers.
+    pub fn king_trapped(&self, d: u32, a: u32) -> bool {
+        let r = self.rules;
+        if (self.king & r.edge_mask).is_empty() {
+            return false;
+        }
+        let k = self.king.lsb();
+        let (file, rank) = r.file_rank[k as usize];
+        let last = r.size - 1;
+        // inward direction and the two directions along the edge (N, E, S, W = 0..3)
+        let (inward, along, pos) = if file == 0 {
+            (1, [2, 0], rank)
+        } else if file == last {
+            (3, [2, 0], rank)
+        } else if rank == 0 {
+            (0, [3, 1], file)
+        } else {
+            (2, [3, 1], file)
+        };
+        if pos == 1 || pos + 2 == r.size {
+            return false;
+        }
+        let mut a = a;
+        for d in along {
+            let mut s = k;
+            for _ in 0..2 {
+                s = r.step[s as usize][d];
+                if r.corners.has(s) {
+                    a += 1;
+                } else if !self.attackers.has(s) {
+                    return false;
+                }
+            }
+        }
+        let inward_pair = |s: Square| -> bool {
+            let s1 = r.step[s as usize][inward];
+            let s2 = r.step[s1 as usize][inward];
+            self.attackers.has(s1) && self.attackers.has(s2)
+        };
+        if a > 5 && !inward_pair(k) {
+            return false;
+        }
+        d < 2
+            || (a > 7
+                && along
+                    .iter()
+                    .any(|&dir| inward_pair(r.step[k as usize][dir])))
+    }
+
+    /// A corner closed off by the attackers (hnefatafl.org's rules, section 10): the two squares
+    /// along both edges from the corner are attackers (then the corner and those four squares are
+    /// returned), or the region of the corner never meets a defender or the king. That region:
+    /// the corner's two neighbours unless they hold defenders, then every empty square connected
+    /// to them through empty squares (the corner and its neighbours are not entered again).
+    /// Returns the corner with the region's edge squares, or `None` when the corner is open.
+    pub fn closed_corner(&self, c: Square) -> Option<B> {
+        let r = self.rules;
+        let steps = &r.step[c as usize];
+        let dirs: Vec<usize> = (0..4)
+            .filter(|&d| steps[d] != super::rules::NO_SQUARE)
+            .collect();
+        let two = |d: usize| {
+            let s1 = steps[d];
+            let s2 = r.step[s1 as usize][d];
+            self.attackers.has(s1) && self.attackers.has(s2)
+        };
+        if dirs.len() == 2 && two(dirs[0]) && two(dirs[1]) {
+            let mut b = B::bit(c);
+            for &d in &dirs {
+                let s1 = steps[d];
+                b |= B::bit(s1) | B::bit(r.step[s1 as usize][d]);
+            }
+            return Some(b);
+        }
+        let occ = self.occupied();
+        let empty = r.board & !occ;
+        let near = r.adjacent[c as usize];
+        let seeds = near & !(self.defenders | self.king);
+        let marked = B::bit(c) | near;
+        let frontier = r.neighbours(seeds) & !marked;
+        let friends = self.defenders | self.king;
+        let mut region = frontier & empty;
+        loop {
+            let next = (region | r.neighbours(region)) & empty & !marked;
+            if next == region {
+                break;
+            }
+            region = next;
+        }
+        let touched = (frontier | r.neighbours(region)) & !marked;
+        if !(touched & friends).is_empty() {
+            return None;
+        }
+        Some(((region | seeds) & r.edge_mask) | B::bit(c))
+    }
+
+    /// On every edge line the squares neither attackers nor in `closed` form at most one run of
+    /// at most `n` squares.
+    fn edge_runs_at_most(&self, closed: B, n: u32) -> bool {
+        let r = self.rules;
+        let open = r.edge_mask & !closed & !self.attackers;
+        r.edge_lines.iter().all(|&(first, step)| {
+            let mut bits = 0u32;
+            let mut s = first as u32;
+            for i in 0..r.size as u32 {
+                if open.has(s as Square) {
+                    bits |= 1 << i;
+                }
+                s += step as u32;
+            }
+            if bits == 0 {
+                return true;
+            }
+            let run = bits >> bits.trailing_zeros();
+            run & (run + 1) == 0 && run.count_ones() <= n
+        })
     }
 
     /// `true` when no defender (king included) can reach the board edge through squares free
@@ -731,6 +1060,22 @@ impl<B: Bitboard> Game for Position<B> {
         }
         if self.rules.surround && self.surrounded() {
             return Outcome::win(Side::First, Reason::Surrounded);
+        }
+        let ply_limit_reached = self
+            .rules
+            .ply_limit
+            .is_some_and(|limit| self.plies_played() > limit);
+        if self.rules.end_rules
+            && let Some(o) = self.decided_by_rules()
+        {
+            // copenhagen.md's order: the 140-ply draw comes before "cannot escape".
+            if ply_limit_reached && o == Outcome::win(Side::First, Reason::CannotEscape) {
+                return Outcome::draw(Reason::MoveLimit);
+            }
+            return o;
+        }
+        if ply_limit_reached {
+            return Outcome::draw(Reason::MoveLimit);
         }
         if !self.has_move() {
             return match self.rules.no_legal_move {

@@ -72,6 +72,31 @@ pub enum NoMoveRule {
     Draw,
 }
 
+/// Shieldwall captures on the board edge (an enemy row along an edge captured at once).
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Hash)]
+pub enum Shieldwall {
+    /// No shieldwall rule.
+    Off,
+    /// copenhagen.md (hnefatafl.org): a row of two or more enemy pieces on an edge, each with a
+    /// piece of the mover directly inward of it, closed at both ends by the mover's pieces (the
+    /// king closes for the defenders) or a corner, the moved piece being one of the two closers.
+    /// The king counts toward the row but is never removed. Resolved after custodial captures.
+    Copenhagen,
+}
+
+/// Edge forts: the defenders win when the king sits on an edge in a fort the attackers cannot
+/// break.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Hash)]
+pub enum EdgeFort {
+    /// No edge fort rule.
+    Off,
+    /// copenhagen.md (hnefatafl.org): the king on an edge with an empty neighbour, the region he
+    /// reaches through empty squares touching no attacker, and (with two or more attackers on the
+    /// board) every defender on the region's boundary backed across the line it touches the region
+    /// along (see the module docs of [`crate::tafl`] for the exact test).
+    Copenhagen,
+}
+
 /// A description of tafl rules as plain data (square lists), from which [`Rules`] is built.
 /// Per-kind arrays are indexed by [`Piece::index`]: attacker, defender, king.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -115,6 +140,22 @@ pub struct RuleOptions {
     /// The attackers win when no defender (king included) can reach the board edge through
     /// squares free of attackers (OpenTafl `surf`). `false` in the presets.
     pub surround: bool,
+    /// Shieldwall captures (copenhagen.md). [`Shieldwall::Off`] in rules.md's presets.
+    pub shieldwall: Shieldwall,
+    /// Edge forts win for the defenders (copenhagen.md). [`EdgeFort::Off`] in rules.md's presets.
+    pub edge_fort: EdgeFort,
+    /// Encirclement (copenhagen.md): the attackers win when the region the king reaches through
+    /// empty and defender squares touches no edge square and holds every defender.
+    pub encirclement: bool,
+    /// The defenders win when no attacker is left (copenhagen.md).
+    pub no_attackers_loses: bool,
+    /// "The defenders cannot escape" (copenhagen.md, hnefatafl.org's rules section 10): the
+    /// attackers win when the king is pinned on an edge or all corners are sealed with too few
+    /// defenders or too short open stretches of edge left. Thresholds in [`crate::tafl`]'s docs.
+    pub cannot_escape: bool,
+    /// Draw when the game has lasted more than this many plies (copenhagen.md: 140), counted from
+    /// the FEN's move number and side to move.
+    pub ply_limit: Option<u32>,
 }
 
 /// Square index of (`file`, `rank`) counted from 0 on a `size`×`size` board.
@@ -193,6 +234,12 @@ impl RuleOptions {
             move_limit: Some(100),
             linnaean: vec![],
             surround: false,
+            shieldwall: Shieldwall::Off,
+            edge_fort: EdgeFort::Off,
+            encirclement: false,
+            no_attackers_loses: false,
+            cannot_escape: false,
+            ply_limit: None,
         }
     }
 
@@ -222,6 +269,12 @@ impl RuleOptions {
             move_limit: None,
             linnaean: vec![],
             surround: false,
+            shieldwall: Shieldwall::Off,
+            edge_fort: EdgeFort::Off,
+            encirclement: false,
+            no_attackers_loses: false,
+            cannot_escape: false,
+            ply_limit: None,
         }
     }
 
@@ -231,6 +284,65 @@ impl RuleOptions {
             "tablut",
             9,
             "3ttt3/4t4/4T4/t3T3t/ttTTKTTtt/t3T3t/4T4/4t4/3ttt3 a 0 1",
+        )
+    }
+
+    /// Copenhagen Hnefatafl (copenhagen.md) on an 11×11 or 13×13 board with the given start:
+    /// corner escape; throne and corners restricted (the king may stop on them, anyone passes the
+    /// empty throne); corners and the empty throne hostile to all, the occupied throne hostile to
+    /// attackers through the armed king; the king captured on four sides, or three and the empty
+    /// throne, never on the edge; shieldwalls, edge forts, encirclement, "cannot escape", no
+    /// attacker left, no legal move loses, draw after 140 plies; defenders may not repeat a board.
+    pub fn copenhagen_on(name: &str, size: u8, start_fen: &str) -> Self {
+        let restricted = {
+            let mut v = corners(size);
+            v.push(centre(size));
+            v
+        };
+        let c = corners(size);
+        let t = vec![centre(size)];
+        RuleOptions {
+            name: name.into(),
+            size,
+            start_fen: start_fen.into(),
+            escape: corners(size),
+            no_stop: [restricted.clone(), restricted, vec![]],
+            no_pass: [vec![], vec![], vec![]],
+            hostile: [c.clone(), c, vec![]],
+            hostile_empty: [t.clone(), t.clone(), t],
+            hostile_occupied: [vec![], vec![], vec![]],
+            king_armed: KingArmed::Both,
+            king_strong: (0..size * size).collect(),
+            king_edge_hostile: false,
+            no_legal_move: NoMoveRule::Loses,
+            repetition: RepetitionRule::Ignored,
+            move_limit: None,
+            linnaean: vec![],
+            surround: false,
+            shieldwall: Shieldwall::Copenhagen,
+            edge_fort: EdgeFort::Copenhagen,
+            encirclement: true,
+            no_attackers_loses: true,
+            cannot_escape: true,
+            ply_limit: Some(140),
+        }
+    }
+
+    /// Copenhagen Hnefatafl 11×11 (copenhagen.md).
+    pub fn copenhagen() -> Self {
+        Self::copenhagen_on(
+            "copenhagen",
+            11,
+            "3ttttt3/5t5/11/t4T4t/t3TTT3t/tt1TTKTT1tt/t3TTT3t/t4T4t/11/5t5/3ttttt3 a 0 1",
+        )
+    }
+
+    /// Copenhagen Hnefatafl 13×13 (copenhagen.md).
+    pub fn copenhagen13() -> Self {
+        Self::copenhagen_on(
+            "copenhagen13",
+            13,
+            "3ttttttt3/6t6/13/t5T5t/t5T5t/t4TTT4t/tt1TTTKTTT1tt/t4TTT4t/t5T5t/t5T5t/13/6t6/3ttttttt3 a 0 1",
         )
     }
 
@@ -283,6 +395,29 @@ pub struct Rules<B> {
     pub linnaean: B,
     /// The surrounding rule (OpenTafl `surf`).
     pub surround: bool,
+    /// Shieldwall captures.
+    pub shieldwall: Shieldwall,
+    /// Edge forts.
+    pub edge_fort: EdgeFort,
+    /// Encirclement.
+    pub encirclement: bool,
+    /// No attacker left: the defenders win.
+    pub no_attackers_loses: bool,
+    /// "The defenders cannot escape".
+    pub cannot_escape: bool,
+    /// Plies after which the game is drawn.
+    pub ply_limit: Option<u32>,
+    /// Any of the position-decided end rules (edge fort, encirclement, no attacker, cannot
+    /// escape) is on: move generation must ask [`super::Position::decided_by_rules`].
+    pub(crate) end_rules: bool,
+    /// The four corners.
+    pub(crate) corners: B,
+    /// The first and last ranks.
+    pub(crate) rank_edges: B,
+    /// The four edge lines as (first square, step to the next square).
+    pub(crate) edge_lines: [(Square, Square); 4],
+    /// Per square: its file and rank (counted from 0).
+    pub(crate) file_rank: [(u8, u8); 128],
     /// Squares shown specially (`+`) when empty: those no soldier may stop on.
     pub marked: B,
     /// Squares orthogonally next to an escape square, not escape squares themselves.
@@ -379,6 +514,10 @@ impl<B: Bitboard> Rules<B> {
                 .unwrap_or(2 * size as i32) as u8;
         }
         let no_stop = m3(&options.no_stop);
+        let mut file_rank = [(0u8, 0u8); 128];
+        for sq in 0..n {
+            file_rank[sq as usize] = (sq % size, sq / size);
+        }
         let mut approach = B::ZERO;
         for e in escape.squares() {
             approach |= adjacent[e as usize];
@@ -403,6 +542,24 @@ impl<B: Bitboard> Rules<B> {
             move_limit: options.move_limit,
             linnaean: mask::<B>(&options.linnaean),
             surround: options.surround,
+            shieldwall: options.shieldwall,
+            edge_fort: options.edge_fort,
+            encirclement: options.encirclement,
+            no_attackers_loses: options.no_attackers_loses,
+            cannot_escape: options.cannot_escape,
+            ply_limit: options.ply_limit,
+            end_rules: options.edge_fort != EdgeFort::Off
+                || options.encirclement
+                || options.no_attackers_loses
+                || options.cannot_escape,
+            corners: mask::<B>(&corners(size)),
+            rank_edges: mask::<B>(
+                &(0..n)
+                    .filter(|s| s / size == 0 || s / size == size - 1)
+                    .collect::<Vec<_>>(),
+            ),
+            edge_lines: [(0, 1), (size * (size - 1), 1), (0, size), (size - 1, size)],
+            file_rank,
             marked: no_stop[0] & no_stop[1],
             approach,
             edge_mask: mask::<B>(&edge(size)),
@@ -488,4 +645,10 @@ pub fn tablut_rules() -> &'static Rules<u128> {
 pub fn tawlbwrdd_rules() -> &'static Rules<u128> {
     static R: OnceLock<Rules<u128>> = OnceLock::new();
     R.get_or_init(|| Rules::new(RuleOptions::tawlbwrdd()).expect("tawlbwrdd rules"))
+}
+
+/// The Copenhagen Hnefatafl 11×11 rules (preset, built once).
+pub fn copenhagen_rules() -> &'static Rules<u128> {
+    static R: OnceLock<Rules<u128>> = OnceLock::new();
+    R.get_or_init(|| Rules::new(RuleOptions::copenhagen()).expect("copenhagen rules"))
 }
