@@ -238,12 +238,14 @@ pub trait Game: Clone + Send + Sync + fmt::Debug + 'static {
     /// The move as text in the game's notation (tafl `d1-d3`, Ataxx `f2`, `a7a5`, `0000`).
     fn move_to_string(&self, mv: Self::Move) -> String;
 
-    /// Packs a move in 16 bits (for the transposition table). Never 0 for a real move.
-    fn encode_move(mv: Self::Move) -> u16;
+    /// Packs a move in 16 bits (for the transposition table, killers and history). Never 0 for a
+    /// real move. The packing may depend on the position's geometry (tafl boards over 11×11 pack
+    /// from-square, direction and distance), so it is only meaningful within one game.
+    fn encode_move(&self, mv: Self::Move) -> u16;
 
     /// Unpacks [`Game::encode_move`]'s value; `None` if `bits` is no move of this game. The result
     /// still has to be checked for legality in the position where it is used.
-    fn decode_move(bits: u16) -> Option<Self::Move>;
+    fn decode_move(&self, bits: u16) -> Option<Self::Move>;
 
     /// A text diagram of the board, top rank first, with coordinates.
     fn board_string(&self) -> String;

@@ -15,6 +15,8 @@ pub enum Variant {
     Tawlbwrdd,
     /// Copenhagen Hnefatafl 11×11 (copenhagen.md), corner escape.
     Copenhagen,
+    /// Copenhagen Hnefatafl 13×13 (copenhagen.md), corner escape.
+    Copenhagen13,
     /// Ataxx 7×7.
     Ataxx,
 }
@@ -30,11 +32,12 @@ pub trait GameVisitor {
 
 impl Variant {
     /// All variants, in the order the protocol lists them.
-    pub const ALL: [Variant; 5] = [
+    pub const ALL: [Variant; 6] = [
         Variant::Brandubh,
         Variant::Tablut,
         Variant::Tawlbwrdd,
         Variant::Copenhagen,
+        Variant::Copenhagen13,
         Variant::Ataxx,
     ];
 
@@ -45,6 +48,7 @@ impl Variant {
             Variant::Tablut => "tablut",
             Variant::Tawlbwrdd => "tawlbwrdd",
             Variant::Copenhagen => "copenhagen",
+            Variant::Copenhagen13 => "copenhagen13",
             Variant::Ataxx => "ataxx",
         }
     }
@@ -71,6 +75,7 @@ impl Variant {
             Variant::Tablut => visitor.visit(crate::tafl::tablut()),
             Variant::Tawlbwrdd => visitor.visit(crate::tafl::tawlbwrdd()),
             Variant::Copenhagen => visitor.visit(crate::tafl::copenhagen()),
+            Variant::Copenhagen13 => visitor.visit(crate::tafl::copenhagen13()),
             Variant::Ataxx => visitor.visit(crate::ataxx::Position::start()),
         }
     }

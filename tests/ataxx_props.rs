@@ -30,8 +30,9 @@ proptest! {
 
     #[test]
     fn decode_never_panics(bits in any::<u16>()) {
-        if let Some(mv) = Position::decode_move(bits) {
-            prop_assert_eq!(Position::encode_move(mv), bits);
+        let p = Position::start();
+        if let Some(mv) = p.decode_move(bits) {
+            prop_assert_eq!(p.encode_move(mv), bits);
         }
     }
 
@@ -59,7 +60,7 @@ proptest! {
             prop_assert_eq!(p.perft(1), moves.len() as u64);
             let mv = moves[c as usize % moves.len()];
             prop_assert_eq!(p.parse_move(&p.move_to_string(mv)), Ok(mv));
-            prop_assert_eq!(Position::decode_move(Position::encode_move(mv)), Some(mv));
+            prop_assert_eq!(p.decode_move(p.encode_move(mv)), Some(mv));
             p.make_move(mv);
         }
     }

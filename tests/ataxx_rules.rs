@@ -185,18 +185,15 @@ fn move_text_forms() {
     );
     for mv in moves(&p) {
         assert_eq!(p.parse_move(&p.move_to_string(mv)), Ok(mv));
-        let bits = Position::encode_move(mv);
+        let bits = p.encode_move(mv);
         assert_ne!(bits, 0);
-        assert_eq!(Position::decode_move(bits), Some(mv));
+        assert_eq!(p.decode_move(bits), Some(mv));
     }
     assert_eq!(p.move_to_string(Move::Pass), "0000");
     assert_eq!(sq("G7").index(), 48);
     assert_eq!(Square::parse("h1"), None);
-    assert_eq!(
-        Position::decode_move(Position::encode_move(Move::Pass)),
-        Some(Move::Pass)
-    );
-    assert_eq!(Position::decode_move(0), None);
+    assert_eq!(p.decode_move(p.encode_move(Move::Pass)), Some(Move::Pass));
+    assert_eq!(p.decode_move(0), None);
 }
 
 #[test]

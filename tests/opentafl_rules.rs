@@ -74,7 +74,7 @@ fn unsupported_keys_are_refused_by_name() {
         let e = parse_rules(&s).unwrap_err();
         assert!(e.contains(key), "{extra}: {e}");
     }
-    let e = parse_rules(&FETLAR.replace("dim:11", "dim:13")).unwrap_err();
+    let e = parse_rules(&FETLAR.replace("dim:11", "dim:21")).unwrap_err();
     assert!(e.contains("dim"), "{e}");
     let e = parse_rules("dim:7 start:/3t3/3n3/3T3/ttTKTtt/3T3/3t3/3t3/").unwrap_err();
     assert!(e.contains("start"), "{e}");
@@ -119,7 +119,7 @@ fn same_board_rules(mut ot: RuleOptions, preset: &RuleOptions, strong_too: bool)
     if strong_too {
         ot.king_strong = preset.king_strong.clone();
     }
-    let sorted = |mut v: Vec<u8>| {
+    let sorted = |mut v: Vec<skald::tafl::Square>| {
         v.sort_unstable();
         v
     };

@@ -73,8 +73,10 @@ proptest! {
 
     #[test]
     fn decode_move_never_panics(bits in any::<u16>()) {
-        if let Some(m) = Position::<u128>::decode_move(bits) {
-            prop_assert_eq!(Position::<u128>::encode_move(m), bits);
+        for p in [tawlbwrdd(), skald::tafl::copenhagen()] {
+            if let Some(m) = p.decode_move(bits) {
+                prop_assert_eq!(p.encode_move(m), bits);
+            }
         }
     }
 }

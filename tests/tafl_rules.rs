@@ -314,9 +314,9 @@ fn move_text() {
     let mut moves = Vec::new();
     p.generate_moves(&mut moves);
     for &m in &moves {
-        let bits = Position::<u64>::encode_move(m);
+        let bits = p.encode_move(m);
         assert_ne!(bits, 0);
-        assert_eq!(Position::<u64>::decode_move(bits), Some(m));
+        assert_eq!(p.decode_move(bits), Some(m));
         assert_eq!(p.parse_move(&p.move_to_string(m)), Ok(m));
     }
 }
@@ -488,4 +488,57 @@ fn copenhagen_defenders_cannot_escape() {
     // A sixth defender (e6) is enough to go on.
     let p = cph("2ttt3t2/1t7t1/t9t/9TT/8T1K/4T4TT/t9t/t9t/t9t/1t7t1/2ttt3t2 d");
     assert_eq!(p.outcome(), Outcome::Ongoing);
+}
+
+// ---- Boards up to 19×19 (wide bitboards) ----
+
+/// An OpenTafl rules string with a 19×19 board: the king on the throne j10, one attacker on a2
+/// next to the corner a1. Attackers first: a2 moves up the a-file (a3-a18, not onto the corner
+/// a19) or along rank 2 (b2-s2): 34 moves.
+#[test]
+fn board_19x19_from_opentafl_rules() {
+    use skald::tafl::{Wide, opentafl::parse_rules};
+    let mut rows = vec!["19".to_string(); 19];
+    rows[1] = "t18".into(); // rank 2 (records list rank 1 first)
+    rows[9] = "9K9".into();
+    let rules = format!("dim:19 name:Big esc:c surf:n start:/{}/", rows.join("/"));
+    let options = parse_rules(&rules).unwrap();
+    let rules = Rules::<Wide<6>>::leak(options).unwrap();
+    let p = Position::start(rules);
+    assert_eq!(p.perft(1), 34);
+    let mut moves = Vec::new();
+    p.generate_moves(&mut moves);
+    let mut codes = std::collections::HashSet::new();
+    for &m in &moves {
+        let bits = p.encode_move(m);
+        assert!(bits != 0 && codes.insert(bits));
+        assert_eq!(p.decode_move(bits), Some(m));
+        let c = play(&p, &p.move_to_string(m));
+        let mut replies = Vec::new();
+        c.generate_moves(&mut replies);
+        assert_eq!(c.perft(1), replies.len() as u64);
+        for &r in &replies {
+            assert_eq!(c.decode_move(c.encode_move(r)), Some(r));
+        }
+    }
+    assert!(p.parse_move("s19-s1").is_err());
+    assert!(p.parse_move("a2-s2").is_ok());
+    assert_eq!(p.with_fen(&p.fen()).unwrap(), p);
+    // 20×20 is refused.
+    let big = format!("dim:20 start:/{}/", vec!["20"; 20].join("/"));
+    assert!(parse_rules(&big).is_err());
+}
+
+/// copenhagen13 moves pack into 16 bits (from, direction, distance) and back.
+#[test]
+fn copenhagen13_move_codes() {
+    let p = skald::tafl::copenhagen13();
+    let mut moves = Vec::new();
+    p.generate_moves(&mut moves);
+    assert_eq!(moves.len(), 180);
+    for &m in &moves {
+        let bits = p.encode_move(m);
+        assert_ne!(bits, 0);
+        assert_eq!(p.decode_move(bits), Some(m));
+    }
 }

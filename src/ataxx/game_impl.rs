@@ -104,11 +104,11 @@ impl Game for Position {
         mv.to_string()
     }
 
-    fn encode_move(mv: Move) -> u16 {
+    fn encode_move(&self, mv: Move) -> u16 {
         mv.encode()
     }
 
-    fn decode_move(bits: u16) -> Option<Move> {
+    fn decode_move(&self, bits: u16) -> Option<Move> {
         Move::decode(bits)
     }
 

@@ -2,7 +2,8 @@
 //!
 //! The host (OpenTafl) sends `rules <rules string>` first; skald parses it into a
 //! [`RuleOptions`](crate::tafl::RuleOptions) ([`crate::tafl::opentafl`]) and plays a
-//! [`GameSession`] of [`Position<u64>`] (boards up to 8×8) or [`Position<u128>`] (9×9 to 11×11).
+//! [`GameSession`] of [`Position<u64>`] (boards up to 8×8), [`Position<u128>`] (9×9 to 11×11),
+//! `Position<Wide<3>>` (12×12, 13×13) or `Position<Wide<6>>` (14×14 to 19×19).
 //! Each turn OpenTafl 0.4.8 sends `opponent-move …`, `clock …`, `play <side>`; skald answers
 //! `move <from>-<to>`, and the host confirms with `move <position record>`. Every bad input gets
 //! `error 0 <message>` (skald goes on) or `error -1 <message>` (it cannot: the rules are
@@ -13,7 +14,7 @@ use crate::engine::session::{GameSession, Session};
 use crate::engine::{Engine, options};
 use crate::game::Side;
 use crate::search::{Limits, Score};
-use crate::tafl::{Position, RuleOptions, Rules, opentafl as notation};
+use crate::tafl::{Position, RuleOptions, Rules, Wide, opentafl as notation};
 use std::io::BufRead;
 
 /// The `clock` line: milliseconds left per side (attackers, defenders), whether each side is in
@@ -105,8 +106,14 @@ pub fn new_session(options: RuleOptions) -> Result<Box<dyn Session>, String> {
     if options.size <= 8 {
         let rules = Rules::<u64>::leak(options).map_err(|e| e.to_string())?;
         Ok(Box::new(GameSession::new(Position::start(rules))))
-    } else {
+    } else if options.size <= 11 {
         let rules = Rules::<u128>::leak(options).map_err(|e| e.to_string())?;
+        Ok(Box::new(GameSession::new(Position::start(rules))))
+    } else if options.size <= 13 {
+        let rules = Rules::<Wide<3>>::leak(options).map_err(|e| e.to_string())?;
+        Ok(Box::new(GameSession::new(Position::start(rules))))
+    } else {
+        let rules = Rules::<Wide<6>>::leak(options).map_err(|e| e.to_string())?;
         Ok(Box::new(GameSession::new(Position::start(rules))))
     }
 }

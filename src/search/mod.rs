@@ -795,7 +795,7 @@ impl<'a, G: Game> Worker<'a, G> {
                     head[ply].extend_from_slice(&tail[0]);
                     if v >= beta {
                         if quiet {
-                            self.reward_quiet(mv, ply, side, depth);
+                            self.reward_quiet(pos, mv, ply, side, depth);
                         }
                         break;
                     }
@@ -816,7 +816,7 @@ impl<'a, G: Game> Worker<'a, G> {
             self.shared.tt.store(
                 hash,
                 tt::Entry {
-                    mv: best_move.map_or(0, G::encode_move),
+                    mv: best_move.map_or(0, |m| pos.encode_move(m)),
                     score: score_to_tt(best, ply) as i16,
                     eval: static_eval as i16,
                     depth: depth.clamp(0, 255) as u8,
@@ -838,7 +838,7 @@ impl<'a, G: Game> Worker<'a, G> {
         ply: usize,
         side: usize,
     ) -> (i64, bool) {
-        let code = G::encode_move(mv);
+        let code = pos.encode_move(mv);
         let gain = pos.move_gain(mv);
         let tactical = pos.is_tactical(mv);
         if code == tt_move {
@@ -867,8 +867,8 @@ impl<'a, G: Game> Worker<'a, G> {
         (score, killer == 0)
     }
 
-    fn reward_quiet(&mut self, mv: G::Move, ply: usize, side: usize, depth: i32) {
-        let code = G::encode_move(mv);
+    fn reward_quiet(&mut self, pos: &G, mv: G::Move, ply: usize, side: usize, depth: i32) {
+        let code = pos.encode_move(mv);
         if self.data.killers[ply][0] != code {
             self.data.killers[ply][1] = self.data.killers[ply][0];
             self.data.killers[ply][0] = code;

@@ -58,15 +58,15 @@ mod position;
 mod rules;
 mod zobrist;
 
-pub use bitboard::{Bitboard, Square, Squares};
+pub use bitboard::{Bitboard, MAX_SQUARES, Square, Squares, Wide};
 pub use eval::TERM_COUNT;
 pub use position::{
     ATTACKER_VALUE, BrandubhPosition, DEFENDER_VALUE, KING_VALUE, LargePosition, Move, Position,
-    brandubh, copenhagen, parse_square, square_name, tablut, tawlbwrdd,
+    brandubh, copenhagen, copenhagen13, parse_square, square_name, tablut, tawlbwrdd,
 };
 pub use rules::{
     EdgeFort, KingArmed, MAX_SIZE, MIN_SIZE, NoMoveRule, Piece, RuleOptions, Rules, Shieldwall,
-    brandubh_rules, centre, copenhagen_rules, corners, edge, neighbours, square, tablut_rules,
-    tawlbwrdd_rules,
+    brandubh_rules, centre, copenhagen_rules, copenhagen13_rules, corners, edge, neighbours,
+    square, square_count, tablut_rules, tawlbwrdd_rules,
 };
 pub use zobrist::{PIECE_KEYS, SIDE_KEY};

@@ -1,7 +1,7 @@
 //! OpenTafl notation: rules strings → [`RuleOptions`], position records (rank 1 first) in and
 //! out, OpenTafl move notation in. See `opentafl-notation-spec.txt` in OpenTafl's repository.
 //!
-//! Supported keys: `dim` (up to 11), `name`, `esc`, `surf`, `atkf`, `tfr`, `ka`, `ks`, `cor`,
+//! Supported keys: `dim` (5 to 19), `name`, `esc`, `surf`, `atkf`, `tfr`, `ka`, `ks`, `cor`,
 //! `cen`, `corh`, `cenh`, `cenhe`, `corp`, `cenp`, `cors`, `cens`, `corre`, `cenre`, `linc`,
 //! `start`, `starti`. Keys for pieces or features skald lacks are accepted only with their "off"
 //! value (`sw:n`, `efe:n`, `kj:n`, `ber:n`, `spd:-1`, empty `afor`/`dfor`); otherwise the rules
@@ -300,7 +300,7 @@ pub fn parse_rules(text: &str) -> Result<RuleOptions, String> {
             ));
         }
     };
-    let all_squares: Vec<Square> = (0..size * size).collect();
+    let all_squares: Vec<Square> = (0..super::rules::square_count(size)).collect();
     let (king_strong, king_edge_hostile) = match get("ks").unwrap_or("s") {
         "s" => (all_squares, false),
         "m" => (all_squares, true),

@@ -61,9 +61,15 @@ pub fn copenhagen() -> Position<u128> {
     Position::start(super::copenhagen_rules())
 }
 
+/// The Copenhagen Hnefatafl 13×13 start position.
+pub fn copenhagen13() -> Position<super::Wide<3>> {
+    Position::start(super::copenhagen13_rules())
+}
+
 /// Square name such as `d1` on a board of side `size`.
 pub fn square_name(sq: Square, size: u8) -> String {
-    format!("{}{}", (b'a' + sq % size) as char, sq / size + 1)
+    let size = size as Square;
+    format!("{}{}", (b'a' + (sq % size) as u8) as char, sq / size + 1)
 }
 
 /// Parses a square name such as `d1` or `k11`; `None` if off a `size` board.
@@ -306,6 +312,12 @@ impl<B: Bitboard> Position<B> {
         if self.no_moves() {
             return 0;
         }
+        self.count_moves_unchecked()
+    }
+
+    /// [`Position::count_moves`] for a position known not to be decided.
+    #[inline(always)]
+    fn count_moves_unchecked(&self) -> u64 {
         let r = self.rules;
         let occ = self.occupied();
         let mut n = 0u64;
@@ -361,10 +373,16 @@ impl<B: Bitboard> Position<B> {
 
     /// Calls `f(from, to, kind)` for every legal move.
     #[inline(always)]
-    fn for_each_move(&self, mut f: impl FnMut(Square, Square, Piece)) {
+    fn for_each_move(&self, f: impl FnMut(Square, Square, Piece)) {
         if self.no_moves() {
             return;
         }
+        self.for_each_move_unchecked(f);
+    }
+
+    /// [`Position::for_each_move`] for a position known not to be decided.
+    #[inline(always)]
+    fn for_each_move_unchecked(&self, mut f: impl FnMut(Square, Square, Piece)) {
         let r = self.rules;
         let occ = self.occupied();
         let mut each = |pieces: B, kind: Piece| {
@@ -602,20 +620,6 @@ impl<B: Bitboard> Position<B> {
         None
     }
 
-    /// The squares the king reaches through empty squares, his own square included.
-    fn king_region(&self) -> B {
-        let r = self.rules;
-        let empty = r.board & !self.occupied();
-        let mut region = self.king;
-        loop {
-            let next = region | (r.neighbours(region) & empty);
-            if next == region {
-                return region;
-            }
-            region = next;
-        }
-    }
-
     /// Edge fort (copenhagen.md): the king on an edge with an empty neighbour, no attacker next
     /// to the region he reaches through empty squares, and with two or more attackers on the
     /// board, every defender soldier next to that region backed: one touching the region only
@@ -633,11 +637,20 @@ impl<B: Bitboard> Position<B> {
         if (r.adjacent[k as usize] & !occ).is_empty() {
             return false;
         }
-        let region = self.king_region();
-        let around = r.neighbours(region) & !region;
-        if !(around & self.attackers).is_empty() {
-            return false;
-        }
+        // The king's region through empty squares; no attacker may touch it.
+        let empty = r.board & !occ;
+        let mut region = self.king;
+        let around = loop {
+            let around = r.neighbours(region);
+            if !(around & self.attackers).is_empty() {
+                return false;
+            }
+            let next = region | (around & empty);
+            if next == region {
+                break around & !region;
+            }
+            region = next;
+        };
         if self.attackers.popcount() < 2 {
             return true;
         }
@@ -660,6 +673,17 @@ impl<B: Bitboard> Position<B> {
     /// squares touches no edge square and holds every defender.
     pub fn encircled(&self) -> bool {
         let r = self.rules;
+        // Quick answers: a defender on the edge, or an open line from the king to the edge.
+        if !(self.defenders & r.edge_mask).is_empty() {
+            return false;
+        }
+        let k = self.king.lsb() as usize;
+        if r.rays[k]
+            .iter()
+            .any(|&ray| (ray & self.attackers).is_empty())
+        {
+            return false;
+        }
         let free = r.board & !self.attackers;
         let mut region = self.king;
         loop {
@@ -683,9 +707,11 @@ impl<B: Bitboard> Position<B> {
     pub fn cannot_escape(&self) -> bool {
         let defenders = self.defenders.popcount();
         let attackers = self.attackers.popcount();
-        if self.king_trapped(defenders, attackers) {
-            return true;
-        }
+        self.king_trapped(defenders, attackers) || self.corners_sealed(defenders, attackers)
+    }
+
+    /// The corner part of [`Position::cannot_escape`] with `defenders` soldiers and `attackers`.
+    fn corners_sealed(&self, defenders: u32, attackers: u32) -> bool {
         let mut closed = B::ZERO;
         for c in self.rules.corners.squares() {
             match self.closed_corner(c) {
@@ -759,22 +785,16 @@ impl<B: Bitboard> Position<B> {
     /// Returns the corner with the region's edge squares, or `None` when the corner is open.
     pub fn closed_corner(&self, c: Square) -> Option<B> {
         let r = self.rules;
-        let steps = &r.step[c as usize];
-        let dirs: Vec<usize> = (0..4)
-            .filter(|&d| steps[d] != super::rules::NO_SQUARE)
-            .collect();
-        let two = |d: usize| {
-            let s1 = steps[d];
-            let s2 = r.step[s1 as usize][d];
-            self.attackers.has(s1) && self.attackers.has(s2)
+        let (file, rank) = r.file_rank[c as usize];
+        // The two directions from the corner along its edges (N, E, S, W = 0..3).
+        let dirs = [if rank == 0 { 0 } else { 2 }, if file == 0 { 1 } else { 3 }];
+        let pair = |d: usize| {
+            let s1 = r.step[c as usize][d];
+            B::bit(s1) | B::bit(r.step[s1 as usize][d])
         };
-        if dirs.len() == 2 && two(dirs[0]) && two(dirs[1]) {
-            let mut b = B::bit(c);
-            for &d in &dirs {
-                let s1 = steps[d];
-                b |= B::bit(s1) | B::bit(r.step[s1 as usize][d]);
-            }
-            return Some(b);
+        let walls = pair(dirs[0]) | pair(dirs[1]);
+        if (walls & !self.attackers).is_empty() {
+            return Some(walls | B::bit(c));
         }
         let occ = self.occupied();
         let empty = r.board & !occ;
@@ -782,18 +802,22 @@ impl<B: Bitboard> Position<B> {
         let seeds = near & !(self.defenders | self.king);
         let marked = B::bit(c) | near;
         let frontier = r.neighbours(seeds) & !marked;
-        let friends = self.defenders | self.king;
-        let mut region = frontier & empty;
+        let friends = (self.defenders | self.king) & !marked;
+        if !(frontier & friends).is_empty() {
+            return None;
+        }
+        let open = empty & !marked;
+        let mut region = frontier & open;
         loop {
-            let next = (region | r.neighbours(region)) & empty & !marked;
+            let around = r.neighbours(region);
+            if !(around & friends).is_empty() {
+                return None;
+            }
+            let next = (region | around) & open;
             if next == region {
                 break;
             }
             region = next;
-        }
-        let touched = (frontier | r.neighbours(region)) & !marked;
-        if !(touched & friends).is_empty() {
-            return None;
         }
         Some(((region | seeds) & r.edge_mask) | B::bit(c))
     }
@@ -840,18 +864,65 @@ impl<B: Bitboard> Position<B> {
 
     /// perft with bulk counting at depth 1 and copy-make above.
     pub fn perft_fast(&self, depth: u32) -> u64 {
-        match depth {
-            0 => 1,
-            1 => self.count_moves(),
-            _ => {
-                let mut n = 0;
-                self.for_each_move(|from, to, kind| {
-                    let mut child = *self;
-                    child.make(from, to, kind);
-                    n += child.perft_fast(depth - 1);
-                });
-                n
+        if depth == 0 {
+            1
+        } else if self.no_moves() {
+            0
+        } else {
+            self.perft_open(depth)
+        }
+    }
+
+    /// perft (depth ≥ 1) of a position known not to be decided; children are tested with the
+    /// cheaper [`Position::decided_after`].
+    fn perft_open(&self, depth: u32) -> u64 {
+        if depth == 1 {
+            return self.count_moves_unchecked();
+        }
+        let mut n = 0;
+        self.for_each_move_unchecked(|from, to, kind| {
+            let mut child = *self;
+            child.make(from, to, kind);
+            if !child.decided_after(from, to, kind) {
+                n += child.perft_open(depth - 1);
             }
+        });
+        n
+    }
+
+    /// Whether this position, reached from an undecided one by the move `from`-`to` of a piece of
+    /// `kind`, is decided ([`Position::no_moves`]), skipping the end rules that such a move
+    /// cannot have brought about: encirclement only follows attacker moves (a defender move
+    /// never splits the region of non-attacker squares), no attacker left only defender moves,
+    /// and closed corners after a defender move only when it left or entered a square next to a
+    /// corner (otherwise the corners' regions only grow and the moved piece still touches one).
+    #[inline(always)]
+    fn decided_after(&self, from: Square, to: Square, kind: Piece) -> bool {
+        if self.king_gone() {
+            return true;
+        }
+        let r = self.rules;
+        if !r.end_rules {
+            return false;
+        }
+        if r.edge_fort == EdgeFort::Copenhagen && self.edge_fort() {
+            return true;
+        }
+        if kind == Piece::Attacker {
+            (r.encirclement && self.encircled()) || (r.cannot_escape && self.cannot_escape())
+        } else {
+            if r.no_attackers_loses && self.attackers.is_empty() {
+                return true;
+            }
+            if !r.cannot_escape {
+                return false;
+            }
+            let (d, a) = (self.defenders.popcount(), self.attackers.popcount());
+            if self.king_trapped(d, a) {
+                return true;
+            }
+            let near = r.corner_adjacent;
+            (near.has(from) || near.has(to)) && self.corners_sealed(d, a)
         }
     }
 
@@ -969,7 +1040,7 @@ impl<B: Bitboard> Game for Position<B> {
         for rank in (0..size).rev() {
             let mut empty = 0;
             for file in 0..size {
-                let sq = rank * size + file;
+                let sq = super::rules::square(file, rank, size);
                 let c = match self.piece_at(sq) {
                     None => {
                         empty += 1;
@@ -1183,14 +1254,45 @@ impl<B: Bitboard> Game for Position<B> {
         )
     }
 
-    fn encode_move(mv: Move) -> u16 {
-        ((mv.from as u16) << 7) | mv.to as u16
+    /// Boards up to 128 squares: from-square × 128 + to-square. Larger boards (up to 19×19):
+    /// from-square (9 bits), direction (2 bits: north, east, south, west), distance (5 bits).
+    fn encode_move(&self, mv: Move) -> u16 {
+        let r = self.rules;
+        if r.small_moves {
+            return (mv.from << 7) | mv.to;
+        }
+        let (ff, fr) = r.file_rank[mv.from as usize];
+        let (tf, tr) = r.file_rank[mv.to as usize];
+        let (dir, dist) = if fr == tr {
+            if tf > ff { (1, tf - ff) } else { (3, ff - tf) }
+        } else if tr > fr {
+            (0, tr - fr)
+        } else {
+            (2, fr - tr)
+        };
+        (mv.from << 7) | (dir << 5) | dist as u16
     }
 
-    fn decode_move(bits: u16) -> Option<Move> {
-        let (from, to) = ((bits >> 7) as u8, (bits & 0x7f) as u8);
-        if bits >> 14 != 0 || from == to || from >= 121 || to >= 121 {
+    fn decode_move(&self, bits: u16) -> Option<Move> {
+        let r = self.rules;
+        let n = super::rules::square_count(r.size);
+        if r.small_moves {
+            let (from, to) = (bits >> 7, bits & 0x7f);
+            if from == to || from >= n || to >= n {
+                return None;
+            }
+            return Some(Move { from, to });
+        }
+        let (from, dir, dist) = (bits >> 7, ((bits >> 5) & 3) as usize, bits & 31);
+        if from >= n || dist == 0 {
             return None;
+        }
+        let mut to = from;
+        for _ in 0..dist {
+            to = r.step[to as usize][dir];
+            if to == super::rules::NO_SQUARE {
+                return None;
+            }
         }
         Some(Move { from, to })
     }
@@ -1202,7 +1304,7 @@ impl<B: Bitboard> Game for Position<B> {
         for rank in (0..size).rev() {
             s += &format!("{:>w$}", rank + 1);
             for file in 0..size {
-                let sq = rank * size + file;
+                let sq = super::rules::square(file, rank, size);
                 let c = match self.piece_at(sq) {
                     Some(Piece::Attacker) => 't',
                     Some(Piece::Defender) => 'T',

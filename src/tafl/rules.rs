@@ -7,14 +7,14 @@
 
 use std::sync::OnceLock;
 
-use super::bitboard::{Bitboard, Square};
+use super::bitboard::{Bitboard, MAX_SQUARES, Square, Wide};
 use crate::game::{ParseError, RepetitionRule};
 
 /// Marks "no square" in the neighbour table.
-pub(crate) const NO_SQUARE: Square = 255;
+pub(crate) const NO_SQUARE: Square = Square::MAX;
 
-/// Largest board side supported (11×11 fits in a `u128`).
-pub const MAX_SIZE: u8 = 11;
+/// Largest board side supported (19×19, in a [`super::Wide`] bitboard of 6 words).
+pub const MAX_SIZE: u8 = 19;
 /// Smallest board side supported.
 pub const MIN_SIZE: u8 = 5;
 
@@ -160,7 +160,12 @@ pub struct RuleOptions {
 
 /// Square index of (`file`, `rank`) counted from 0 on a `size`×`size` board.
 pub const fn square(file: u8, rank: u8, size: u8) -> Square {
-    rank * size + file
+    rank as Square * size as Square + file as Square
+}
+
+/// Number of squares of a `size`×`size` board.
+pub const fn square_count(size: u8) -> Square {
+    size as Square * size as Square
 }
 
 /// The four corner squares of a `size`×`size` board.
@@ -176,7 +181,7 @@ pub fn corners(size: u8) -> Vec<Square> {
 
 /// All edge squares of a `size`×`size` board.
 pub fn edge(size: u8) -> Vec<Square> {
-    let m = size - 1;
+    let (size, m) = (size as Square, size as Square - 1);
     (0..size * size)
         .filter(|&s| s % size == 0 || s % size == m || s / size == 0 || s / size == m)
         .collect()
@@ -189,6 +194,7 @@ pub fn centre(size: u8) -> Square {
 
 /// Orthogonal neighbours of `sq` on a `size`×`size` board.
 pub fn neighbours(sq: Square, size: u8) -> Vec<Square> {
+    let size = size as Square;
     let (f, r) = (sq % size, sq / size);
     let mut v = Vec::new();
     if r + 1 < size {
@@ -312,7 +318,7 @@ impl RuleOptions {
             hostile_empty: [t.clone(), t.clone(), t],
             hostile_occupied: [vec![], vec![], vec![]],
             king_armed: KingArmed::Both,
-            king_strong: (0..size * size).collect(),
+            king_strong: (0..square_count(size)).collect(),
             king_edge_hostile: false,
             no_legal_move: NoMoveRule::Loses,
             repetition: RepetitionRule::Ignored,
@@ -412,12 +418,16 @@ pub struct Rules<B> {
     pub(crate) end_rules: bool,
     /// The four corners.
     pub(crate) corners: B,
+    /// The squares next to a corner.
+    pub(crate) corner_adjacent: B,
     /// The first and last ranks.
     pub(crate) rank_edges: B,
     /// The four edge lines as (first square, step to the next square).
     pub(crate) edge_lines: [(Square, Square); 4],
+    /// Moves pack as from × 128 + to (boards of at most 128 squares).
+    pub(crate) small_moves: bool,
     /// Per square: its file and rank (counted from 0).
-    pub(crate) file_rank: [(u8, u8); 128],
+    pub(crate) file_rank: [(u8, u8); MAX_SQUARES],
     /// Squares shown specially (`+`) when empty: those no soldier may stop on.
     pub marked: B,
     /// Squares orthogonally next to an escape square, not escape squares themselves.
@@ -429,13 +439,13 @@ pub struct Rules<B> {
     /// Board without the last file (for shifting east).
     pub(crate) not_file_last: B,
     /// Per square and direction (north, east, south, west): the squares beyond it to the edge.
-    pub(crate) rays: [[B; 4]; 128],
+    pub(crate) rays: [[B; 4]; MAX_SQUARES],
     /// Per square and direction: the neighbour, or [`NO_SQUARE`].
-    pub(crate) step: [[Square; 4]; 128],
+    pub(crate) step: [[Square; 4]; MAX_SQUARES],
     /// Per square: its orthogonal neighbours.
-    pub(crate) adjacent: [B; 128],
+    pub(crate) adjacent: [B; MAX_SQUARES],
     /// Per square: Manhattan distance to the nearest escape square.
-    pub(crate) escape_distance: [u8; 128],
+    pub(crate) escape_distance: [u8; MAX_SQUARES],
     /// The raw evaluation of the start position from the defenders' view, computed on first use
     /// and subtracted by the evaluation (see `eval.rs`).
     pub(crate) balance: std::sync::OnceLock<i32>,
@@ -461,7 +471,8 @@ impl<B: Bitboard> Rules<B> {
                 "board size {size} is not supported by this bitboard"
             )));
         }
-        let n = size * size;
+        let n = square_count(size);
+        let sz = size as Square;
         let lists = [&options.escape, &options.king_strong, &options.linnaean]
             .into_iter()
             .chain(options.no_stop.iter())
@@ -478,14 +489,14 @@ impl<B: Bitboard> Rules<B> {
         }
         let m3 = |l: &[Vec<Square>; 3]| [mask::<B>(&l[0]), mask::<B>(&l[1]), mask::<B>(&l[2])];
         let board = mask::<B>(&(0..n).collect::<Vec<_>>());
-        let first: Vec<Square> = (0..n).filter(|s| s % size != 0).collect();
-        let last: Vec<Square> = (0..n).filter(|s| s % size != size - 1).collect();
-        let mut rays = [[B::ZERO; 4]; 128];
-        let mut step = [[NO_SQUARE; 4]; 128];
-        let mut adjacent = [B::ZERO; 128];
+        let first: Vec<Square> = (0..n).filter(|s| s % sz != 0).collect();
+        let last: Vec<Square> = (0..n).filter(|s| s % sz != sz - 1).collect();
+        let mut rays = [[B::ZERO; 4]; MAX_SQUARES];
+        let mut step = [[NO_SQUARE; 4]; MAX_SQUARES];
+        let mut adjacent = [B::ZERO; MAX_SQUARES];
         let deltas: [(i32, i32); 4] = [(0, 1), (1, 0), (0, -1), (-1, 0)];
         for sq in 0..n {
-            let (f, r) = ((sq % size) as i32, (sq / size) as i32);
+            let (f, r) = ((sq % sz) as i32, (sq / sz) as i32);
             for (d, &(df, dr)) in deltas.iter().enumerate() {
                 let (mut x, mut y) = (f + df, r + dr);
                 let inside =
@@ -503,20 +514,20 @@ impl<B: Bitboard> Rules<B> {
             }
         }
         let escape = mask::<B>(&options.escape);
-        let mut escape_distance = [0u8; 128];
+        let mut escape_distance = [0u8; MAX_SQUARES];
         for sq in 0..n {
-            let (f, r) = ((sq % size) as i32, (sq / size) as i32);
+            let (f, r) = ((sq % sz) as i32, (sq / sz) as i32);
             escape_distance[sq as usize] = options
                 .escape
                 .iter()
-                .map(|&e| ((e % size) as i32 - f).abs() + ((e / size) as i32 - r).abs())
+                .map(|&e| ((e % sz) as i32 - f).abs() + ((e / sz) as i32 - r).abs())
                 .min()
                 .unwrap_or(2 * size as i32) as u8;
         }
         let no_stop = m3(&options.no_stop);
-        let mut file_rank = [(0u8, 0u8); 128];
+        let mut file_rank = [(0u8, 0u8); MAX_SQUARES];
         for sq in 0..n {
-            file_rank[sq as usize] = (sq % size, sq / size);
+            file_rank[sq as usize] = ((sq % sz) as u8, (sq / sz) as u8);
         }
         let mut approach = B::ZERO;
         for e in escape.squares() {
@@ -553,13 +564,17 @@ impl<B: Bitboard> Rules<B> {
                 || options.no_attackers_loses
                 || options.cannot_escape,
             corners: mask::<B>(&corners(size)),
+            corner_adjacent: corners(size)
+                .iter()
+                .fold(B::ZERO, |m, &c| m | adjacent[c as usize]),
             rank_edges: mask::<B>(
                 &(0..n)
-                    .filter(|s| s / size == 0 || s / size == size - 1)
+                    .filter(|s| s / sz == 0 || s / sz == sz - 1)
                     .collect::<Vec<_>>(),
             ),
-            edge_lines: [(0, 1), (size * (size - 1), 1), (0, size), (size - 1, size)],
+            edge_lines: [(0, 1), (sz * (sz - 1), 1), (0, sz), (sz - 1, sz)],
             file_rank,
+            small_moves: n <= 128,
             marked: no_stop[0] & no_stop[1],
             approach,
             edge_mask: mask::<B>(&edge(size)),
@@ -651,4 +666,10 @@ pub fn tawlbwrdd_rules() -> &'static Rules<u128> {
 pub fn copenhagen_rules() -> &'static Rules<u128> {
     static R: OnceLock<Rules<u128>> = OnceLock::new();
     R.get_or_init(|| Rules::new(RuleOptions::copenhagen()).expect("copenhagen rules"))
+}
+
+/// The Copenhagen Hnefatafl 13×13 rules (preset, built once).
+pub fn copenhagen13_rules() -> &'static Rules<Wide<3>> {
+    static R: OnceLock<Rules<Wide<3>>> = OnceLock::new();
+    R.get_or_init(|| Rules::new(RuleOptions::copenhagen13()).expect("copenhagen13 rules"))
 }

@@ -9,8 +9,12 @@ const fn splitmix64(state: u64) -> (u64, u64) {
     (s, z ^ (z >> 31))
 }
 
-const fn make_keys() -> ([[u64; 128]; 3], u64) {
-    let mut keys = [[0u64; 128]; 3];
+use super::bitboard::MAX_SQUARES;
+
+/// Keys for squares 0–127 come first in the stream, then the side key, then the keys of the
+/// squares of boards over 11×11 (so the keys of the smaller boards never changed).
+const fn make_keys() -> ([[u64; MAX_SQUARES]; 3], u64) {
+    let mut keys = [[0u64; MAX_SQUARES]; 3];
     let mut state = 0x5EED_7AF1_u64;
     let mut k = 0;
     while k < 3 {
@@ -23,14 +27,25 @@ const fn make_keys() -> ([[u64; 128]; 3], u64) {
         }
         k += 1;
     }
-    let (_, side) = splitmix64(state);
+    let (mut state, side) = splitmix64(state);
+    let mut k = 0;
+    while k < 3 {
+        let mut s = 128;
+        while s < MAX_SQUARES {
+            let (ns, v) = splitmix64(state);
+            state = ns;
+            keys[k][s] = v;
+            s += 1;
+        }
+        k += 1;
+    }
     (keys, side)
 }
 
-const KEYS: ([[u64; 128]; 3], u64) = make_keys();
+const KEYS: ([[u64; MAX_SQUARES]; 3], u64) = make_keys();
 
 /// Zobrist keys per piece kind ([`super::Piece::index`]) and square.
-pub static PIECE_KEYS: [[u64; 128]; 3] = KEYS.0;
+pub static PIECE_KEYS: [[u64; MAX_SQUARES]; 3] = KEYS.0;
 
 /// XORed into the hash when the defenders are to move.
 pub const SIDE_KEY: u64 = KEYS.1;
