@@ -347,3 +347,113 @@ fn bad_input_is_answered_with_an_error_and_never_ends_the_engine() {
     e.close_stdin();
     assert!(e.wait_exit(Duration::from_secs(10)).success());
 }
+
+mod fuzz {
+    //! Random command lines (HTP words, roles, squares, numbers and junk) fed in-process to
+    //! `Htp::handle_line`: every line that is not empty or a comment gets exactly one answer,
+    //! `= …` or `? …` and an empty line, and nothing panics (the guard's "internal error"
+    //! answer fails too).
+
+    use proptest::prelude::*;
+    use skald::engine::Engine;
+    use skald::protocol::Output;
+    use skald::protocol::htp::{Htp, Settings};
+    use std::io::Write;
+    use std::sync::{Arc, Mutex};
+
+    #[derive(Clone, Default)]
+    struct Buffer(Arc<Mutex<Vec<u8>>>);
+
+    impl Write for Buffer {
+        fn write(&mut self, b: &[u8]) -> std::io::Result<usize> {
+            self.0.lock().unwrap().extend_from_slice(b);
+            Ok(b.len())
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+
+    const WORDS: &[&str] = &[
+        "board_size",
+        "final_status",
+        "first_move",
+        "generate_move",
+        "known_command",
+        "list_commands",
+        "name",
+        "play",
+        "play_from",
+        "play_to",
+        "play_undo",
+        "protocol_version",
+        "show_board",
+        "time_settings",
+        "version",
+        "fischer",
+        "un-timed",
+        "attacker",
+        "defender",
+        "a",
+        "d",
+        "A",
+        "resign",
+        "resigns",
+        "11",
+        "13",
+        "7",
+        "0",
+        "-1",
+        "99999999999999999999",
+        "a4",
+        "e4",
+        "k4",
+        "g4",
+        "d1",
+        "d3",
+        "f6",
+        "M13",
+        "a0",
+        "z9",
+        "#",
+        "é",
+        "\u{0}",
+    ];
+
+    fn line() -> impl Strategy<Value = String> {
+        prop::collection::vec(
+            prop_oneof![
+                6 => prop::sample::select(WORDS).prop_map(str::to_string),
+                1 => "[a-m][0-9]{1,2}",
+                1 => "\\PC{0,6}",
+            ],
+            0..5,
+        )
+        .prop_map(|w| w.join(" "))
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(64))]
+        #[test]
+        fn every_line_gets_one_answer(lines in prop::collection::vec(line(), 1..30)) {
+            let buf = Buffer::default();
+            let mut htp = Htp::new(
+                Output::new(Box::new(buf.clone())),
+                Engine::new().unwrap(),
+                Settings { depth: Some(1), ..Settings::default() },
+            );
+            for l in &lines {
+                if l.split('#').next().unwrap().split_whitespace().next().is_none() {
+                    continue;
+                }
+                buf.0.lock().unwrap().clear();
+                htp.handle_line(l);
+                let out = String::from_utf8(buf.0.lock().unwrap().clone()).unwrap();
+                prop_assert!(out.starts_with("= ") || out.starts_with("? "), "{l:?}: {out:?}");
+                prop_assert!(out.ends_with("\n\n"), "{l:?}: {out:?}");
+                prop_assert_eq!(out.matches("\n\n").count(), 1, "{:?}: {:?}", l, out);
+                prop_assert!(!out.contains("internal error"), "{l:?}: {out:?}");
+            }
+        }
+    }
+}
