@@ -1,6 +1,7 @@
 //! The small trait that every game family implements and that the search, the protocol
 //! front-ends and the CLI are written against. The search never asks which game it plays.
 
+pub use crate::tuning::SearchParams;
 use std::fmt;
 
 /// One of the two players. `First` moves first in every start position: the attackers in tafl,
@@ -39,7 +40,7 @@ pub enum Reason {
     KingCaptured,
     /// The side to move has no legal move (brandubh: that side loses; tablut/tawlbwrdd: draw).
     NoLegalMove,
-    /// A position repeated (tablut/tawlbwrdd: a draw).
+    /// A position repeated (tablut/tawlbwrdd: a draw; OpenTafl `tfr:w`/`tfr:l`: a win).
     Repetition,
     /// A move-count rule: brandubh's 100 plies without capture, Ataxx's halfmove clock at 100.
     MoveLimit,
@@ -114,13 +115,58 @@ impl Outcome {
 }
 
 /// How a game treats a position that occurs again (same placement, same side to move).
+///
+/// The variants that decide a game name the side that made the move into the repeated
+/// position (the *mover*); the side to move there is the other one. A later rule that binds one
+/// side only (Copenhagen: a defender move may not recreate an earlier board) fits as a further
+/// variant carrying that [`Side`]; [`RepetitionRule::verdict`] is the one place that says who
+/// wins.
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Hash)]
 pub enum RepetitionRule {
-    /// Repetition is not a rule of the game (brandubh, Ataxx).
+    /// Repetition is not a rule of the game (brandubh, Ataxx, OpenTafl `tfr:i`).
     Ignored,
     /// The game is drawn when a position occurs for the `n`-th time (tablut/tawlbwrdd: `n` = 2,
-    /// "occurs a second time", rules.md).
+    /// "occurs a second time", rules.md; OpenTafl `tfr:d`: `n` = 3).
     Draw(u8),
+    /// The side whose move makes a position occur for the `n`-th time loses (OpenTafl `tfr:w`,
+    /// `n` = 3: "the player forcing the repetition loses"; OpenTafl's `GameState.checkVictory`
+    /// gives the win to the side to move in the thrice-seen position).
+    MoverLoses(u8),
+    /// The side whose move makes a position occur for the `n`-th time wins (OpenTafl `tfr:l`,
+    /// `n` = 3).
+    MoverWins(u8),
+}
+
+impl RepetitionRule {
+    /// The occurrence (counting the first) at which the rule ends the game; `None` when
+    /// repetition is ignored.
+    pub const fn nth(self) -> Option<u8> {
+        match self {
+            RepetitionRule::Ignored => None,
+            RepetitionRule::Draw(n)
+            | RepetitionRule::MoverLoses(n)
+            | RepetitionRule::MoverWins(n) => Some(n),
+        }
+    }
+
+    /// `true` when a repetition decides the game for one side rather than drawing it.
+    pub const fn is_decisive(self) -> bool {
+        matches!(
+            self,
+            RepetitionRule::MoverLoses(_) | RepetitionRule::MoverWins(_)
+        )
+    }
+
+    /// The outcome once the rule applies to a position with `to_move` to move (the mover is the
+    /// other side); [`Outcome::Ongoing`] for [`RepetitionRule::Ignored`].
+    pub const fn verdict(self, to_move: Side) -> Outcome {
+        match self {
+            RepetitionRule::Ignored => Outcome::Ongoing,
+            RepetitionRule::Draw(_) => Outcome::draw(Reason::Repetition),
+            RepetitionRule::MoverLoses(_) => Outcome::win(to_move, Reason::Repetition),
+            RepetitionRule::MoverWins(_) => Outcome::win(to_move.opponent(), Reason::Repetition),
+        }
+    }
 }
 
 /// An error in text given to the engine: a FEN, a move, a variant name. The message says what is
@@ -216,12 +262,16 @@ pub trait Game: Clone + Send + Sync + fmt::Debug + 'static {
         moves.retain(|&mv| self.is_tactical(mv));
     }
 
-    /// `true` where late-move reductions and reverse futility pruning are sound heuristics for
-    /// this game. The default is `true`; Ataxx says `false`: in self-play both made its search
-    /// weaker than plain alpha-beta (every move changes material, so "late" moves are not quiet
-    /// and a static margin says little about what the next move gains).
-    fn reductions_sound(&self) -> bool {
-        true
+    /// The search's tuning values for this game family ([`SearchParams`]): which pruning and
+    /// reductions are sound here and their margins. The default is [`SearchParams::DEFAULT`].
+    fn search_params(&self) -> SearchParams {
+        SearchParams::DEFAULT
+    }
+
+    /// The move's immediate gain ([`Game::move_gain`]) and whether it is tactical
+    /// ([`Game::is_tactical`]), in one call: games override it to make the move at most once.
+    fn gain_and_tactical(&self, mv: Self::Move) -> (i32, bool) {
+        (self.move_gain(mv), self.is_tactical(mv))
     }
 
     /// `true` when the side to move faces a threat to lose at once, as a chess king in check:
@@ -319,7 +369,8 @@ pub fn outcome_with_history<G: Game>(pos: &G, history: &[u64]) -> Outcome {
     if outcome.is_decided() {
         return outcome;
     }
-    if let RepetitionRule::Draw(n) = pos.repetition_rule() {
+    let rule = pos.repetition_rule();
+    if let Some(n) = rule.nth() {
         let window = (pos.halfmove_clock() as usize).min(history.len());
         let hash = pos.hash();
         let seen = history[history.len() - window..]
@@ -327,7 +378,7 @@ pub fn outcome_with_history<G: Game>(pos: &G, history: &[u64]) -> Outcome {
             .filter(|&&h| h == hash)
             .count();
         if seen + 1 >= n as usize {
-            return Outcome::draw(Reason::Repetition);
+            return rule.verdict(pos.side_to_move());
         }
     }
     outcome

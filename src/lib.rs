@@ -21,4 +21,5 @@ pub mod perft;
 pub mod protocol;
 pub mod search;
 pub mod tafl;
+pub mod tuning;
 pub mod variant;

@@ -17,6 +17,7 @@ const BRANDUB: &str =
     "dim:7 name:Brandub surf:n atkf:y ks:w cenh: cenhe: start:/3t3/3t3/3T3/ttTKTtt/3T3/3t3/3t3/";
 const TABLUT: &str = "dim:9 name:Tablut esc:e atkf:y ks:c nj:n cor: cenp:tcnkTCNK cens: cenh: cenhe:tcnkTCNK linc:y start:/3ttt3/4t4/4T4/t3T3t/ttTTKTTtt/t3T3t/4T4/4t4/3ttt3/";
 const TAWLBWRDD: &str = "dim:11 name:Tawlbwrdd esc:e atkf:y ks:w nj:n cj:n cor: cen: start:/4ttt4/4t1t4/5t5/5T5/tt2TTT2tt/t1tTTKTTt1t/tt2TTT2tt/5T5/5t5/4t1t4/4ttt4/";
+const COPENHAGEN: &str = "dim:11 name:Copenhagen atkf:y tfr:w sw:s efe:y start:/3ttttt3/5t5/11/t4T4t/t3TTT3t/tt1TTKTT1tt/t3TTT3t/t4T4t/11/5t5/3ttttt3/";
 const SKALD_BRANDUBH: &str =
     "dim:7 name:brandubh surf:n tfr:i ks:c cenp:K cenh: start:/3t3/3t3/3T3/ttTKTtt/3T3/3t3/3t3/";
 const SKALD_TABLUT: &str = "dim:9 name:tablut esc:e surf:n ks:c cor: cens: cenh: start:/3ttt3/4t4/4T4/t3T3t/ttTTKTTtt/t3T3t/4T4/4t4/3ttt3/";
@@ -151,7 +152,8 @@ fn bad_input_gets_error_lines() {
     e.expect(Duration::from_secs(5), |l| l == "hello");
     e.send("play attackers");
     e.expect(Duration::from_secs(5), |l| l.starts_with("error 0"));
-    e.send("rules dim:11 name:Copenhagen atkf:y tfr:w sw:s efe:y start:/3ttttt3/5t5/11/t4T4t/t3TTT3t/tt1TTKTT1tt/t3TTT3t/t4T4t/11/5t5/3ttttt3/");
+    e.send(&format!("rules {COPENHAGEN}"));
+    e.send("play attackers");
     let l = e.expect(Duration::from_secs(5), |l| l.starts_with("error"));
     assert!(
         l.starts_with("error -1") && l.contains("sw") && l.contains("efe"),
@@ -181,6 +183,97 @@ fn bad_input_gets_error_lines() {
     e.send("play attackers");
     let mv = engine_move(&mut e);
     assert!(mv.contains('-'), "{mv}");
+    e.send("goodbye");
+    assert!(e.wait_exit(Duration::from_secs(10)).success());
+}
+
+/// Issue 9, fault 5: OpenTafl 0.4.8 sends `rules` while it builds its game screen, and any
+/// `status` or `error` line that arrives before the screen exists crashes it (a
+/// NullPointerException in its host; its uncaught-exception handler exits). Refused rules are
+/// therefore answered with nothing at `rules`, and the reason comes at the first `play`
+/// (`status` + `error -1`: OpenTafl shows it in a dialog and ends the game) or `analyze`
+/// (`status` + `error 0`: the dialog only, the player's game goes on).
+#[test]
+fn refused_rules_are_reported_when_the_game_screen_exists() {
+    // A player engine, second to move: OpenTafl sends rules, then (game screen up) the
+    // opponent's move, the clock and play.
+    let mut e = EngineProcess::start(&["opentafl"]);
+    e.expect(Duration::from_secs(5), |l| l == "hello");
+    e.send(&format!("rules {COPENHAGEN}"));
+    e.send("opponent-move d1-d3 /3tttt4/5t5/3t7/t4T4t/t3TTT3t/tt1TTKTT1tt/t3TTT3t/t4T4t/11/5t5/3ttttt3/");
+    e.send("clock 60000 60000 0 0 0 ");
+    e.send("play defenders");
+    let status = e.expect(Duration::from_secs(5), |l| l.starts_with("status"));
+    let error = e.expect(Duration::from_secs(5), |l| l.starts_with("error"));
+    // Nothing came before the status line but hello: no error for the rules or the move.
+    assert_eq!(e.transcript.len(), 3, "{:?}", e.transcript);
+    assert!(
+        status.contains("skald cannot play these rules") && status.contains("sw"),
+        "{status}"
+    );
+    assert!(
+        error.starts_with("error -1 skald cannot play these rules"),
+        "{error}"
+    );
+    assert!(error.contains("sw") && error.contains("efe"), "{error}");
+    e.send("finish 2");
+    // Playable rules afterwards are played.
+    e.send(&format!("rules {BRANDUB}"));
+    e.send("clock 1000 1000 0 0 0");
+    e.send("play attackers");
+    let mv = engine_move(&mut e);
+    assert!(mv.contains('-'), "{mv}");
+    e.send("goodbye");
+    assert!(e.wait_exit(Duration::from_secs(10)).success());
+
+    // The analysis engine: rules, then position, side, clock and analyze from the game screen.
+    let mut e = EngineProcess::start(&["opentafl"]);
+    e.expect(Duration::from_secs(5), |l| l == "hello");
+    e.send(&format!("rules {}", COPENHAGEN.replace("dim:11", "dim:13")));
+    e.send("position /3ttttt3/5t5/11/t4T4t/t3TTT3t/tt1TTKTT1tt/t3TTT3t/t4T4t/11/5t5/3ttttt3/");
+    e.send("side attackers");
+    e.send("clock 60000 60000 0 0 0");
+    e.send("analyze 3 1");
+    e.expect(Duration::from_secs(5), |l| {
+        l.starts_with("status skald cannot")
+    });
+    let error = e.expect(Duration::from_secs(5), |l| l.starts_with("error"));
+    assert!(
+        error.starts_with("error 0 skald cannot play these rules"),
+        "{error}"
+    );
+    assert_eq!(e.transcript.len(), 3, "{:?}", e.transcript);
+    e.send("goodbye");
+    assert!(e.wait_exit(Duration::from_secs(10)).success());
+}
+
+/// Issue 9, fault 3: while skald thinks, OpenTafl shows its `status` lines (depth, score,
+/// principal variation); at least the final one comes with every move, before it.
+#[test]
+fn status_lines_while_thinking() {
+    let mut e = EngineProcess::start(&["opentafl"]);
+    e.expect(Duration::from_secs(5), |l| l == "hello");
+    e.send(&format!("rules {BRANDUB}"));
+    e.send("clock 300 300 0 0 0");
+    e.send("play attackers");
+    let mv = engine_move(&mut e);
+    let statuses: Vec<&String> = e
+        .transcript
+        .iter()
+        .filter(|l| l.starts_with("status skald depth "))
+        .collect();
+    let last = statuses.last().expect("a status line before the move");
+    assert!(
+        last.contains(" score ") && last.contains(" nodes "),
+        "{last}"
+    );
+    assert!(last.contains(&format!(" pv {mv}")), "{last} / move {mv}");
+    // A few a second at most: no more lines than quarter seconds of thinking, plus the last.
+    assert!(statuses.len() <= 3, "{statuses:?}");
+    e.send("move /3t3/3t3/3T3/ttTKTtt/3T3/3t3/3t3/");
+    e.send("side attackers");
+    e.send("analyze 2 0.3");
+    e.expect(Duration::from_secs(10), |l| l.starts_with("analysis"));
     e.send("goodbye");
     assert!(e.wait_exit(Duration::from_secs(10)).success());
 }

@@ -184,3 +184,141 @@ fn linnaean_capture_and_surrounding() {
     let p = Position::from_fen(f, "11/11/11/11/4ttt4/3tTKT4/4ttt4/11/11/11/11 d 0 1").unwrap();
     assert_eq!(p.outcome(), Outcome::Ongoing);
 }
+
+// ---------------------------------------------------------------------------------------------
+// Repetition rules (`tfr`) as OpenTafl 0.4.8 judges them (GameState.checkVictory): on the third
+// occurrence of a position (placement and side to move, the game's first position counted),
+// `tfr:w` gives the win to the side to move there (the side whose move repeated it loses),
+// `tfr:l` to the side that moved, `tfr:d` draws, `tfr:i` ignores it.
+
+/// 7×7, corners, strong king; nine attackers round the edge, the king on the throne and one
+/// defender: the attackers are well ahead on material, nobody can win soon.
+const REP_FEN: &str = "1t3t1/t3t1t/7/3K3/7/t1T3t/1t3t1";
+
+fn rep_rules(tfr: &str) -> &'static Rules<u64> {
+    let text = format!("dim:7 name:rep tfr:{tfr} start:/7/7/7/3K3/7/7/7/");
+    Rules::<u64>::leak(parse_rules(&text).unwrap()).unwrap()
+}
+
+/// Plays `moves` from `fen` (side `side`); returns the position reached and the hashes of the
+/// positions before it, oldest first.
+fn play_line(tfr: &str, side: char, moves: &[&str]) -> (Position<u64>, Vec<u64>) {
+    let start = Position::start(rep_rules(tfr));
+    let mut pos = start.with_fen(&format!("{REP_FEN} {side} 0 1")).unwrap();
+    let mut history = Vec::new();
+    for m in moves {
+        let mv = pos.parse_move(m).unwrap_or_else(|e| panic!("{m}: {e}"));
+        history.push(pos.hash());
+        pos.make_move(mv);
+    }
+    (pos, history)
+}
+
+/// The attackers shuttle e6-e5-e6, the defender c2-c3-c2.
+const CYCLE: [&str; 4] = ["e6-e5", "c2-c3", "e5-e6", "c3-c2"];
+/// The same with the defenders moving first.
+const CYCLE_D: [&str; 4] = ["c2-c3", "e6-e5", "c3-c2", "e5-e6"];
+
+#[test]
+fn repetition_outcomes_follow_opentafl() {
+    use skald::game::{Outcome, Reason, RepetitionRule, Side, outcome_with_history};
+    assert_eq!(rep_rules("w").repetition, RepetitionRule::MoverLoses(3));
+    assert_eq!(rep_rules("l").repetition, RepetitionRule::MoverWins(3));
+    assert_eq!(rep_rules("d").repetition, RepetitionRule::Draw(3));
+    assert_eq!(rep_rules("i").repetition, RepetitionRule::Ignored);
+    assert_eq!(
+        parse_rules(COPENHAGEN.replace(" sw:s efe:y", "").as_str())
+            .unwrap()
+            .repetition,
+        RepetitionRule::MoverLoses(3)
+    );
+    // Two cycles from the start: the defenders' c3-c2 brings the first position (attackers to
+    // move) back for the third time.
+    let line: Vec<&str> = CYCLE.iter().chain(CYCLE.iter()).copied().collect();
+    for (tfr, want) in [
+        ("w", Outcome::win(Side::First, Reason::Repetition)),
+        ("l", Outcome::win(Side::Second, Reason::Repetition)),
+        ("d", Outcome::draw(Reason::Repetition)),
+        ("i", Outcome::Ongoing),
+    ] {
+        let (pos, history) = play_line(tfr, 'a', &line);
+        assert_eq!(outcome_with_history(&pos, &history), want, "tfr:{tfr}");
+        // One move earlier nothing is decided: the positions there occurred twice at most.
+        let (pos, history) = play_line(tfr, 'a', &line[..7]);
+        assert_eq!(
+            outcome_with_history(&pos, &history),
+            Outcome::Ongoing,
+            "tfr:{tfr}"
+        );
+    }
+    // Started with the defenders to move, the attackers' e5-e6 makes the third occurrence.
+    let line: Vec<&str> = CYCLE_D.iter().chain(CYCLE_D.iter()).copied().collect();
+    let (pos, history) = play_line("w", 'd', &line);
+    assert_eq!(
+        outcome_with_history(&pos, &history),
+        Outcome::win(Side::Second, Reason::Repetition)
+    );
+    let (pos, history) = play_line("l", 'd', &line);
+    assert_eq!(
+        outcome_with_history(&pos, &history),
+        Outcome::win(Side::First, Reason::Repetition)
+    );
+}
+
+fn best_move(pos: &Position<u64>, history: &[u64]) -> (String, i32) {
+    use skald::search::{Control, Limits, SearchOptions, ThreadData, TranspositionTable, search};
+    use std::sync::Arc;
+    let tt = Arc::new(TranspositionTable::new(4).unwrap());
+    let limits = Limits {
+        depth: Some(5),
+        ..Limits::default()
+    };
+    let r = search(
+        pos,
+        history,
+        &limits,
+        &SearchOptions::default(),
+        &tt,
+        &Control::new(false),
+        &mut ThreadData::default(),
+        None,
+        &mut |_| {},
+    );
+    (pos.move_to_string(r.best_move.unwrap()), r.score)
+}
+
+/// Issue 9, fault 4: under `tfr:w` (OpenTafl's Copenhagen, "Computer Fetlar") skald as the
+/// defenders made the third repetition and lost, because the search scored it as a draw. Behind
+/// on material, the defenders must now avoid the repeating move; under `tfr:d` it is still the
+/// draw they want.
+#[test]
+fn search_avoids_a_losing_repetition() {
+    let line: Vec<&str> = CYCLE.iter().chain(CYCLE[..3].iter()).copied().collect();
+    let (pos, history) = play_line("d", 'a', &line);
+    let (mv, score) = best_move(&pos, &history);
+    assert_eq!((mv.as_str(), score), ("c3-c2", 0), "tfr:d takes the draw");
+    let (pos, history) = play_line("w", 'a', &line);
+    let (mv, score) = best_move(&pos, &history);
+    assert_ne!(
+        mv, "c3-c2",
+        "tfr:w: c3-c2 repeats the position a third time and loses"
+    );
+    assert!(
+        score < 0 && score > -skald::search::MATE_BOUND,
+        "score {score}"
+    );
+}
+
+/// `tfr:l`: the attackers, well ahead, win at once by making the third occurrence, and the
+/// search finds it (as a draw it would have been avoided).
+#[test]
+fn search_seeks_a_winning_repetition() {
+    let line: Vec<&str> = CYCLE_D.iter().chain(CYCLE_D[..3].iter()).copied().collect();
+    let (pos, history) = play_line("l", 'd', &line);
+    let (mv, score) = best_move(&pos, &history);
+    assert_eq!(mv, "e5-e6");
+    assert_eq!(score, skald::search::MATE - 1);
+    let (pos, history) = play_line("d", 'd', &line);
+    let (mv, _) = best_move(&pos, &history);
+    assert_ne!(mv, "e5-e6", "ahead, the attackers avoid a draw");
+}

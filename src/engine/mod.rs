@@ -152,8 +152,11 @@ impl Engine {
     }
 
     /// Starts a new game of `variant` from its start position; the tables are emptied.
+    ///
+    /// Tuning values set by `Tune …` options are dropped: the new game's family has its own.
     pub fn set_variant(&mut self, variant: Variant) {
         self.variant = variant;
+        self.search_options.params = None;
         self.set_session(new_session(variant));
         self.clear_tables();
     }
@@ -238,6 +241,13 @@ impl Engine {
             Setting::BasicSearch(b) => self.search_options.basic = b,
             Setting::Ponder(b) => self.ponder = b,
             Setting::ClearHash => self.clear_tables(),
+            Setting::Tune(name, value) => {
+                let params = self
+                    .search_options
+                    .params
+                    .get_or_insert_with(|| self.session.search_params());
+                params.set(name, value);
+            }
         }
         Ok(())
     }

@@ -6,6 +6,7 @@
 //! [`Setting`] for [`crate::engine::Engine::set_option`] to apply.
 
 use crate::search::{MAX_SKILL, named_skill, tt};
+use crate::tuning::SearchParams;
 use crate::variant::Variant;
 
 /// The largest `MultiPV` value accepted.
@@ -39,6 +40,9 @@ pub enum OptionId {
     Ponder,
     /// `Clear Hash`: empties the transposition table and the search threads' tables.
     ClearHash,
+    /// `Tune <name>` (tuning builds only, cargo feature `tune`): a search parameter of
+    /// [`SearchParams::TUNABLE`], by index.
+    Tune(usize),
 }
 
 /// An option's type, default and range, as UCI describes them.
@@ -163,7 +167,48 @@ pub fn registry() -> Vec<OptionSpec> {
             doc: "empties the transposition table and the threads' history tables",
         },
     ]
+    .into_iter()
+    .chain(tune_options())
+    .collect()
 }
+
+/// The `Tune <name>` options of a tuning build (none otherwise). Their defaults are the
+/// tafl family's values; the variant in play decides the values actually used until one is set.
+fn tune_options() -> Vec<OptionSpec> {
+    if !cfg!(feature = "tune") {
+        return Vec::new();
+    }
+    SearchParams::TUNABLE
+        .iter()
+        .enumerate()
+        .map(|(i, &(name, min, max))| OptionSpec {
+            id: OptionId::Tune(i),
+            name: TUNE_NAMES[i],
+            kind: OptionKind::Spin {
+                default: SearchParams::DEFAULT.get(name).unwrap_or(min) as i64,
+                min: min as i64,
+                max: max as i64,
+            },
+            doc: "a search parameter (tuning build)",
+        })
+        .collect()
+}
+
+/// `Tune <name>` for each of [`SearchParams::TUNABLE`], in its order.
+const TUNE_NAMES: [&str; 12] = [
+    "Tune aspiration_min_depth",
+    "Tune aspiration_delta",
+    "Tune rfp_max_depth",
+    "Tune rfp_margin",
+    "Tune nmp_min_depth",
+    "Tune nmp_base",
+    "Tune nmp_divisor",
+    "Tune lmr_min_depth",
+    "Tune lmr_min_moves_pv",
+    "Tune lmr_min_moves",
+    "Tune lmr_base",
+    "Tune lmr_divisor",
+];
 
 /// The registry entry named `name` (case ignored), if any.
 pub fn find(name: &str) -> Option<OptionSpec> {
@@ -193,6 +238,8 @@ pub enum Setting {
     Ponder(bool),
     /// Clear the tables.
     ClearHash,
+    /// Set a search parameter (name of [`SearchParams::TUNABLE`], value in its range).
+    Tune(&'static str, i32),
 }
 
 /// Why `setoption` (or a command-line flag) was refused.
@@ -283,6 +330,7 @@ pub fn parse(name: &str, value: &str) -> Result<Setting, OptionError> {
         OptionId::BasicSearch => Setting::BasicSearch(check()?),
         OptionId::Ponder => Setting::Ponder(check()?),
         OptionId::ClearHash => Setting::ClearHash,
+        OptionId::Tune(i) => Setting::Tune(SearchParams::TUNABLE[i].0, number()? as i32),
     })
 }
 

@@ -4,7 +4,7 @@
 //! and typed errors ([`PositionError`], [`MoveError`]). No front-end edits FEN text: the side to
 //! move ([`Session::set_side_to_move`]) and the board ([`Session::set_board`]) are set here.
 
-use crate::game::{Game, Outcome, ParseError, Reason, Side, outcome_with_history};
+use crate::game::{Game, Outcome, ParseError, Reason, SearchParams, Side, outcome_with_history};
 use crate::search::{
     self, Control, Limits, Score, SearchOptions, ThreadData, ThreadPool, TranspositionTable,
 };
@@ -133,6 +133,8 @@ pub trait Session: Send {
     fn outcome(&self) -> Outcome;
     /// The static evaluation by named terms (centipawns, side to move's view).
     fn eval_terms(&self) -> Vec<(&'static str, i32)>;
+    /// The search's tuning values for this game's family.
+    fn search_params(&self) -> SearchParams;
     /// The legal moves as text.
     fn legal_moves(&self) -> Vec<String>;
     /// The moves played since the set-up position, as text.
@@ -319,6 +321,10 @@ impl<G: Game> Session for GameSession<G> {
 
     fn eval_terms(&self) -> Vec<(&'static str, i32)> {
         self.pos.eval_terms()
+    }
+
+    fn search_params(&self) -> SearchParams {
+        self.pos.search_params()
     }
 
     fn legal_moves(&self) -> Vec<String> {

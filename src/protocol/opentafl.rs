@@ -5,12 +5,21 @@
 //! [`GameSession`] of [`Position<u64>`] (boards up to 8×8), [`Position<u128>`] (9×9 to 11×11),
 //! `Position<Wide<3>>` (12×12, 13×13) or `Position<Wide<6>>` (14×14 to 19×19).
 //! Each turn OpenTafl 0.4.8 sends `opponent-move …`, `clock …`, `play <side>`; skald answers
-//! `move <from>-<to>`, and the host confirms with `move <position record>`. Every bad input gets
-//! `error 0 <message>` (skald goes on) or `error -1 <message>` (it cannot: the rules are
-//! unplayable); logs go to stderr.
+//! `move <from>-<to>`, and the host confirms with `move <position record>`. While it searches
+//! skald sends `status` lines (depth, score, principal variation; see [`Progress`]). Every bad
+//! input gets `error 0 <message>` (skald goes on); logs go to stderr.
+//!
+//! Rules skald cannot play are refused late: OpenTafl 0.4.8 sends `rules` while it builds the game
+//! screen, and any `status` or `error` line that arrives before the screen exists kills it (its
+//! host shows them through the game's UI callback, still null then: a NullPointerException, and
+//! its uncaught-exception handler exits). So skald answers such `rules` with nothing and gives the
+//! reason when the game needs it: at `play` as `status` and `error -1 <reason>` (OpenTafl shows the
+//! message in an "Engine error!" dialog and ends the game by resignation), at `analyze` as `status`
+//! and `error 0 <reason>` (the dialog only: an analysis engine's resignation would end the
+//! player's game).
 
 use super::Output;
-use crate::engine::session::{GameSession, Session};
+use crate::engine::session::{GameSession, Session, TextResult};
 use crate::engine::{Engine, options};
 use crate::game::Side;
 use crate::search::{Limits, Score};
@@ -101,6 +110,62 @@ fn parse_side(text: Option<&str>) -> Result<Side, String> {
     }
 }
 
+/// At most one progress `status` line per this many milliseconds of a search.
+pub const STATUS_INTERVAL_MS: u64 = 250;
+
+/// The `status` lines of one search, as OpenTafl's own engine reports each completed depth
+/// (`Depth N explored …`): a line for a completed depth of the best line when at least
+/// [`STATUS_INTERVAL_MS`] have passed since the search started and since the previous line (so a
+/// few a second at most, none for the first quick depths), and a final line for the result.
+#[derive(Debug, Default)]
+pub struct Progress {
+    last_ms: u64,
+}
+
+impl Progress {
+    /// `true` when a line for a depth completed at `time_ms` (since the search started) is due;
+    /// if so, it counts as sent.
+    pub fn due(&mut self, time_ms: u64) -> bool {
+        if time_ms >= self.last_ms + STATUS_INTERVAL_MS {
+            self.last_ms = time_ms;
+            true
+        } else {
+            false
+        }
+    }
+
+    /// The text of a `status` line: `status skald depth 9 score +35 nodes 81234 time 0.50s pv
+    /// d1-d3 e5-e3 …` (score in centipawns for the side to move, or `win in N` / `loss in N`
+    /// moves; the principal variation cut to 10 moves).
+    pub fn line(depth: u32, score: Score, nodes: u64, time_ms: u64, pv: &[String]) -> String {
+        let score = match score {
+            Score::Cp(cp) => format!("{cp:+}"),
+            Score::Mate(n) if n > 0 => format!("win in {n}"),
+            Score::Mate(n) => format!("loss in {}", -n),
+        };
+        let mut pv_text = pv.iter().take(10).cloned().collect::<Vec<_>>().join(" ");
+        if pv.len() > 10 {
+            pv_text.push_str(" ...");
+        }
+        format!(
+            "status skald depth {depth} score {score} nodes {nodes} time {}.{:02}s pv {pv_text}",
+            time_ms / 1000,
+            time_ms % 1000 / 10
+        )
+        .trim_end()
+        .to_string()
+    }
+
+    /// The final line of a search, for its result.
+    pub fn result_line(result: &TextResult, time_ms: u64) -> String {
+        let pv = result
+            .lines
+            .first()
+            .map_or(&[][..], |(_, pv)| pv.as_slice());
+        Progress::line(result.depth, result.score, result.nodes, time_ms, pv)
+    }
+}
+
 /// A new game session under `options`, or why the rules cannot be played.
 pub fn new_session(options: RuleOptions) -> Result<Box<dyn Session>, String> {
     if options.size <= 8 {
@@ -133,6 +198,8 @@ struct Otep {
     /// Moves the host rejected (`error`), as (position hash, move).
     rejected: Vec<(u64, String)>,
     errors_in_a_row: u32,
+    /// Why the last rules string cannot be played, told the host at `play` or `analyze`.
+    refused: Option<String>,
 }
 
 impl Otep {
@@ -185,6 +252,23 @@ impl Otep {
         let (cmd, rest) = line.split_once(' ').unwrap_or((line, ""));
         let rest = rest.trim();
         let args: Vec<&str> = rest.split_whitespace().collect();
+        if let Some(reason) = self.refused.clone() {
+            match cmd {
+                "rules" | "goodbye" => {}
+                "play" | "analyze" => {
+                    self.out.line(format!("status {reason}"));
+                    return Err((cmd == "play", reason));
+                }
+                "status" => {
+                    self.out.line(format!("status {reason}"));
+                    return Ok(true);
+                }
+                _ => {
+                    eprintln!("skald opentafl: rules refused; ignoring {cmd}");
+                    return Ok(true);
+                }
+            }
+        }
         match cmd {
             "" => {}
             "rules" => {
@@ -194,17 +278,32 @@ impl Otep {
                 self.has_game = false;
                 self.pending = None;
                 self.rejected.clear();
-                if rest != self.rules_text || self.options.is_none() {
-                    self.options = None;
-                    self.rules_text = rest.to_string();
-                    let options = notation::parse_rules(rest).map_err(|e| (true, e))?;
-                    let game = new_session(options.clone())
-                        .map_err(|e| (true, format!("rules cannot be played: {e}")))?;
-                    self.options = Some(options);
-                    self.engine.set_session(game);
-                } else if let Some(o) = self.options.clone() {
-                    self.engine
-                        .set_session(new_session(o).map_err(|e| (true, e))?);
+                self.refused = None;
+                let loaded = match self.options.clone() {
+                    Some(o) if rest == self.rules_text => new_session(o.clone()).map(|g| (o, g)),
+                    _ => {
+                        self.options = None;
+                        self.rules_text = rest.to_string();
+                        notation::parse_rules(rest).and_then(|options| {
+                            let game = new_session(options.clone())
+                                .map_err(|e| format!("rules cannot be played: {e}"))?;
+                            Ok((options, game))
+                        })
+                    }
+                };
+                match loaded {
+                    Ok((options, game)) => {
+                        self.options = Some(options);
+                        self.engine.set_session(game);
+                    }
+                    Err(e) => {
+                        // Nothing to the host yet: it may not have a game screen (module doc).
+                        let e = e.trim_end_matches("; skald cannot play these");
+                        let reason = format!("skald cannot play these rules: {e}");
+                        eprintln!("skald opentafl: {reason}");
+                        self.refused = Some(reason.replace(['\n', '\r'], " "));
+                        return Ok(true);
+                    }
                 }
                 self.has_game = true;
                 self.engine.clear_tables();
@@ -427,7 +526,18 @@ impl Otep {
         self.engine
             .set_option("Move Overhead", "0")
             .map_err(|e| e.to_string())?;
-        let result = self.engine.search(&limits, &mut |_| {});
+        let out = &self.out;
+        let started = std::time::Instant::now();
+        let mut progress = Progress::default();
+        let result = self.engine.search(&limits, &mut |r| {
+            if r.multipv == 1 && progress.due(r.time_ms) {
+                out.line(Progress::line(r.depth, r.score, r.nodes, r.time_ms, &r.pv));
+            }
+        });
+        out.line(Progress::result_line(
+            &result,
+            started.elapsed().as_millis() as u64,
+        ));
         let g = self.engine.session();
         let best = result
             .lines
@@ -472,7 +582,13 @@ impl Otep {
             .set_option("Move Overhead", "10")
             .map_err(|e| e.to_string())?;
         // The lines of the last complete depth, best first.
-        let result = self.engine.search(&limits, &mut |_| {});
+        let out = &self.out;
+        let mut progress = Progress::default();
+        let result = self.engine.search(&limits, &mut |r| {
+            if r.multipv == 1 && progress.due(r.time_ms) {
+                out.line(Progress::line(r.depth, r.score, r.nodes, r.time_ms, &r.pv));
+            }
+        });
         let mut parts = Vec::new();
         for (score, pv) in result.lines.iter().take(count) {
             if pv.is_empty() {
@@ -515,6 +631,7 @@ pub fn run(input: &mut dyn BufRead, out: Output) {
         pending: None,
         rejected: Vec::new(),
         errors_in_a_row: 0,
+        refused: None,
     };
     let mut buf = Vec::new();
     while let Some(line) = super::read_line(input, &mut buf) {
@@ -541,5 +658,24 @@ mod tests {
         assert!(c.budget_ms(Side::Second) <= 59000 * 6 / 10);
         assert!(OtClock::parse(&["1", "2", "3"]).is_err());
         assert!(OtClock::parse(&["x", "2", "3", "4", "5"]).is_err());
+    }
+
+    #[test]
+    fn status_lines_are_rationed() {
+        let mut p = Progress::default();
+        let sent: Vec<u64> = [3, 40, 180, 260, 300, 520, 900, 910, 2000]
+            .into_iter()
+            .filter(|&t| p.due(t))
+            .collect();
+        assert_eq!(sent, vec![260, 520, 900, 2000]);
+        let pv: Vec<String> = (0..12)
+            .map(|i| format!("a{}-b{}", i % 7 + 1, i % 7 + 1))
+            .collect();
+        let line = Progress::line(9, Score::Cp(35), 81234, 1504, &pv);
+        assert!(
+            line.starts_with("status skald depth 9 score +35 nodes 81234 time 1.50s pv a1-b1 ")
+        );
+        assert!(line.ends_with(" ..."), "{line}");
+        assert!(Progress::line(3, Score::Mate(-2), 1, 0, &[]).contains("score loss in 2"));
     }
 }

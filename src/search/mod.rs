@@ -17,7 +17,7 @@ pub use threads::{Control, ThreadData, ThreadPool};
 pub use timeman::{Clock, Limits, TimeBudget};
 pub use tt::{Bound, TranspositionTable};
 
-use crate::game::{Game, Outcome, RepetitionRule, Side};
+use crate::game::{Game, Outcome, RepetitionRule, SearchParams, Side};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
@@ -114,6 +114,9 @@ pub struct SearchOptions {
     /// transposition table and TT-move/gain ordering only — no aspiration windows, pruning,
     /// reductions, killers, history or quiescence (UCI option `Basic Search`).
     pub basic: bool,
+    /// Tuning values to use instead of the game family's own ([`Game::search_params`]); set by
+    /// the `Tune …` options of a tuning build.
+    pub params: Option<SearchParams>,
 }
 
 /// Full strength for [`SearchOptions::skill_level`].
@@ -187,6 +190,7 @@ impl Default for SearchOptions {
             skill_level: MAX_SKILL,
             seed: 0,
             basic: false,
+            params: None,
         }
     }
 }
@@ -204,6 +208,7 @@ struct Shared {
     budget: TimeBudget,
     node_limit: Option<u64>,
     basic: bool,
+    params: SearchParams,
 }
 
 impl Shared {
@@ -270,6 +275,7 @@ pub fn search<G: Game>(
         budget: TimeBudget::new(limits, root.side_to_move(), options.move_overhead_ms),
         node_limit,
         basic: options.basic,
+        params: options.params.unwrap_or_else(|| root.search_params()),
     });
 
     // Helpers on the pool's threads 1..; each says when it has finished.
@@ -343,6 +349,8 @@ struct Worker<'a, G: Game> {
     aborted: bool,
     /// Game history, then the root, then the current search path.
     hashes: Vec<u64>,
+    /// Index of the root in `hashes` (the length of the game history).
+    root_index: usize,
     repetition: RepetitionRule,
     move_lists: Vec<Vec<G::Move>>,
     /// Ordering score and tactical flag per move, per ply.
@@ -373,9 +381,7 @@ impl<'a, G: Game> Worker<'a, G> {
             .map(|d| {
                 let mut row = [0u8; 64];
                 for (i, r) in row.iter_mut().enumerate() {
-                    if d > 0 && i > 0 {
-                        *r = (0.5 + (d as f64).ln() * (i as f64).ln() / 2.2) as u8;
-                    }
+                    *r = shared.params.lmr_reduction(d, i);
                 }
                 row
             })
@@ -388,6 +394,7 @@ impl<'a, G: Game> Worker<'a, G> {
             seldepth: 0,
             aborted: false,
             hashes,
+            root_index: history.len(),
             repetition: root.repetition_rule(),
             move_lists: (0..MAX_PLY).map(|_| Vec::with_capacity(256)).collect(),
             score_lists: (0..MAX_PLY).map(|_| Vec::with_capacity(256)).collect(),
@@ -525,10 +532,15 @@ impl<'a, G: Game> Worker<'a, G> {
 
     /// Root search with an aspiration window around the previous iteration's score.
     fn aspiration(&mut self, root: &G, depth: i32, prev: i32, pv_index: usize) -> i32 {
-        if depth < 4 || pv_index > 0 || prev.abs() >= MATE_BOUND || self.shared.basic {
+        let params = &self.shared.params;
+        if depth < params.aspiration_min_depth
+            || pv_index > 0
+            || prev.abs() >= MATE_BOUND
+            || self.shared.basic
+        {
             return self.negamax(root, depth, -INF, INF, 0, false);
         }
-        let mut delta = 30;
+        let mut delta = params.aspiration_delta;
         let mut alpha = (prev - delta).max(-INF);
         let mut beta = (prev + delta).min(INF);
         loop {
@@ -601,6 +613,41 @@ impl<'a, G: Game> Worker<'a, G> {
             .any(|&h| h == hash)
     }
 
+    /// The score of the position on top of the hash stack by the repetition rule, from the side
+    /// to move's view, or `None` when the rule does not end the game here.
+    ///
+    /// Draw rules: any earlier occurrence scores 0 (the cycle can be repeated until it draws).
+    /// Rules that decide for one side (OpenTafl `tfr:w`/`tfr:l`), as Fairy-Stockfish scores its
+    /// n-fold rules: the game is decided when the position has occurred `n` times with the game
+    /// history, or once before within the search (after the root), since the side that closed
+    /// the cycle can close it again; the score is a win or loss at this ply, so the search
+    /// steers away from a losing repetition and into a winning one.
+    fn repetition_score(&self, pos: &G, ply: usize) -> Option<i32> {
+        if !self.repetition.is_decisive() {
+            return self.is_repetition(pos).then_some(0);
+        }
+        let nth = self.repetition.nth()? as usize;
+        let n = self.hashes.len();
+        let window = (pos.halfmove_clock() as usize).min(n - 1);
+        let hash = self.hashes[n - 1];
+        let mut seen = 0;
+        let mut in_tree = false;
+        let mut i = n - 1;
+        // Earlier positions with the same side to move: every second one back.
+        while i >= 2 && i - 2 >= n - 1 - window {
+            i -= 2;
+            if self.hashes[i] == hash {
+                seen += 1;
+                in_tree |= i > self.root_index;
+            }
+        }
+        if seen + 1 >= nth || (seen > 0 && in_tree) {
+            let outcome = self.repetition.verdict(pos.side_to_move());
+            return Some(Self::terminal_score(outcome, pos.side_to_move(), ply));
+        }
+        None
+    }
+
     fn terminal_score(outcome: Outcome, stm: Side, ply: usize) -> i32 {
         match outcome {
             Outcome::Decided {
@@ -643,8 +690,8 @@ impl<'a, G: Game> Worker<'a, G> {
             if outcome.is_decided() {
                 return Self::terminal_score(outcome, pos.side_to_move(), ply);
             }
-            if self.is_repetition(pos) {
-                return 0;
+            if let Some(score) = self.repetition_score(pos, ply) {
+                return score;
             }
             // Mate-distance pruning: no line from here beats a faster mate already found.
             alpha = alpha.max(-MATE + ply as i32);
@@ -693,12 +740,20 @@ impl<'a, G: Game> Worker<'a, G> {
 
         if !pv_node && !root && !threatened && beta.abs() < MATE_BOUND && !self.shared.basic {
             // Reverse futility pruning: far above beta at low depth, assume it holds.
-            if depth <= 6 && static_eval - 90 * depth >= beta && pos.reductions_sound() {
+            let params = &self.shared.params;
+            if params.rfp
+                && depth <= params.rfp_max_depth
+                && static_eval - params.rfp_margin * depth >= beta
+            {
                 return static_eval;
             }
             // Null-move pruning: if passing still fails high, a real move will too.
-            if !was_null && depth >= 3 && static_eval >= beta && pos.null_move_allowed() {
-                let r = 3 + depth / 4;
+            if !was_null
+                && depth >= params.nmp_min_depth
+                && static_eval >= beta
+                && pos.null_move_allowed()
+            {
+                let r = params.nmp_base + depth / params.nmp_divisor.max(1);
                 let mut child = pos.clone();
                 child.make_null_move();
                 self.hashes.push(child.hash());
@@ -725,13 +780,21 @@ impl<'a, G: Game> Worker<'a, G> {
         let side = pos.side_to_move().index();
         let mut scores = std::mem::take(&mut self.score_lists[ply]);
         scores.clear();
-        scores.extend(
-            moves
-                .iter()
-                .map(|&m| self.order_score(pos, m, tt_move, ply, side)),
-        );
+        // The TT move first (placed without scoring), then the rest, scored once and picked
+        // best first.
+        if tt_move != 0
+            && let Some(t) = moves.iter().position(|&m| pos.encode_move(m) == tt_move)
+        {
+            moves.swap(0, t);
+            scores.push((TT_MOVE_SCORE, false));
+        }
+        let start = scores.len();
+        for &m in &moves[start..] {
+            scores.push(self.order_score(pos, m, ply, side));
+        }
 
-        let reductions = pos.reductions_sound();
+        let params = self.shared.params;
+        let reductions = params.lmr && !self.shared.basic;
         let original_alpha = alpha;
         let mut best = -INF;
         let mut best_move = None;
@@ -758,11 +821,15 @@ impl<'a, G: Game> Worker<'a, G> {
                 v = -self.negamax(&child, new_depth, -beta, -alpha, ply + 1, false);
             } else {
                 let mut r = 0;
-                if depth >= 3
+                let min_moves = if pv_node {
+                    params.lmr_min_moves_pv
+                } else {
+                    params.lmr_min_moves
+                };
+                if reductions
+                    && depth >= params.lmr_min_depth
                     && quiet
-                    && searched >= if pv_node { 3 } else { 2 }
-                    && !self.shared.basic
-                    && reductions
+                    && searched as i32 >= min_moves
                 {
                     r = self.lmr[depth.min(MAX_PLY as i32 - 1) as usize][searched.min(63)] as i32;
                     if pv_node {
@@ -827,23 +894,13 @@ impl<'a, G: Game> Worker<'a, G> {
         best
     }
 
-    /// The ordering score of a move and whether it may be reduced (neither tactical nor a
-    /// killer). Order: the TT move; tactical moves by gain; then the rest by immediate gain (Ataxx
-    /// flips; 0 for a quiet tafl move), killers first among equal gains, then history.
-    fn order_score(
-        &self,
-        pos: &G,
-        mv: G::Move,
-        tt_move: u16,
-        ply: usize,
-        side: usize,
-    ) -> (i64, bool) {
+    /// The ordering score of a move other than the TT move and whether it may be reduced
+    /// (neither tactical nor a killer). Order: tactical moves by gain; then the rest by immediate
+    /// gain (Ataxx flips; 0 for a quiet tafl move), killers first among equal gains, then
+    /// history.
+    fn order_score(&self, pos: &G, mv: G::Move, ply: usize, side: usize) -> (i64, bool) {
         let code = pos.encode_move(mv);
-        let gain = pos.move_gain(mv);
-        let tactical = pos.is_tactical(mv);
-        if code == tt_move {
-            return (1 << 60, false);
-        }
+        let (gain, tactical) = pos.gain_and_tactical(mv);
         if tactical {
             return (GAIN_SCORE + gain as i64, false);
         }
@@ -926,6 +983,7 @@ impl<'a, G: Game> Worker<'a, G> {
     }
 }
 
+const TT_MOVE_SCORE: i64 = 1 << 60;
 const GAIN_SCORE: i64 = 1 << 50;
 const HISTORY_MAX: i32 = 1 << 20;
 const MAX_QDEPTH: u32 = 12;

@@ -9,9 +9,11 @@
 //! lists are accepted, since the pieces and squares they govern cannot appear (knights,
 //! commanders, mercenaries and guards in a start position are refused).
 //!
-//! Where OpenTafl cannot say what skald's presets do: `tfr:w` and `tfr:l` are played as a draw
-//! by the search (the host judges the game); there is no 100-ply rule; a side without a legal
-//! move loses.
+//! Repetition (`tfr`) is played as OpenTafl 0.4.8's code judges it, on the third occurrence of a
+//! position (placement and side to move): `d` draws, `w` makes the side whose move repeated it
+//! lose, `l` makes that side win, `i` ignores repetition (OpenTafl itself reads `i` as `d`).
+//! Where OpenTafl cannot say what skald's presets do: there is no 100-ply rule; a side without a
+//! legal move loses.
 
 use super::rules::{
     EdgeFort, KingArmed, MAX_SIZE, MIN_SIZE, NoMoveRule, RuleOptions, Shieldwall, centre, corners,
@@ -279,7 +281,12 @@ pub fn parse_rules(text: &str) -> Result<RuleOptions, String> {
         yes_no("swf", v)?;
     }
     let repetition = match get("tfr").unwrap_or("d") {
-        "d" | "w" | "l" => RepetitionRule::Draw(3),
+        // OpenTafl's GameState.checkVictory: on the third occurrence of a position (board and
+        // side to move, the start position counted) `w` gives the win to the side to move
+        // there, i.e. the side whose move repeated it loses; `l` the reverse.
+        "d" => RepetitionRule::Draw(3),
+        "w" => RepetitionRule::MoverLoses(3),
+        "l" => RepetitionRule::MoverWins(3),
         "i" => RepetitionRule::Ignored,
         v => {
             return Err(format!(

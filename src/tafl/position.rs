@@ -1203,10 +1203,14 @@ impl<B: Bitboard> Game for Position<B> {
     }
 
     fn is_tactical(&self, mv: Move) -> bool {
-        if self.king.has(mv.from) && self.rules.escape.has(mv.to) {
-            return true;
-        }
-        self.move_gain(mv) > 0
+        self.gain_and_tactical(mv).1
+    }
+
+    /// Captures and the king's moves to an escape square are tactical; the capture is made once.
+    fn gain_and_tactical(&self, mv: Move) -> (i32, bool) {
+        let gain = self.move_gain(mv);
+        let escape = self.king.has(mv.from) && self.rules.escape.has(mv.to);
+        (gain, escape || gain > 0)
     }
 
     fn parse_move(&self, text: &str) -> Result<Move, ParseError> {
