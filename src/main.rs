@@ -32,6 +32,8 @@ enum Command {
     Analyze(cli::analyze::Args),
     /// Run an engine-against-engine match.
     Match(cli::matches::Args),
+    /// Read game records (PGN or OpenTafl .otg), replay them by the rules, convert them.
+    Records(cli::record::Args),
     /// Generate an openings file of balanced positions, one FEN a line.
     Openings(cli::openings::Args),
     /// Speak the OpenTafl engine protocol on stdin/stdout (for OpenTafl's engine .ini).
@@ -112,6 +114,7 @@ fn run(cli: Cli) -> Result<()> {
         Some(Command::Analyze(args)) => cli::analyze::run(args),
         Some(Command::Match(args)) => cli::matches::run(args),
         Some(Command::Openings(args)) => cli::openings::run(args),
+        Some(Command::Records(args)) => cli::record::run(args),
         Some(Command::Opentafl) => {
             skald::protocol::opentafl::run(&mut std::io::stdin().lock(), Output::stdout());
             Ok(())

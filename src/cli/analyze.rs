@@ -11,15 +11,24 @@ use skald::variant::Variant;
 /// Arguments of `skald analyze`.
 #[derive(clap::Args, Debug)]
 pub struct Args {
-    /// brandubh, tablut, tawlbwrdd or ataxx.
-    #[arg(long, value_parser = super::parse_variant)]
-    pub variant: Variant,
+    /// brandubh, tablut, tawlbwrdd or ataxx (not needed with --record).
+    #[arg(long, value_parser = super::parse_variant, required_unless_present = "record")]
+    pub variant: Option<Variant>,
     /// The position (default: the start position).
-    #[arg(long)]
+    #[arg(long, conflicts_with = "record")]
     pub fen: Option<String>,
     /// Moves played from the position first, separated by spaces: "d2-f2 c4-c2".
-    #[arg(long)]
+    #[arg(long, conflicts_with = "record")]
     pub moves: Option<String>,
+    /// Analyse every position of a game from a record file (PGN or OpenTafl .otg; see
+    /// `skald records`): the best move and score before each move played. Each position gets
+    /// --depth or --time (default 1 s).
+    #[arg(long)]
+    pub record: Option<std::path::PathBuf>,
+    /// Which game of the --record file (1-based).
+    #[arg(long, default_value_t = 1, requires = "record",
+          value_parser = clap::value_parser!(u32).range(1..))]
+    pub game: u32,
     /// Search to this depth (plies).
     #[arg(long, value_parser = clap::value_parser!(u32).range(1..=64), conflicts_with = "time")]
     pub depth: Option<u32>,
@@ -47,9 +56,140 @@ fn score_json(s: Score) -> serde_json::Value {
     }
 }
 
+/// The search limits of `--depth`/`--time`, `default_ms` when neither is given.
+fn limits(args: &Args, default_ms: u64) -> Result<Limits> {
+    let movetime = match (args.depth, args.time) {
+        (_, Some(t)) if !(t > 0.0 && t <= 1e6) => {
+            bail!("--time must be a positive number of seconds")
+        }
+        (_, Some(t)) => Some((t * 1000.0).round().max(1.0) as u64),
+        (None, None) => Some(default_ms),
+        (Some(_), None) => None,
+    };
+    Ok(Limits {
+        depth: args.depth,
+        movetime,
+        ..Limits::default()
+    })
+}
+
+/// Sets the engine options of `--threads`, `--multipv`, `--hash`.
+fn configure(engine: &mut Engine, args: &Args) -> Result<()> {
+    for (name, value) in [
+        ("Threads", args.threads.to_string()),
+        ("MultiPV", args.multipv.to_string()),
+        ("Hash", args.hash.to_string()),
+        ("Move Overhead", "0".to_string()),
+    ] {
+        engine
+            .set_option(name, &value)
+            .map_err(|e| anyhow!("{e}"))?;
+    }
+    Ok(())
+}
+
+/// `skald analyze --record`: searches the position before each move of the game and prints
+/// the move played beside the engine's best move and score (`*` where they differ), then the
+/// final position's state. With `--json`, one object a position
+/// (`{"ply":1,"to_move":…,"fen":…,"played":…,"bestmove":…,"score":…,"depth":…,"nodes":…,"pv":[…]}`)
+/// and a last `{"plies":…,"final_fen":…,"outcome":…}`.
+fn run_record(args: &Args) -> Result<()> {
+    let path = args.record.as_deref().expect("--record given");
+    let game = super::record::load_game(path, args.game as usize)?;
+    // Side names: the record's variant, or any tafl one for other OpenTafl rules.
+    let names = game.variant.unwrap_or(Variant::Brandubh);
+    let mut engine = Engine::new()?;
+    if let Some(v) = game.variant {
+        engine.set_variant(v);
+    }
+    configure(&mut engine, args)?;
+    let limits = limits(args, 1000)?;
+    let per_position = match (limits.depth, limits.movetime) {
+        (Some(d), _) => format!("to depth {d}"),
+        (None, Some(ms)) => format!("for {:.1} s", ms as f64 / 1000.0),
+        _ => String::new(),
+    };
+    if !args.json {
+        println!(
+            "{}, game {} of {}: {} moves; searching each position {per_position}",
+            game.variant.map_or_else(
+                || game.session.variant_name().to_string(),
+                |v| v.name().to_string()
+            ),
+            args.game,
+            path.display(),
+            game.moves.len()
+        );
+        println!();
+        println!("  ply  to move     played      best        score");
+    }
+    let mut session = game.session.boxed_clone();
+    session
+        .set_position(Some(&game.setup_fen), &[])
+        .map_err(|e| anyhow!("{e}"))?;
+    for (ply, played) in game.moves.iter().enumerate() {
+        let to_move = session.side_to_move();
+        engine.set_session(session.boxed_clone());
+        let r = engine.search(&limits, &mut |_| {});
+        let best = r.best_move.clone().unwrap_or_else(|| "-".into());
+        if args.json {
+            let pv = r
+                .lines
+                .first()
+                .map(|(_, pv)| pv.clone())
+                .unwrap_or_default();
+            println!(
+                "{}",
+                json!({
+                    "ply": ply + 1,
+                    "to_move": side_name(names, to_move),
+                    "fen": session.fen(),
+                    "played": played,
+                    "bestmove": r.best_move,
+                    "score": score_json(r.score),
+                    "depth": r.depth,
+                    "nodes": r.nodes,
+                    "pv": pv,
+                })
+            );
+        } else {
+            println!(
+                "{:>5}  {:<10}  {:<10}{} {:<10}  {:>7}  {} (depth {})",
+                ply + 1,
+                side_name(names, to_move),
+                played,
+                if *played == best { ' ' } else { '*' },
+                best,
+                score_text(r.score),
+                score_words(names, to_move, r.score),
+                r.depth
+            );
+        }
+        session.play(played).map_err(|e| anyhow!("{e}"))?;
+    }
+    let outcome = session.outcome();
+    if args.json {
+        println!(
+            "{}",
+            json!({
+                "plies": game.moves.len(),
+                "final_fen": session.fen(),
+                "outcome": outcome_text(names, outcome),
+            })
+        );
+    } else {
+        println!();
+        println!("final position: {}", outcome_text(names, outcome));
+    }
+    Ok(())
+}
+
 /// Runs `skald analyze`.
 pub fn run(args: Args) -> Result<()> {
-    let variant = args.variant;
+    if args.record.is_some() {
+        return run_record(&args);
+    }
+    let variant = args.variant.ok_or_else(|| anyhow!("--variant is needed"))?;
     let mut engine = Engine::new()?;
     engine.set_variant(variant);
     let moves: Vec<&str> = args
@@ -68,29 +208,9 @@ pub fn run(args: Args) -> Result<()> {
             outcome_text(variant, outcome)
         );
     }
-    let movetime = match (args.depth, args.time) {
-        (_, Some(t)) if !(t > 0.0 && t <= 1e6) => {
-            bail!("--time must be a positive number of seconds")
-        }
-        (_, Some(t)) => Some((t * 1000.0).round().max(1.0) as u64),
-        (None, None) => Some(3000),
-        (Some(_), None) => None,
-    };
-    let limits = Limits {
-        depth: args.depth,
-        movetime,
-        ..Limits::default()
-    };
-    for (name, value) in [
-        ("Threads", args.threads.to_string()),
-        ("MultiPV", args.multipv.to_string()),
-        ("Hash", args.hash.to_string()),
-        ("Move Overhead", "0".to_string()),
-    ] {
-        engine
-            .set_option(name, &value)
-            .map_err(|e| anyhow!("{e}"))?;
-    }
+    let limits = limits(&args, 3000)?;
+    let movetime = limits.movetime;
+    configure(&mut engine, &args)?;
     let to_move = engine.session().side_to_move();
     let json = args.json;
     if !json {

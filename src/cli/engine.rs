@@ -3,79 +3,151 @@
 
 use anyhow::{Context, Result, anyhow, bail};
 use std::io::{BufRead, BufReader, Write};
+use std::path::{Path, PathBuf};
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
 use std::time::{Duration, Instant};
 
 /// How an engine is started and set up: `--engine` of `skald match`.
 ///
-/// The text is either a plain command line (`./target/release/skald`, words split at spaces),
-/// or `key=value` fields: `cmd=<command line>`, `name=<display name>`, and any number of
-/// `option.<Name>=<value>` (sent as `setoption name <Name> value <value>`). A field's value runs
-/// to the next field, so names and values may contain spaces:
-/// `name=easy cmd=./skald option.Skill Level=2 option.Hash=32`.
+/// The text is split into words by POSIX shell rules (quotes and backslashes, by the
+/// `shell-words` crate). It is either a plain command line (`./target/release/skald`,
+/// `'/opt/my engine/run' --fast`), or `key=value` fields:
+/// - `cmd=<command line>`: the program and its arguments;
+/// - `args=<arguments>`: more arguments, appended to those of `cmd=`;
+/// - `dir=<directory>`: the engine's working directory (a relative program path with a `/` in
+///   it, such as `./engine`, is then taken from that directory);
+/// - `stderr=<file>`: the engine's standard error is appended to this file (otherwise it is
+///   thrown away);
+/// - `name=<display name>`;
+/// - any number of `option.<Name>=<value>` (sent as `setoption name <Name> value <value>`).
+///
+/// A field's value runs to the next word that starts a field, so names and values may contain
+/// spaces: `name=easy cmd=./skald option.Skill Level=2 option.Hash=32`.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct EngineSpec {
-    /// Program and arguments.
+    /// Program and arguments (those of `args=` included).
     pub command: Vec<String>,
     /// The name to show; `None` to use the engine's `id name`.
     pub name: Option<String>,
     /// `(name, value)` options, in order.
     pub options: Vec<(String, String)>,
+    /// Working directory of the engine; `None` for the runner's.
+    pub dir: Option<PathBuf>,
+    /// File the engine's standard error is appended to; `None` to discard it.
+    pub stderr: Option<PathBuf>,
+}
+
+/// The field keys of an engine spec (`option.` is a prefix of its own).
+const KEYS: [&str; 5] = ["cmd=", "args=", "dir=", "stderr=", "name="];
+
+fn is_field(word: &str) -> bool {
+    word.starts_with("option.") || KEYS.iter().any(|k| word.starts_with(k))
 }
 
 impl EngineSpec {
     /// Parses the `--engine` text (see the type's documentation).
     pub fn parse(text: &str) -> Result<EngineSpec> {
-        let words: Vec<&str> = text.split_whitespace().collect();
+        let words = shell_words::split(text)
+            .map_err(|e| anyhow!("--engine '{text}': {e} (quote as in a shell)"))?;
         if words.is_empty() {
             bail!("empty --engine");
-        }
-        let is_field =
-            |w: &str| w.starts_with("cmd=") || w.starts_with("name=") || w.starts_with("option.");
-        if !is_field(words[0]) {
-            return Ok(EngineSpec {
-                command: words.iter().map(|s| s.to_string()).collect(),
-                name: None,
-                options: Vec::new(),
-            });
-        }
-        // Group the words into fields: a field starts at a word that looks like one.
-        let mut fields: Vec<String> = Vec::new();
-        for w in words {
-            if is_field(w) || fields.is_empty() {
-                fields.push(w.to_string());
-            } else {
-                let last = fields.last_mut().expect("non-empty");
-                last.push(' ');
-                last.push_str(w);
-            }
         }
         let mut spec = EngineSpec {
             command: Vec::new(),
             name: None,
             options: Vec::new(),
+            dir: None,
+            stderr: None,
         };
-        for f in fields {
-            if let Some(cmd) = f.strip_prefix("cmd=") {
-                spec.command = cmd.split_whitespace().map(str::to_string).collect();
-            } else if let Some(name) = f.strip_prefix("name=") {
-                spec.name = Some(name.trim().to_string());
-            } else if let Some(opt) = f.strip_prefix("option.") {
-                let (n, v) = opt.split_once('=').ok_or_else(|| {
-                    anyhow!("engine option '{opt}': expected option.<Name>=<value>")
+        if !is_field(&words[0]) {
+            spec.command = words;
+            return Ok(spec);
+        }
+        // Group the words into fields: a field starts at a word that looks like one.
+        let mut fields: Vec<Vec<String>> = Vec::new();
+        for w in words {
+            match fields.last_mut() {
+                Some(f) if !is_field(&w) => f.push(w),
+                _ => fields.push(vec![w]),
+            }
+        }
+        let mut args = Vec::new();
+        let mut seen: Vec<&str> = Vec::new();
+        for mut f in fields {
+            let first = f.remove(0);
+            if let Some(opt) = first.strip_prefix("option.") {
+                let joined = std::iter::once(opt.to_string())
+                    .chain(f)
+                    .collect::<Vec<_>>()
+                    .join(" ");
+                let (n, v) = joined.split_once('=').ok_or_else(|| {
+                    anyhow!("--engine option '{joined}': expected option.<Name>=<value>")
                 })?;
                 if n.trim().is_empty() {
-                    bail!("engine option '{opt}': the name is empty");
+                    bail!("--engine option '{joined}': the name is empty");
                 }
                 spec.options
                     .push((n.trim().to_string(), v.trim().to_string()));
+                continue;
+            }
+            let (key, value) = first.split_once('=').expect("a field has '='");
+            let key = KEYS
+                .iter()
+                .map(|k| k.trim_end_matches('='))
+                .find(|k| *k == key)
+                .expect("a known key");
+            if seen.contains(&key) {
+                bail!("--engine '{text}': {key}= given twice");
+            }
+            seen.push(key);
+            // The words of the value: the rest of the first word (if any), then the others.
+            let words: Vec<String> = std::iter::once(value.to_string())
+                .filter(|v| !v.is_empty())
+                .chain(f)
+                .collect();
+            let joined = || words.join(" ");
+            match key {
+                "cmd" => spec.command = words.clone(),
+                "args" => args = words.clone(),
+                "name" => spec.name = Some(joined()).filter(|n| !n.is_empty()),
+                "dir" => spec.dir = Some(PathBuf::from(joined())),
+                "stderr" => spec.stderr = Some(PathBuf::from(joined())),
+                _ => unreachable!("all keys handled"),
             }
         }
         if spec.command.is_empty() {
             bail!("--engine '{text}': no command (cmd=<command>)");
         }
+        spec.command.extend(args);
+        if spec.dir.as_ref().is_some_and(|d| d.as_os_str().is_empty()) {
+            bail!("--engine '{text}': dir= is empty");
+        }
+        if spec
+            .stderr
+            .as_ref()
+            .is_some_and(|d| d.as_os_str().is_empty())
+        {
+            bail!("--engine '{text}': stderr= is empty");
+        }
         Ok(spec)
+    }
+
+    /// The program to run: with `dir=`, a relative path containing `/` is taken from that
+    /// directory; otherwise as given (a bare name is looked up in `PATH`).
+    pub fn program(&self) -> PathBuf {
+        let p = Path::new(&self.command[0]);
+        match &self.dir {
+            Some(d) if p.is_relative() && self.command[0].contains('/') => d.join(p),
+            _ => p.to_path_buf(),
+        }
+    }
+
+    /// The name to show before the engine has told its own: `name=` or the command line.
+    pub fn label(&self) -> String {
+        self.name
+            .clone()
+            .unwrap_or_else(|| shell_words::join(&self.command))
     }
 }
 
@@ -97,23 +169,88 @@ pub struct EngineProcess {
     lines: Receiver<String>,
     /// The engine's `id name`, once known.
     pub id_name: Option<String>,
+    /// The option names the engine declared (`option name <Name> type …`), in order.
+    pub declared: Vec<String>,
+}
+
+/// An engine's answer that rejects a command: `info string error: …` (protocol.md), or
+/// Stockfish-style `No such option: …` / `Unknown option …`.
+fn error_text(line: &str) -> Option<&str> {
+    let l = line.trim();
+    if let Some(rest) = l.strip_prefix("info string ") {
+        let lower = rest.to_ascii_lowercase();
+        if lower.starts_with("error") {
+            return Some(
+                rest.trim_start_matches(|c: char| c.is_alphabetic())
+                    .trim_start_matches(':')
+                    .trim(),
+            );
+        }
+        return None;
+    }
+    (l.starts_with("No such option") || l.starts_with("Unknown option")).then_some(l)
+}
+
+/// The option name in an `option name <Name> type …` line.
+fn declared_option(line: &str) -> Option<String> {
+    let rest = line.trim().strip_prefix("option name ")?;
+    let name = match rest.find(" type ") {
+        Some(i) => &rest[..i],
+        None => rest,
+    };
+    Some(name.trim().to_string())
 }
 
 impl EngineProcess {
     /// Starts the engine and does the handshake: `uci`/`uciok` (or `uai`/`uaiok` when `uai`),
-    /// then the options, then `isready`/`readyok`.
+    /// then each option of `setup` and of the spec, each followed by `isready`/`readyok`.
+    ///
+    /// # Errors
+    /// The engine cannot be started or does not answer within 10 s; or it rejects an option of
+    /// the spec: it declared options and this one is not among them (names compared ignoring
+    /// case), or it answered the `setoption` with `info string error: …` (or `No such option`)
+    /// before `readyok`. The message names the engine and the option.
     pub fn start(
         spec: &EngineSpec,
         uai: bool,
         setup: &[(String, String)],
     ) -> Result<EngineProcess> {
-        let mut child = Command::new(&spec.command[0])
+        let what = spec.label();
+        let mut command = Command::new(spec.program());
+        command
             .args(&spec.command[1..])
             .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
+            .stdout(Stdio::piped());
+        if let Some(dir) = &spec.dir {
+            if !dir.is_dir() {
+                bail!(
+                    "engine '{what}': the working directory '{}' does not exist",
+                    dir.display()
+                );
+            }
+            command.current_dir(dir);
+        }
+        match &spec.stderr {
+            None => {
+                command.stderr(Stdio::null());
+            }
+            Some(path) => {
+                let file = std::fs::OpenOptions::new()
+                    .create(true)
+                    .append(true)
+                    .open(path)
+                    .with_context(|| {
+                        format!(
+                            "engine '{what}': cannot open stderr file {}",
+                            path.display()
+                        )
+                    })?;
+                command.stderr(Stdio::from(file));
+            }
+        }
+        let mut child = command
             .spawn()
-            .with_context(|| format!("cannot start engine '{}'", spec.command.join(" ")))?;
+            .with_context(|| format!("cannot start engine '{what}'"))?;
         let stdout = child.stdout.take().expect("piped stdout");
         let stdin = child.stdin.take();
         let (tx, rx) = channel();
@@ -130,31 +267,75 @@ impl EngineProcess {
             stdin,
             lines: rx,
             id_name: None,
+            declared: Vec::new(),
         };
         let (hello, ok) = if uai {
             ("uai", "uaiok")
         } else {
             ("uci", "uciok")
         };
-        let what = spec.command.join(" ");
         e.send(hello)
             .with_context(|| format!("engine '{what}' does not read its input"))?;
         let deadline = Instant::now() + Duration::from_secs(10);
         let mut id_name = None;
+        let mut declared = Vec::new();
         e.wait_for(deadline, None, |l| {
             if let Some(n) = l.strip_prefix("id name ") {
                 id_name = Some(n.trim().to_string());
+            }
+            if let Some(n) = declared_option(l) {
+                declared.push(n);
             }
             l.trim() == ok
         })
         .map_err(|err| anyhow!("engine '{what}' did not answer '{hello}' with '{ok}' ({err:?})"))?;
         e.id_name = id_name;
-        for (name, value) in setup.iter().chain(&spec.options) {
-            e.send(&format!("setoption name {name} value {value}"))?;
+        e.declared = declared;
+        let who = spec.name.clone().or(e.id_name.clone()).unwrap_or(what);
+        for (name, value) in setup {
+            e.set_option(&who, name, value)?;
         }
-        e.sync(Duration::from_secs(10))
-            .map_err(|err| anyhow!("engine '{what}' did not answer 'isready' ({err:?})"))?;
+        for (name, value) in &spec.options {
+            if !e.declared.is_empty() && !e.declared.iter().any(|d| d.eq_ignore_ascii_case(name)) {
+                bail!(
+                    "engine '{who}' has no option '{name}' (its options: {})",
+                    e.declared.join(", ")
+                );
+            }
+            e.set_option(&who, name, value)?;
+        }
         Ok(e)
+    }
+
+    /// Sends `setoption name <name> [value <value>]`, then `isready`, and fails if the engine
+    /// answers with an error before `readyok` (or gives no `readyok` within 10 s).
+    fn set_option(&mut self, who: &str, name: &str, value: &str) -> Result<()> {
+        let line = if value.is_empty() {
+            format!("setoption name {name}")
+        } else {
+            format!("setoption name {name} value {value}")
+        };
+        self.send(&line)
+            .with_context(|| format!("engine '{who}' does not read its input"))?;
+        self.send("isready")
+            .with_context(|| format!("engine '{who}' does not read its input"))?;
+        let mut errors: Vec<String> = Vec::new();
+        self.wait_for(Instant::now() + Duration::from_secs(10), None, |l| {
+            if let Some(e) = error_text(l) {
+                errors.push(e.to_string());
+            }
+            l.trim() == "readyok"
+        })
+        .map_err(|err| {
+            anyhow!("engine '{who}' did not answer 'isready' after option '{name}' ({err:?})")
+        })?;
+        if !errors.is_empty() {
+            bail!(
+                "engine '{who}' rejected option '{name}' = '{value}': {}",
+                errors.join("; ")
+            );
+        }
+        Ok(())
     }
 
     /// Sends one line.
@@ -236,7 +417,12 @@ mod tests {
     fn plain_command() {
         let s = EngineSpec::parse("./skald --x").unwrap();
         assert_eq!(s.command, vec!["./skald", "--x"]);
-        assert!(s.name.is_none() && s.options.is_empty());
+        assert!(s.name.is_none() && s.options.is_empty() && s.dir.is_none());
+        let s = EngineSpec::parse("'/opt/my engine/run' --level \"very hard\"").unwrap();
+        assert_eq!(
+            s.command,
+            vec!["/opt/my engine/run", "--level", "very hard"]
+        );
     }
 
     #[test]
@@ -254,5 +440,44 @@ mod tests {
         );
         assert!(EngineSpec::parse("name=x").is_err());
         assert!(EngineSpec::parse("cmd=x option.Hash").is_err());
+        assert!(EngineSpec::parse("cmd=x cmd=y").is_err());
+        assert!(EngineSpec::parse("cmd='x").is_err());
+    }
+
+    #[test]
+    fn args_dir_stderr_and_quoting() {
+        let s = EngineSpec::parse(
+            "cmd='./my engine' --uci args=--threads 2 'a b' dir=\"/tmp/engines dir\" \
+             stderr=err.log name='The One' option.Book File=\"my book.bin\"",
+        )
+        .unwrap();
+        assert_eq!(
+            s.command,
+            vec!["./my engine", "--uci", "--threads", "2", "a b"]
+        );
+        assert_eq!(s.dir, Some(PathBuf::from("/tmp/engines dir")));
+        assert_eq!(s.stderr, Some(PathBuf::from("err.log")));
+        assert_eq!(s.name.as_deref(), Some("The One"));
+        assert_eq!(
+            s.options,
+            vec![("Book File".to_string(), "my book.bin".to_string())]
+        );
+        assert_eq!(s.program(), PathBuf::from("/tmp/engines dir/./my engine"));
+        let bare = EngineSpec::parse("cmd=skald dir=/tmp").unwrap();
+        assert_eq!(bare.program(), PathBuf::from("skald"));
+    }
+
+    #[test]
+    fn engine_errors_are_recognised() {
+        assert_eq!(
+            error_text("info string error: unknown option 'X'"),
+            Some("unknown option 'X'")
+        );
+        assert_eq!(error_text("No such option: X"), Some("No such option: X"));
+        assert_eq!(error_text("info string eval total 3"), None);
+        assert_eq!(
+            declared_option("option name Skill Level type spin default 20 min 0 max 20"),
+            Some("Skill Level".to_string())
+        );
     }
 }

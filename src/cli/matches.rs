@@ -7,8 +7,8 @@
 //! first engine moving first in the even game.
 
 use super::engine::{EngineProcess, EngineSpec, WaitError};
-use super::record::GameRecord;
-use super::stats::{Sprt, SprtState, Wld};
+use super::record::{GameRecord, RecordFormat};
+use super::stats::{Penta, Sprt, SprtModel, SprtState, Wld};
 use anyhow::{Context, Result, anyhow, bail};
 use indicatif::{ProgressBar, ProgressStyle};
 use skald::engine::new_session;
@@ -25,12 +25,14 @@ use std::time::{Duration, Instant};
 #[derive(clap::Args, Debug)]
 #[command(
     after_help = "ENGINE SPEC: either a plain command line ('./target/release/skald'), \
-or fields 'cmd=<command> name=<name> option.<Name>=<value> …', e.g. \
---engine \"name=easy cmd=./target/release/skald option.Skill Level=2\". A field's value runs to \
-the next field, so option names may contain spaces."
+or fields 'cmd=<command> args=<arguments> dir=<working dir> stderr=<file> name=<name> \
+option.<Name>=<value> …', e.g. --engine \"name=easy cmd=./target/release/skald \
+option.Skill Level=2 stderr=easy.log\". Words are split by shell quoting rules; a field's value \
+runs to the next field, so option names may contain spaces."
 )]
 pub struct Args {
-    /// An engine (give exactly two): a command line, or 'cmd=… name=… option.<Name>=<value>'.
+    /// An engine (give exactly two): a command line, or fields 'cmd=… args=… dir=… stderr=…
+    /// name=… option.<Name>=<value>'.
     #[arg(long = "engine", required = true, num_args = 1)]
     pub engines: Vec<String>,
     /// brandubh, tablut, tawlbwrdd or ataxx.
@@ -51,11 +53,12 @@ pub struct Args {
     /// A file of opening positions, one FEN a line (`skald openings`); used in order, cycling.
     #[arg(long)]
     pub openings: Option<std::path::PathBuf>,
-    /// Sequential probability ratio test: elo0=<a> elo1=<b> [alpha=0.05] [beta=0.05]; the match
-    /// stops as soon as the test decides.
+    /// Sequential probability ratio test: elo0=<a> elo1=<b> [alpha=0.05] [beta=0.05]
+    /// [model=normalized|logistic|bayesian]; the match stops as soon as the test decides.
     #[arg(long, num_args = 1..=4)]
     pub sprt: Option<Vec<String>>,
-    /// Write the game records to this file (PGN form; see README).
+    /// Write the game records to this file: PGN, or OpenTafl game records when it ends in
+    /// `.otg` (tafl only; one file a game, `<name>-<round>.otg`). See README.
     #[arg(long)]
     pub records: Option<std::path::PathBuf>,
     /// Tolerance in ms beyond an engine's time left before it loses on time.
@@ -149,13 +152,6 @@ pub fn run(args: Args) -> Result<()> {
         None => vec![None],
         Some(path) => load_openings(path, variant)?,
     };
-    let mut records = match &args.records {
-        None => None,
-        Some(p) => Some(std::io::BufWriter::new(
-            std::fs::File::create(p).with_context(|| format!("cannot write {}", p.display()))?,
-        )),
-    };
-
     // Check that both engines start, and learn their names.
     let mut names = [String::new(), String::new()];
     for (i, spec) in specs.iter().enumerate() {
@@ -164,7 +160,7 @@ pub fn run(args: Args) -> Result<()> {
             .name
             .clone()
             .or_else(|| e.id_name.clone())
-            .unwrap_or_else(|| spec.command.join(" "));
+            .unwrap_or_else(|| spec.label());
         e.quit();
     }
     if names[0] == names[1] {
@@ -173,6 +169,10 @@ pub fn run(args: Args) -> Result<()> {
     }
 
     let games = (args.games as usize).div_ceil(2) * 2;
+    let mut records = match &args.records {
+        None => None,
+        Some(p) => Some(RecordSink::open(p, variant, games)?),
+    };
     let plan = Arc::new(Plan {
         variant,
         specs,
@@ -205,7 +205,11 @@ pub fn run(args: Args) -> Result<()> {
     drop(tx);
 
     let mut wld = Wld::default();
+    let mut penta = Penta::default();
+    // Half points of the first finished game of each pair still waiting for its partner.
+    let mut halves: std::collections::HashMap<usize, u8> = std::collections::HashMap::new();
     let mut decision = SprtState::Continue;
+    let mut decided_at = 0usize;
     let mut fatal = None;
     // Records are written in game order: hold finished games until the earlier ones are in.
     let mut pending: Vec<Finished> = Vec::new();
@@ -229,6 +233,16 @@ pub fn run(args: Args) -> Result<()> {
             0 => wld.losses += 1,
             _ => wld.draws += 1,
         }
+        let pair_done = match halves.remove(&(g.index / 2)) {
+            Some(other) => {
+                penta.add(other, g.half_points);
+                true
+            }
+            None => {
+                halves.insert(g.index / 2, g.half_points);
+                false
+            }
+        };
         let line = format!(
             "Finished game {} ({} vs {}): {} {{{}}}",
             g.index + 1,
@@ -252,8 +266,14 @@ pub fn run(args: Args) -> Result<()> {
         );
         if let Some(s) = &sprt {
             let (lo, hi) = s.bounds();
-            msg += &format!(" LLR {:.2} ({lo:.2}, {hi:.2})", wld.llr(s.elo0, s.elo1));
-            decision = s.state(&wld);
+            let llr = deciding_llr(s, &wld, &penta);
+            msg += &format!(" LLR {llr:.2} ({lo:.2}, {hi:.2})");
+            // The pentanomial test is checked when a pair is complete (fastchess), the
+            // trinomial one (bayesian model) after every game.
+            if pair_done || s.model == SprtModel::Bayesian {
+                decision = s.state(llr);
+                decided_at = played;
+            }
         }
         bar.set_message(msg);
         pending.push(g);
@@ -261,10 +281,9 @@ pub fn run(args: Args) -> Result<()> {
             pending.sort_by_key(|g| std::cmp::Reverse(g.index));
             while pending.last().is_some_and(|g| g.index == next_record) {
                 let g = pending.pop().expect("non-empty");
-                w.write_all(g.record.to_pgn().as_bytes())?;
+                w.write(&g.record)?;
                 next_record += 1;
             }
-            w.flush()?;
         } else {
             pending.clear();
         }
@@ -280,9 +299,8 @@ pub fn run(args: Args) -> Result<()> {
         // Games after a gap (an aborted one) are written too, in order.
         pending.sort_by_key(|g| g.index);
         for g in &pending {
-            w.write_all(g.record.to_pgn().as_bytes())?;
+            w.write(&g.record)?;
         }
-        w.flush()?;
     }
     if let Some(e) = fatal {
         bail!("{e}");
@@ -306,26 +324,143 @@ pub fn run(args: Args) -> Result<()> {
         100.0 * wld.los(),
         100.0 * wld.draws as f64 / played.max(1) as f64
     );
+    let [ll, ld, even, wd, ww] = penta.ptnml();
+    let unpaired = if halves.is_empty() {
+        String::new()
+    } else {
+        format!(" ({} unpaired games not counted)", halves.len())
+    };
+    println!(
+        "Ptnml(0-2): [{ll}, {ld}, {even}, {wd}, {ww}], WL/DD: {}/{}, pairs: {}{unpaired}",
+        penta.wl,
+        penta.dd,
+        penta.pairs()
+    );
+    if let Some(e) = penta.estimate() {
+        println!(
+            "Pentanomial Elo: {} +/- {}, nElo: {} +/- {}, LOS: {:.1} %",
+            fmt_elo(e.elo),
+            fmt_elo(e.error),
+            fmt_elo(e.nelo),
+            fmt_elo(e.nelo_error),
+            100.0 * e.los
+        );
+    }
     if let Some(s) = &sprt {
         let (lo, hi) = s.bounds();
+        let llr = deciding_llr(s, &wld, &penta);
+        let early = |at: usize| {
+            if at < games {
+                format!("stopped early, {} of {games} games not played", games - at)
+            } else {
+                "at the last game".to_string()
+            }
+        };
+        let from = match penta.llr(s) {
+            Some(_) => format!("pentanomial; trinomial {:.3}", wld.llr(s)),
+            None => "trinomial".to_string(),
+        };
         println!(
-            "SPRT: llr {:.3}, lbound {lo:.3}, ubound {hi:.3} (elo0 {}, elo1 {}, alpha {}, beta {})",
-            wld.llr(s.elo0, s.elo1),
+            "SPRT: llr {llr:.3} ({from}), lbound {lo:.3}, ubound {hi:.3} (elo0 {}, elo1 {}, \
+             alpha {}, beta {}, {} Elo)",
             s.elo0,
             s.elo1,
             s.alpha,
-            s.beta
+            s.beta,
+            s.model.name()
         );
         println!(
             "SPRT: {}",
             match decision {
-                SprtState::H0 => "H0 accepted (stopped early)".to_string(),
-                SprtState::H1 => "H1 accepted (stopped early)".to_string(),
-                SprtState::Continue => format!("no decision after {played} games"),
+                SprtState::H0 => format!(
+                    "H0 accepted at game {decided_at} ({}: llr {llr:.3} <= {lo:.3})",
+                    early(decided_at)
+                ),
+                SprtState::H1 => format!(
+                    "H1 accepted at game {decided_at} ({}: llr {llr:.3} >= {hi:.3})",
+                    early(decided_at)
+                ),
+                SprtState::Continue => format!(
+                    "inconclusive: ran out of games after {played} with llr {llr:.3} between \
+                     the bounds"
+                ),
             }
         );
     }
     Ok(())
+}
+
+/// The LLR that decides the SPRT: the pentanomial one (fastchess's default), or the trinomial
+/// one for the bayesian model, which has no pentanomial form.
+fn deciding_llr(s: &Sprt, wld: &Wld, penta: &Penta) -> f64 {
+    penta.llr(s).unwrap_or_else(|| wld.llr(s))
+}
+
+/// Where finished games' records go: one PGN file, or one OpenTafl record a game.
+enum RecordSink {
+    /// All games in one PGN file.
+    Pgn(std::io::BufWriter<std::fs::File>),
+    /// `<stem>-<round>.otg` beside the given path, rounds zero-padded to `width` digits.
+    Otg {
+        /// The path given.
+        path: std::path::PathBuf,
+        /// Digits of the largest round number.
+        width: usize,
+    },
+}
+
+impl RecordSink {
+    /// Opens the sink for `path` (by extension: `.otg` for OpenTafl records, tafl only).
+    fn open(path: &std::path::Path, variant: Variant, games: usize) -> Result<RecordSink> {
+        match RecordFormat::of_path(path) {
+            RecordFormat::Otg => {
+                if !variant.is_tafl() {
+                    bail!(
+                        "--records {}: OpenTafl records (.otg) are for tafl games; use .pgn",
+                        path.display()
+                    );
+                }
+                let dir = path.parent().filter(|p| !p.as_os_str().is_empty());
+                if dir.is_some_and(|d| !d.is_dir()) {
+                    bail!("--records {}: no such directory", path.display());
+                }
+                Ok(RecordSink::Otg {
+                    path: path.to_path_buf(),
+                    width: games.to_string().len(),
+                })
+            }
+            RecordFormat::Pgn => Ok(RecordSink::Pgn(std::io::BufWriter::new(
+                std::fs::File::create(path)
+                    .with_context(|| format!("cannot write {}", path.display()))?,
+            ))),
+        }
+    }
+
+    /// The file game `round` (1-based) goes to, for OpenTafl records.
+    fn otg_path(path: &std::path::Path, width: usize, round: usize) -> std::path::PathBuf {
+        let stem = path
+            .file_stem()
+            .map(|s| s.to_string_lossy().into_owned())
+            .unwrap_or_else(|| "game".into());
+        path.with_file_name(format!("{stem}-{round:0width$}.otg"))
+    }
+
+    /// Writes one game.
+    fn write(&mut self, record: &GameRecord) -> Result<()> {
+        match self {
+            RecordSink::Pgn(w) => {
+                w.write_all(record.to_pgn().as_bytes())?;
+                w.flush()?;
+            }
+            RecordSink::Otg { path, width } => {
+                let file = Self::otg_path(path, *width, record.round.unwrap_or(0));
+                let text = record.to_otg().map_err(|e| anyhow!("record: {e}"))?;
+                std::fs::write(&file, text)
+                    .with_context(|| format!("cannot write {}", file.display()))?;
+            }
+        }
+        Ok(())
+    }
 }
 
 fn fmt_elo(x: f64) -> String {

@@ -29,8 +29,16 @@ pub struct Args {
     #[arg(long)]
     pub hotseat: bool,
     /// Start from this position.
-    #[arg(long)]
+    #[arg(long, conflicts_with = "load")]
     pub fen: Option<String>,
+    /// Go on with a game from a record file (PGN or OpenTafl .otg; see `skald records`): its
+    /// variant, set-up position and moves. The record's variant replaces --variant.
+    #[arg(long)]
+    pub load: Option<std::path::PathBuf>,
+    /// Which game of the --load record (1-based).
+    #[arg(long, default_value_t = 1, requires = "load",
+          value_parser = clap::value_parser!(u32).range(1..))]
+    pub game: u32,
     /// Longest think per engine move, seconds.
     #[arg(long, default_value_t = 1.0)]
     pub movetime: f64,
@@ -47,7 +55,7 @@ or a command:
   moves         the legal moves
   fen           the position as FEN
   board         draw the board again
-  save <file>   write the game record (PGN form) to a file
+  save <file>   write the game record to a file: PGN, or OpenTafl's .otg (tafl) by extension
   resign        give up the game
   quit          leave
   help          this text";
@@ -293,7 +301,16 @@ impl Game {
 
 /// Runs `skald play`.
 pub fn run(args: Args) -> Result<()> {
-    let variant = args.variant;
+    let loaded = match &args.load {
+        None => None,
+        Some(path) => Some(super::record::load_game(path, args.game as usize)?),
+    };
+    let variant = match &loaded {
+        Some(g) => g.variant.ok_or_else(|| {
+            anyhow!("play knows skald's variants only; this record has other rules")
+        })?,
+        None => args.variant,
+    };
     let skill = named_skill(&args.level).ok_or_else(|| {
         anyhow!(
             "unknown level '{}': expected easy, medium or hard",
@@ -317,6 +334,22 @@ pub fn run(args: Args) -> Result<()> {
             .session_mut()
             .set_position(Some(fen), &[])
             .map_err(|e| anyhow!("{e}"))?;
+    }
+    if let Some(g) = &loaded {
+        let moves: Vec<&str> = g.moves.iter().map(String::as_str).collect();
+        engine
+            .session_mut()
+            .set_position(Some(&g.setup_fen), &moves)
+            .map_err(|e| anyhow!("{e}"))?;
+        println!(
+            "loaded game {} of {}: {variant}, {} moves",
+            args.game,
+            args.load
+                .as_deref()
+                .unwrap_or(std::path::Path::new(""))
+                .display(),
+            g.moves.len()
+        );
     }
     let seed = args.seed.unwrap_or_else(|| {
         std::time::SystemTime::now()
@@ -422,9 +455,14 @@ pub fn run(args: Args) -> Result<()> {
                     println!("usage: save <file>");
                     continue;
                 }
-                match std::fs::write(rest.trim(), g.record().to_pgn()) {
-                    Ok(()) => println!("saved to {}", rest.trim()),
-                    Err(e) => println!("cannot save to {}: {e}", rest.trim()),
+                let path = std::path::Path::new(rest.trim());
+                let text = match super::record::RecordFormat::of_path(path) {
+                    super::record::RecordFormat::Pgn => Ok(g.record().to_pgn()),
+                    super::record::RecordFormat::Otg => g.record().to_otg(),
+                };
+                match text.map(|t| std::fs::write(path, t).map_err(|e| e.to_string())) {
+                    Ok(Ok(())) => println!("saved to {}", path.display()),
+                    Ok(Err(e)) | Err(e) => println!("cannot save to {}: {e}", path.display()),
                 }
             }
             "resign" => {
