@@ -1,5 +1,7 @@
-//! perft speed: skald's tafl move generator against the `hnefatafl` crate (0.0.2) on the Brandubh
-//! and Tablut start positions. Both counts are asserted equal before timing.
+//! perft speed: skald's tafl move generator against the `hnefatafl` crate (0.0.2) on the Brandubh,
+//! Tablut and Copenhagen start positions. Both counts are asserted equal before timing.
+//!
+//! `SKALD_BENCH_COPENHAGEN_ONLY=1` times only Copenhagen perft(4), once each, and skips the rest.
 
 use std::hint::black_box;
 use std::time::Instant;
@@ -57,6 +59,49 @@ fn hn_tablut() -> GameLogic<hnefatafl::aliases::MediumBasicBoardState> {
     GameLogic::new(r, 9)
 }
 
+/// hnefatafl's Copenhagen preset without its repetition rule (perft ignores repetition; no
+/// repetition can occur in the first five plies anyway).
+fn hn_copenhagen() -> GameLogic<hnefatafl::aliases::MediumBasicBoardState> {
+    let mut r: Ruleset = preset::rules::COPENHAGEN;
+    r.repetition_rule = None;
+    GameLogic::new(r, 11)
+}
+
+/// Times three runs of `f` (for the slow runs) and prints the fastest (the least disturbed by
+/// other work on the machine).
+fn report_best_of_3(name: &str, nodes: u64, f: impl Fn() -> u64) -> f64 {
+    let mut secs = f64::MAX;
+    for _ in 0..3 {
+        let t = Instant::now();
+        assert_eq!(f(), nodes);
+        secs = secs.min(t.elapsed().as_secs_f64());
+    }
+    eprintln!(
+        "{name}: {nodes} leaves in {secs:.3} s (best of 3) = {:.1} M leaf nodes/s",
+        nodes as f64 / secs / 1e6
+    );
+    secs
+}
+
+/// Copenhagen start: counts agree to depth 3, then perft(4) timed for each.
+fn copenhagen() {
+    let c = skald::tafl::copenhagen();
+    let hc = hn_copenhagen();
+    let hcs = GameState::new(preset::boards::COPENHAGEN, Side::Attacker).expect("board");
+    for depth in 1..=3 {
+        assert_eq!(
+            c.perft(depth),
+            hn_perft(&hc, hcs, depth),
+            "copenhagen perft({depth})"
+        );
+    }
+    let s = report_best_of_3("skald copenhagen perft(4)", 50_456_804, || c.perft(4));
+    let h = report_best_of_3("hnefatafl copenhagen perft(4)", 50_456_804, || {
+        hn_perft(&hc, hcs, 4)
+    });
+    eprintln!("copenhagen perft(4): skald is {:.1}x faster", h / s);
+}
+
 fn report(name: &str, nodes: u64, f: impl Fn() -> u64) {
     let t = Instant::now();
     let mut runs = 0;
@@ -73,6 +118,10 @@ fn report(name: &str, nodes: u64, f: impl Fn() -> u64) {
 }
 
 fn bench(c: &mut Criterion) {
+    copenhagen();
+    if std::env::var_os("SKALD_BENCH_COPENHAGEN_ONLY").is_some() {
+        return;
+    }
     let b = skald::tafl::brandubh();
     let hb = hn_brandubh();
     let hbs = GameState::new(preset::boards::BRANDUBH, Side::Attacker).expect("board");

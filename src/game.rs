@@ -135,6 +135,13 @@ pub enum RepetitionRule {
     /// The side whose move makes a position occur for the `n`-th time wins (OpenTafl `tfr:l`,
     /// `n` = 3).
     MoverWins(u8),
+    /// A move by this side that makes an earlier position of the game occur again is illegal
+    /// (Copenhagen: the defenders may not repeat a board; the other side may). Judged like
+    /// [`RepetitionRule::MoverLoses`] at the second occurrence, but only for moves of this side:
+    /// a side whose every move repeats has no legal move and loses, and a front-end that lets such
+    /// a move through sees it lose. "Position" is placement and side to move (a board recurring
+    /// with the other side to move, after an odd cycle, is not caught).
+    Forbidden(Side),
 }
 
 impl RepetitionRule {
@@ -146,6 +153,7 @@ impl RepetitionRule {
             RepetitionRule::Draw(n)
             | RepetitionRule::MoverLoses(n)
             | RepetitionRule::MoverWins(n) => Some(n),
+            RepetitionRule::Forbidden(_) => Some(2),
         }
     }
 
@@ -153,7 +161,9 @@ impl RepetitionRule {
     pub const fn is_decisive(self) -> bool {
         matches!(
             self,
-            RepetitionRule::MoverLoses(_) | RepetitionRule::MoverWins(_)
+            RepetitionRule::MoverLoses(_)
+                | RepetitionRule::MoverWins(_)
+                | RepetitionRule::Forbidden(_)
         )
     }
 
@@ -165,6 +175,13 @@ impl RepetitionRule {
             RepetitionRule::Draw(_) => Outcome::draw(Reason::Repetition),
             RepetitionRule::MoverLoses(_) => Outcome::win(to_move, Reason::Repetition),
             RepetitionRule::MoverWins(_) => Outcome::win(to_move.opponent(), Reason::Repetition),
+            RepetitionRule::Forbidden(side) => {
+                if to_move.opponent() as usize == side as usize {
+                    Outcome::win(to_move, Reason::Repetition)
+                } else {
+                    Outcome::Ongoing
+                }
+            }
         }
     }
 }

@@ -18,6 +18,8 @@ const BRANDUB: &str =
 const TABLUT: &str = "dim:9 name:Tablut esc:e atkf:y ks:c nj:n cor: cenp:tcnkTCNK cens: cenh: cenhe:tcnkTCNK linc:y start:/3ttt3/4t4/4T4/t3T3t/ttTTKTTtt/t3T3t/4T4/4t4/3ttt3/";
 const TAWLBWRDD: &str = "dim:11 name:Tawlbwrdd esc:e atkf:y ks:w nj:n cj:n cor: cen: start:/4ttt4/4t1t4/5t5/5T5/tt2TTT2tt/t1tTTKTTt1t/tt2TTT2tt/5T5/5t5/4t1t4/4ttt4/";
 const COPENHAGEN: &str = "dim:11 name:Copenhagen atkf:y tfr:w sw:s efe:y start:/3ttttt3/5t5/11/t4T4t/t3TTT3t/tt1TTKTT1tt/t3TTT3t/t4T4t/11/5t5/3ttttt3/";
+/// OpenTafl's Berserk-like rules skald refuses (king jumps).
+const REFUSED: &str = "dim:11 name:Jumpy atkf:y kj:y start:/3ttttt3/5t5/11/t4T4t/t3TTT3t/tt1TTKTT1tt/t3TTT3t/t4T4t/11/5t5/3ttttt3/";
 const SKALD_BRANDUBH: &str =
     "dim:7 name:brandubh surf:n tfr:i ks:c cenp:K cenh: start:/3t3/3t3/3T3/ttTKTtt/3T3/3t3/3t3/";
 const SKALD_TABLUT: &str = "dim:9 name:tablut esc:e surf:n ks:c cor: cens: cenh: start:/3ttt3/4t4/4T4/t3T3t/ttTTKTTtt/t3T3t/4T4/4t4/3ttt3/";
@@ -139,6 +141,12 @@ fn opentafl_tawlbwrdd() {
     play_variant(TAWLBWRDD, 60);
 }
 
+/// OpenTafl's built-in Copenhagen (sw:s, efe:y, tfr:w) plays through the scripted host.
+#[test]
+fn opentafl_copenhagen() {
+    play_variant(COPENHAGEN, 40);
+}
+
 #[test]
 fn skald_variants_as_rules_strings() {
     for r in [SKALD_BRANDUBH, SKALD_TABLUT, SKALD_TAWLBWRDD] {
@@ -152,13 +160,10 @@ fn bad_input_gets_error_lines() {
     e.expect(Duration::from_secs(5), |l| l == "hello");
     e.send("play attackers");
     e.expect(Duration::from_secs(5), |l| l.starts_with("error 0"));
-    e.send(&format!("rules {COPENHAGEN}"));
+    e.send(&format!("rules {REFUSED}"));
     e.send("play attackers");
     let l = e.expect(Duration::from_secs(5), |l| l.starts_with("error"));
-    assert!(
-        l.starts_with("error -1") && l.contains("sw") && l.contains("efe"),
-        "{l}"
-    );
+    assert!(l.starts_with("error -1") && l.contains("kj"), "{l}");
     e.send(&format!("rules {BRANDUB}"));
     e.send("frobnicate");
     e.expect(Duration::from_secs(5), |l| {
@@ -199,7 +204,7 @@ fn refused_rules_are_reported_when_the_game_screen_exists() {
     // opponent's move, the clock and play.
     let mut e = EngineProcess::start(&["opentafl"]);
     e.expect(Duration::from_secs(5), |l| l == "hello");
-    e.send(&format!("rules {COPENHAGEN}"));
+    e.send(&format!("rules {REFUSED}"));
     e.send("opponent-move d1-d3 /3tttt4/5t5/3t7/t4T4t/t3TTT3t/tt1TTKTT1tt/t3TTT3t/t4T4t/11/5t5/3ttttt3/");
     e.send("clock 60000 60000 0 0 0 ");
     e.send("play defenders");
@@ -208,14 +213,14 @@ fn refused_rules_are_reported_when_the_game_screen_exists() {
     // Nothing came before the status line but hello: no error for the rules or the move.
     assert_eq!(e.transcript.len(), 3, "{:?}", e.transcript);
     assert!(
-        status.contains("skald cannot play these rules") && status.contains("sw"),
+        status.contains("skald cannot play these rules") && status.contains("kj"),
         "{status}"
     );
     assert!(
         error.starts_with("error -1 skald cannot play these rules"),
         "{error}"
     );
-    assert!(error.contains("sw") && error.contains("efe"), "{error}");
+    assert!(error.contains("kj"), "{error}");
     e.send("finish 2");
     // Playable rules afterwards are played.
     e.send(&format!("rules {BRANDUB}"));

@@ -60,8 +60,10 @@ fn built_in_variants_parse() {
 
 #[test]
 fn unsupported_keys_are_refused_by_name() {
-    let e = parse_rules(COPENHAGEN).unwrap_err();
-    assert!(e.contains("sw:s") && e.contains("efe:y"), "{e}");
+    let e = parse_rules(&COPENHAGEN.replace("efe:y", "efe:y swf:n kj:y")).unwrap_err();
+    assert!(e.contains("kj:y"), "{e}");
+    let e = parse_rules(&COPENHAGEN.replace("efe:y", "swf:n")).unwrap_err();
+    assert!(e.contains("swf:n"), "{e}");
     for (extra, key) in [
         ("kj:y", "kj"),
         ("ber:y", "ber"),
@@ -321,4 +323,26 @@ fn search_seeks_a_winning_repetition() {
     let (pos, history) = play_line("d", 'd', &line);
     let (mv, _) = best_move(&pos, &history);
     assert_ne!(mv, "e5-e6", "ahead, the attackers avoid a draw");
+}
+
+/// OpenTafl's Copenhagen string maps onto the same rule entries as skald's preset, with
+/// OpenTafl's edge fort and repetition rule and without hnefatafl.org's extra end rules.
+#[test]
+fn opentafl_copenhagen_maps_onto_rule_options() {
+    use skald::game::RepetitionRule;
+    use skald::tafl::{EdgeFort, Shieldwall};
+    let ot = parse_rules(COPENHAGEN).unwrap();
+    let cph = RuleOptions::copenhagen();
+    assert_eq!(ot.shieldwall, Shieldwall::Copenhagen);
+    assert_eq!(ot.edge_fort, EdgeFort::OpenTafl);
+    assert_eq!(ot.repetition, RepetitionRule::MoverLoses(3));
+    assert_eq!(ot.size, cph.size);
+    assert_eq!(ot.escape, cph.escape);
+    assert_eq!(ot.king_armed, cph.king_armed);
+    let weak = parse_rules(&COPENHAGEN.replace("sw:s", "sw:w")).unwrap();
+    assert_eq!(weak.shieldwall, Shieldwall::NoCorners);
+    // Same start; the same first moves.
+    let rules = Rules::<u128>::leak(ot).unwrap();
+    let p = Position::start(rules);
+    assert_eq!(p.perft(2), 6788);
 }

@@ -542,3 +542,41 @@ fn copenhagen13_move_codes() {
         assert_eq!(p.decode_move(bits), Some(m));
     }
 }
+
+/// Copenhagen: a defender move that recreates an earlier position is illegal (it loses: the
+/// attackers win by repetition); the attackers may repeat.
+#[test]
+fn copenhagen_defenders_may_not_repeat() {
+    use skald::game::{RepetitionRule, outcome_with_history};
+    let p = skald::tafl::copenhagen();
+    assert_eq!(p.repetition_rule(), RepetitionRule::Forbidden(Side::Second));
+    let mut history = vec![p.hash()];
+    let mut c = p;
+    // b8-b7 recreates the position after b6-b7 (defenders to move): allowed for the attackers.
+    for mv in ["b6-b7", "d6-d7", "b7-b8", "d7-d6", "b8-b7"] {
+        c = play(&c, mv);
+        assert_eq!(outcome_with_history(&c, &history), Outcome::Ongoing, "{mv}");
+        history.push(c.hash());
+    }
+    assert_eq!(c.hash(), history[1]);
+    // d6-d7 recreates the position after the defenders' first move: not allowed.
+    let c = play(&c, "d6-d7");
+    assert_eq!(
+        outcome_with_history(&c, &history),
+        Outcome::win(Side::First, Reason::Repetition)
+    );
+}
+
+/// OpenTafl's Copenhagen (`efe:y`) judges the fort of `copenhagen_edge_fort` a defender win too.
+#[test]
+fn opentafl_edge_fort() {
+    let options = skald::tafl::opentafl::parse_rules(
+        "dim:11 name:Copenhagen atkf:y tfr:w sw:s efe:y start:/3ttttt3/5t5/11/t4T4t/t3TTT3t/tt1TTKTT1tt/t3TTT3t/t4T4t/11/5t5/3ttttt3/",
+    )
+    .unwrap();
+    let rules = Rules::<u128>::leak(options).unwrap();
+    let p = pos(rules, "11/11/1t7t1/11/11/11/11/6T4/11/4TT5/3TK6 d");
+    assert_eq!(p.outcome(), Outcome::Ongoing);
+    let c = play(&p, "g4-g1");
+    assert_eq!(c.outcome(), Outcome::win(Side::Second, Reason::EdgeFort));
+}

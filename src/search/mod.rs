@@ -643,6 +643,10 @@ impl<'a, G: Game> Worker<'a, G> {
         }
         if seen + 1 >= nth || (seen > 0 && in_tree) {
             let outcome = self.repetition.verdict(pos.side_to_move());
+            // RepetitionRule::Forbidden binds one side only: the other side's repetitions go on.
+            if !outcome.is_decided() {
+                return None;
+            }
             return Some(Self::terminal_score(outcome, pos.side_to_move(), ply));
         }
         None

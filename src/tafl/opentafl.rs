@@ -3,9 +3,20 @@
 //!
 //! Supported keys: `dim` (5 to 19), `name`, `esc`, `surf`, `atkf`, `tfr`, `ka`, `ks`, `cor`,
 //! `cen`, `corh`, `cenh`, `cenhe`, `corp`, `cenp`, `cors`, `cens`, `corre`, `cenre`, `linc`,
-//! `start`, `starti`. Keys for pieces or features skald lacks are accepted only with their "off"
-//! value (`sw:n`, `efe:n`, `kj:n`, `ber:n`, `spd:-1`, empty `afor`/`dfor`); otherwise the rules
-//! string is refused with a message naming the key. `nj`/`cj`/`mj`/`gj` and the fortress piece
+//! `start`, `starti`, `sw`, `swf`, `efe`. Keys for pieces or features skald lacks are accepted
+//! only with their "off" value (`kj:n`, `ber:n`, `spd:-1`, empty `afor`/`dfor`); otherwise the
+//! rules string is refused with a message naming the key.
+//!
+//! Shieldwalls and edge forts play by OpenTafl's meaning (its `BoardImpl` shieldwall detection
+//! and `GameState.checkEdgeFortEscape`): `sw:s` is [`Shieldwall::Copenhagen`] (corners close a
+//! row), `sw:w` [`Shieldwall::NoCorners`]; with OpenTafl's default `swf:y` the moved piece must
+//! be one of the closers on the edge (`swf:n`, captures by any move, is refused); `efe:y` is
+//! [`EdgeFort::OpenTafl`] (the king may also stand off the edge if he can reach it; a fort
+//! defender fails when three of its neighbours are neither fort squares nor defenders).
+//! Not reproduced from OpenTafl: its shortcut that also wins for a king inside a defenders'
+//! shieldwall shape (such shapes pass the full test anyway), and its "imperfect shieldwall"
+//! lookahead (a closer followed on the edge by another piece of its side with one inward of it
+//! makes OpenTafl skip the capture; skald captures). `nj`/`cj`/`mj`/`gj` and the fortress piece
 //! lists are accepted, since the pieces and squares they govern cannot appear (knights,
 //! commanders, mercenaries and guards in a start position are refused).
 //!
@@ -180,8 +191,9 @@ pub fn parse_rules(text: &str) -> Result<RuleOptions, String> {
     let mut refused = Vec::new();
     for &(k, v) in &entries {
         let off = match k {
-            "sw" => v == "n",
-            "efe" | "kj" | "ber" => v == "n",
+            "sw" => matches!(v, "n" | "w" | "s"),
+            "efe" => matches!(v, "n" | "y"),
+            "kj" | "ber" => v == "n",
             "spd" => v.is_empty() || v == "-1",
             "afor" | "dfor" => v.is_empty(),
             "name" | "dim" | "esc" | "surf" | "atkf" | "tfr" | "ka" | "ks" | "cor" | "cen"
@@ -275,11 +287,26 @@ pub fn parse_rules(text: &str) -> Result<RuleOptions, String> {
         }
     };
     let surround = yes_no("surf", get("surf").unwrap_or("y"))?;
+    let flanking_only = yes_no("swf", get("swf").unwrap_or("y"))?;
+    let shieldwall = match get("sw").unwrap_or("n") {
+        "n" => Shieldwall::Off,
+        _ if !flanking_only => {
+            return Err(
+                "rules key swf:n (shieldwalls captured by any move, not only by a flanking \
+                 piece) is not supported"
+                    .into(),
+            );
+        }
+        "s" => Shieldwall::Copenhagen,
+        _ => Shieldwall::NoCorners,
+    };
+    let edge_fort = if yes_no("efe", get("efe").unwrap_or("n"))? {
+        EdgeFort::OpenTafl
+    } else {
+        EdgeFort::Off
+    };
     let attackers_first = yes_no("atkf", get("atkf").unwrap_or("y"))?;
     let linc = yes_no("linc", get("linc").unwrap_or("n"))?;
-    if let Some(v) = get("swf") {
-        yes_no("swf", v)?;
-    }
     let repetition = match get("tfr").unwrap_or("d") {
         // OpenTafl's GameState.checkVictory: on the third occurrence of a position (board and
         // side to move, the start position counted) `w` gives the win to the side to move
@@ -368,8 +395,8 @@ pub fn parse_rules(text: &str) -> Result<RuleOptions, String> {
         move_limit: None,
         linnaean: if linc { cen } else { vec![] },
         surround,
-        shieldwall: Shieldwall::Off,
-        edge_fort: EdgeFort::Off,
+        shieldwall,
+        edge_fort,
         encirclement: false,
         no_attackers_loses: false,
         cannot_escape: false,

@@ -541,7 +541,11 @@ impl<B: Bitboard> Position<B> {
         } else {
             (self.attackers, self.defenders | self.king)
         };
-        let closers = own | r.corners;
+        let closers = if r.shieldwall == Shieldwall::NoCorners {
+            own
+        } else {
+            own | r.corners
+        };
         let (file, rank) = r.file_rank[to as usize];
         let last = r.size - 1;
         // (inward direction, the two directions along the edge); directions N, E, S, W = 0..3.
@@ -605,7 +609,7 @@ impl<B: Bitboard> Position<B> {
         if self.king.is_empty() {
             return None;
         }
-        if r.edge_fort == EdgeFort::Copenhagen && self.edge_fort() {
+        if r.edge_fort != EdgeFort::Off && self.edge_fort() {
             return Some(Outcome::win(Side::Second, Reason::EdgeFort));
         }
         if r.encirclement && self.encircled() {
@@ -629,6 +633,9 @@ impl<B: Bitboard> Position<B> {
     /// a-file; skald plays the rule alike on all four edges).
     pub fn edge_fort(&self) -> bool {
         let r = self.rules;
+        if r.edge_fort == EdgeFort::OpenTafl {
+            return self.opentafl_edge_fort();
+        }
         if (self.king & r.edge_mask).is_empty() {
             return false;
         }
@@ -667,6 +674,37 @@ impl<B: Bitboard> Position<B> {
         let v_backed = (dk << w) | (dk >> w) | r.rank_edges;
         let weak = (vertical & !horizontal & !h_backed) | (horizontal & !vertical & !v_backed);
         weak.is_empty()
+    }
+
+    /// OpenTafl's edge fort ([`EdgeFort::OpenTafl`]).
+    fn opentafl_edge_fort(&self) -> bool {
+        let r = self.rules;
+        let occ = self.occupied();
+        let empty = r.board & !occ;
+        let k = self.king.lsb();
+        let on_edge = !(self.king & r.edge_mask).is_empty();
+        if on_edge && (r.adjacent[k as usize] & empty).is_empty() {
+            return false;
+        }
+        let mut region = self.king;
+        loop {
+            let around = r.neighbours(region);
+            if !(around & self.attackers).is_empty() {
+                return false;
+            }
+            let next = region | (around & empty);
+            if next == region {
+                break;
+            }
+            region = next;
+        }
+        if !on_edge && (region & r.edge_mask).is_empty() {
+            return false;
+        }
+        let friends = self.defenders | self.king;
+        let fort = r.neighbours(region) & self.defenders;
+        fort.squares()
+            .all(|s| (r.adjacent[s as usize] & !region & !friends).popcount() < 3)
     }
 
     /// Encirclement (copenhagen.md): the region the king reaches through empty and defender
@@ -905,7 +943,7 @@ impl<B: Bitboard> Position<B> {
         if !r.end_rules {
             return false;
         }
-        if r.edge_fort == EdgeFort::Copenhagen && self.edge_fort() {
+        if r.edge_fort != EdgeFort::Off && self.edge_fort() {
             return true;
         }
         if kind == Piece::Attacker {

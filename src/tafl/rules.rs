@@ -8,7 +8,7 @@
 use std::sync::OnceLock;
 
 use super::bitboard::{Bitboard, MAX_SQUARES, Square, Wide};
-use crate::game::{ParseError, RepetitionRule};
+use crate::game::{ParseError, RepetitionRule, Side};
 
 /// Marks "no square" in the neighbour table.
 pub(crate) const NO_SQUARE: Square = Square::MAX;
@@ -82,6 +82,9 @@ pub enum Shieldwall {
     /// king closes for the defenders) or a corner, the moved piece being one of the two closers.
     /// The king counts toward the row but is never removed. Resolved after custodial captures.
     Copenhagen,
+    /// OpenTafl `sw:w` (with its default `swf:y`): as [`Shieldwall::Copenhagen`], but a corner
+    /// never closes a row ("weak shieldwalls"). OpenTafl `sw:s` is [`Shieldwall::Copenhagen`].
+    NoCorners,
 }
 
 /// Edge forts: the defenders win when the king sits on an edge in a fort the attackers cannot
@@ -95,6 +98,11 @@ pub enum EdgeFort {
     /// board) every defender on the region's boundary backed across the line it touches the region
     /// along (see the module docs of [`crate::tafl`] for the exact test).
     Copenhagen,
+    /// OpenTafl `efe:y` (`GameState.checkEdgeFortEscape`): the king on an edge with a move, or off
+    /// the edge but able to reach one; the squares he reaches (his own included) touch no
+    /// attacker; and no defender next to them has three or more neighbours that are neither
+    /// those squares nor defenders (the king included).
+    OpenTafl,
 }
 
 /// A description of tafl rules as plain data (square lists), from which [`Rules`] is built.
@@ -321,7 +329,7 @@ impl RuleOptions {
             king_strong: (0..square_count(size)).collect(),
             king_edge_hostile: false,
             no_legal_move: NoMoveRule::Loses,
-            repetition: RepetitionRule::Ignored,
+            repetition: RepetitionRule::Forbidden(Side::Second),
             move_limit: None,
             linnaean: vec![],
             surround: false,
