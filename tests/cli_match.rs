@@ -783,3 +783,31 @@ fn protocols_that_cannot_play_the_match_are_refused() {
         assert_eq!(err.trim().lines().count(), 1, "{err}");
     }
 }
+
+#[test]
+fn match_plays_htp_against_otep_in_copenhagen() {
+    // skald speaking hnefatafl.org's protocol against skald speaking OpenTafl's, skald's
+    // library judging; the OTEP side thinks a few ms a move on the clock it is sent.
+    let htp = format!("name=skald-htp proto=htp cmd={SKALD} htp --depth 2");
+    let otep = format!("name=skald-otep proto=otep cmd={SKALD} opentafl");
+    let (ok, text, err) = run_match(&[
+        "--variant",
+        "copenhagen",
+        "--games",
+        "2",
+        "--depth",
+        "2",
+        "--tc",
+        "1+0.01",
+        "--engine",
+        &htp,
+        "--engine",
+        &otep,
+    ]);
+    assert!(ok, "{text}\n{err}");
+    assert_clean_games(&text, 2);
+    assert!(
+        text.contains("Score of skald-htp vs skald-otep: "),
+        "{text}"
+    );
+}
