@@ -264,6 +264,24 @@ fn each_command_answers_in_its_form() {
 }
 
 #[test]
+fn a_defender_move_that_repeats_a_position_is_refused() {
+    // Attackers a4-b4, defenders f8-f9, attackers b4-a4: f9-f8 would bring back the start
+    // position; the reference answers the same.
+    let mut e = EngineProcess::start(&["htp", "--depth", "1"]);
+    for cmd in ["play a a4 b4", "play d f8 f9", "play a b4 a4"] {
+        assert_eq!(ask(&mut e, cmd), "= ", "{cmd}");
+    }
+    let to = ask(&mut e, "play_to defender f9");
+    assert!(!to.split_whitespace().any(|s| s == "f8"), "{to}");
+    assert_eq!(
+        ask(&mut e, "play defender f9 f8"),
+        "? play: you already reached that position"
+    );
+    assert_eq!(ask(&mut e, "final_status"), "= ongoing");
+    assert_eq!(ask(&mut e, "play defender f9 e9"), "= ");
+}
+
+#[test]
 fn board_size_13_selects_copenhagen13_or_says_it_is_not_supported() {
     let mut e = EngineProcess::start(&["htp", "--depth", "1"]);
     let answer = ask(&mut e, "board_size 13");

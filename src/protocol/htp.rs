@@ -415,7 +415,27 @@ impl Htp {
                 role_name(to_move)
             ));
         }
-        self.play_move(&format!("{from}-{to}"))
+        let mv = format!("{from}-{to}");
+        if self.forbidden_repetition(&mv) {
+            return Err("play: you already reached that position".to_string());
+        }
+        self.play_move(&mv)
+    }
+
+    /// Whether `mv` (legal or not) repeats a position where the rules forbid it (Copenhagen:
+    /// the defenders may not repeat a board). skald's session lets such a move through and
+    /// scores it as a loss for the mover; HTP, like hnefatafl.org, refuses it as a move.
+    fn forbidden_repetition(&self, mv: &str) -> bool {
+        let mut after = self.engine.session().boxed_clone();
+        let mover = after.side_to_move();
+        after.play(mv).is_ok()
+            && matches!(
+                after.outcome(),
+                Outcome::Decided {
+                    winner: Some(w),
+                    reason: crate::game::Reason::Repetition,
+                } if w == mover.opponent()
+            )
     }
 
     /// The limits of a search for `side` to move now.
@@ -504,6 +524,7 @@ impl Htp {
             .session()
             .legal_moves()
             .iter()
+            .filter(|m| !self.forbidden_repetition(m))
             .filter_map(|m| {
                 let t = self.move_text(m);
                 let (a, b) = t.split_once(' ')?;
