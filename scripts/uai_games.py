@@ -7,6 +7,11 @@ Board.is_legal before Board.makemove (makemove does not validate), until board.g
 Each game uses a different way of calling go(): depth, movetime, nodes (sent as
 `go nodes N simulations N`) and times=(btime, wtime, binc, winc).
 
+No outcome depends on the machine's speed: with times=, the clocks are kept here (time used
+subtracted, increment added) but a clock that runs out is sent as 1 ms instead of losing the
+game; only a missing bestmove (30 s) fails. Losses on time are measured by
+scripts/time-forfeit.sh, not by the test suite.
+
 Usage: uai_games.py <path to skald> [games]    Exit status 0 only if every move was legal and
 every game ended by the package's own rules. Prints one line per game and a summary.
 """
@@ -69,9 +74,7 @@ def play_game(path, number):
                 bestmove, _ = engine.go(maxwait=30, **args)
             used = int((time.monotonic() - started) * 1000)
             if kind == "times":
-                clock[side] += inc - used
-                if clock[side] <= 0:
-                    fail(f"game {number}: lost on time at {board.get_fen()}")
+                clock[side] = max(clock[side] - used, 1) + inc
             if bestmove is None:
                 fail(f"game {number} ({kind}): no bestmove within 30 s at {board.get_fen()}")
             try:

@@ -19,6 +19,7 @@ pub mod engine;
 pub mod game;
 pub mod perft;
 pub mod protocol;
+pub mod rng;
 pub mod search;
 pub mod tafl;
 pub mod tuning;

@@ -1,11 +1,15 @@
 //! The `skald` binary: with no subcommand, the engine on stdin/stdout (protocol.md); with a
 //! subcommand, a tool for people (perft, bench).
 
-use anyhow::{Result, bail};
-use clap::{Parser, Subcommand};
-use skald::engine::{Engine, new_session};
+use anyhow::{Context, Result, bail};
+use clap::builder::TypedValueParser;
+use clap::{CommandFactory, Parser, Subcommand};
+use cli::Whole;
+use skald::engine::Engine;
+use skald::game::Game;
 use skald::protocol::{Output, uci::Uci};
-use skald::variant::Variant;
+use skald::variant::{GameVisitor, Variant};
+use std::io::IsTerminal;
 use std::time::Instant;
 
 mod cli;
@@ -45,24 +49,33 @@ enum Command {
         /// brandubh, tablut, tawlbwrdd or ataxx.
         #[arg(long, value_parser = parse_variant)]
         variant: Variant,
-        /// Depth in plies (1 or more).
-        #[arg(long, value_parser = clap::value_parser!(u32).range(1..=20))]
+        /// Depth in plies: at most 8 for ataxx, 7 for brandubh, 6 for tablut, 5 for tawlbwrdd
+        /// (minutes on one core from the start position; each ply more multiplies the time by
+        /// 30 to 120).
+        #[arg(long, allow_negative_numbers = true,
+              value_parser = Whole::new(1, 64, "").map(|v| v as u32))]
         depth: u32,
         /// Start from this position instead of the start position.
-        #[arg(long)]
+        #[arg(long, allow_hyphen_values = true)]
         fen: Option<String>,
         /// Print each legal move with its count.
         #[arg(long)]
         divide: bool,
+        /// Threads counting the root moves' subtrees in parallel (at most 256).
+        #[arg(long, default_value_t = 1, allow_negative_numbers = true,
+              value_parser = Whole::new(1, 256, "").map(|v| v as usize))]
+        threads: usize,
     },
     /// Search a fixed set of positions of all four games; ends with "<nodes> nodes <nps> nps".
     Bench {
-        /// Depth per position in plies.
-        #[arg(long, default_value_t = skald::bench::DEFAULT_DEPTH,
-              value_parser = clap::value_parser!(u32).range(1..=30))]
+        /// Depth per position in plies, at most 10 (about 3 minutes on one core; each ply more
+        /// about triples the time). A line per position on standard error shows progress.
+        #[arg(long, default_value_t = skald::bench::DEFAULT_DEPTH, allow_negative_numbers = true,
+              value_parser = Whole::new(1, 10, "deeper runs take hours").map(|v| v as u32))]
         depth: u32,
-        /// Search threads.
-        #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=512))]
+        /// Search threads (at most 256).
+        #[arg(long, default_value_t = 1, allow_negative_numbers = true,
+              value_parser = Whole::new(1, 256, "").map(|v| v as u64))]
         threads: u64,
     },
 }
@@ -92,9 +105,13 @@ fn parse_variant(s: &str) -> Result<Variant, String> {
 }
 
 /// Errors end the program with a one-line `error: …` on stderr and exit status 1 (never a
-/// backtrace, whatever `RUST_BACKTRACE` says).
+/// backtrace, whatever `RUST_BACKTRACE` says), argument errors included; `--help` and
+/// `--version` exit 0.
 fn main() {
-    let _ = cli::finish(run(Cli::parse()));
+    let args: Vec<std::ffi::OsString> = std::env::args_os().collect();
+    let parsed = Cli::try_parse_from(&args);
+    let cli = parsed.unwrap_or_else(|e| cli::argument_error(e, &Cli::command(), &args));
+    let _ = cli::finish(run(cli));
 }
 
 fn run(cli: Cli) -> Result<()> {
@@ -109,7 +126,8 @@ fn run(cli: Cli) -> Result<()> {
             depth,
             fen,
             divide,
-        }) => perft(variant, depth, fen.as_deref(), divide),
+            threads,
+        }) => perft(variant, depth, fen.as_deref(), divide, threads),
         Some(Command::Play(args)) => cli::play::run(args),
         Some(Command::Analyze(args)) => cli::analyze::run(args),
         Some(Command::Match(args)) => cli::matches::run(args),
@@ -149,15 +167,58 @@ fn run(cli: Cli) -> Result<()> {
     }
 }
 
-fn perft(variant: Variant, depth: u32, fen: Option<&str>, divide: bool) -> Result<()> {
-    let mut session = new_session(variant);
-    if let Some(fen) = fen
-        && let Err(e) = session.set_position(Some(fen), &[])
-    {
-        bail!("{e}");
+/// `skald perft`: checks the per-variant depth bound, counts (on `threads` threads, with a
+/// progress bar over the root moves when standard error is a terminal) and prints the counts.
+fn perft(
+    variant: Variant,
+    depth: u32,
+    fen: Option<&str>,
+    divide: bool,
+    threads: usize,
+) -> Result<()> {
+    let max = skald::perft::max_cli_depth(variant);
+    if depth > max {
+        bail!("--depth must be at most {max} for {variant} (deeper runs take hours), got {depth}");
+    }
+    struct Count<'a> {
+        fen: Option<&'a str>,
+        depth: u32,
+        threads: usize,
+    }
+    impl GameVisitor for Count<'_> {
+        type Output = Result<Vec<(String, u64)>>;
+        fn visit<G: Game>(self, start: G) -> Self::Output {
+            let pos = match self.fen {
+                Some(fen) => start.with_fen(fen).map_err(|e| anyhow::anyhow!("{e}"))?,
+                None => start,
+            };
+            let mut moves = Vec::new();
+            pos.generate_moves(&mut moves);
+            let bar = if std::io::stderr().is_terminal() && self.depth >= 4 {
+                indicatif::ProgressBar::new(moves.len() as u64)
+            } else {
+                indicatif::ProgressBar::hidden()
+            };
+            bar.set_style(
+                indicatif::ProgressStyle::with_template(
+                    "{elapsed_precise} [{bar:30}] {pos}/{len} root moves",
+                )
+                .expect("a valid template")
+                .progress_chars("=> "),
+            );
+            let counts =
+                skald::perft::divide_parallel(&pos, self.depth, self.threads, &|| bar.inc(1))
+                    .context("cannot start the perft threads")?;
+            bar.finish_and_clear();
+            Ok(counts)
+        }
     }
     let start = Instant::now();
-    let counts = session.divide(depth);
+    let counts = variant.visit(Count {
+        fen,
+        depth,
+        threads,
+    })?;
     let elapsed = start.elapsed();
     if divide {
         for (mv, n) in &counts {

@@ -208,6 +208,19 @@ fn illegal_move_reasons() {
     assert!(err("d4").contains("no x stone next to"));
     assert!(err("0000").contains("pass is illegal"));
     assert!(err("a7a7").contains("same square"));
+    // A rule broken reads like tafl's `illegal move d2-d7: …`; a malformed text does not.
+    assert!(err("d4").starts_with("illegal move d4: "), "{}", err("d4"));
+    assert!(
+        err("A7A4").starts_with("illegal move a7a4: "),
+        "{}",
+        err("A7A4")
+    );
+    assert!(
+        err("0000").starts_with("illegal move 0000: "),
+        "{}",
+        err("0000")
+    );
+    assert!(!err("h1").starts_with("illegal move"));
     assert!(err("h1").contains("not a clone"));
     assert!(err("").contains("not a clone"));
     assert!(err("a7é5").contains("not a clone"));

@@ -57,3 +57,24 @@ fn bad_input_is_one_line_and_non_zero() {
         assert!(!err.contains("backtrace"), "{args:?}: {err}");
     }
 }
+
+#[test]
+fn threads_split_the_root_and_count_the_same() {
+    for threads in ["1", "3"] {
+        let (ok, out, err) = perft(&[
+            "--variant",
+            "ataxx",
+            "--depth",
+            "4",
+            "--threads",
+            threads,
+            "--divide",
+        ]);
+        assert!(ok, "{err}");
+        assert!(out.contains("Nodes searched: 155888"), "{out}");
+        assert!(
+            out.starts_with("f1: 9138\nf2: 10562\n"),
+            "divide keeps move order: {out}"
+        );
+    }
+}

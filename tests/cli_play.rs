@@ -107,3 +107,53 @@ fn bad_arguments_are_errors() {
         assert!(!err.contains("panicked"), "{args:?}: {err}");
     }
 }
+
+#[test]
+fn upper_case_moves_illegal_ataxx_moves_and_the_winner_in_the_status() {
+    // Upper case in both families.
+    let out = play(&["--variant", "brandubh", "--hotseat"], "D2-F2\nquit\n");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("last move d2-f2"), "{text}");
+    // An Ataxx move against the rules reads like tafl's.
+    let out = play(&["--variant", "ataxx", "--hotseat"], "d4\nA7A4\nquit\n");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains("illegal move d4: no x stone next to d4 to clone from"),
+        "{text}"
+    );
+    assert!(text.contains("illegal move a7a4: too far"), "{text}");
+    assert!(!text.contains("neither a command nor a move"), "{text}");
+    // x fills the board: the status line under the board names the winner.
+    let out = play(
+        &[
+            "--variant",
+            "ataxx",
+            "--hotseat",
+            "--fen",
+            "xxxxxxx/xxxxxxx/xxxxxxx/xxxxxxx/xxxxxxx/xxxxxxx/xxxxxo1 x 0 1",
+        ],
+        "G1\nquit\n",
+    );
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains("game over: x wins (board full) · move 1 · last move g1"),
+        "{text}"
+    );
+    assert!(!text.contains("o to move"), "{text}");
+}
+
+#[test]
+fn engine_options_with_hotseat_are_one_line_errors() {
+    for args in [
+        &["--hotseat", "--level", "hard"][..],
+        &["--hotseat", "--side", "defenders"],
+        &["--hotseat", "--seed", "3"],
+        &["--hotseat", "--movetime", "2"],
+    ] {
+        let out = play(args, "");
+        assert_eq!(out.status.code(), Some(1), "{args:?}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(err.lines().count(), 1, "{args:?}: {err}");
+        assert!(err.contains("cannot be used with"), "{args:?}: {err}");
+    }
+}

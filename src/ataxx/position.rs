@@ -386,7 +386,8 @@ impl Position {
     /// `0000`; any case, surrounding spaces ignored.
     ///
     /// # Errors
-    /// Why the move is not legal: malformed text, game over, source not a stone of the mover,
+    /// Why the move is not legal: malformed text (`move '…' is not a clone …`), or, as
+    /// `illegal move <move>: <reason>` (the tafl wording): game over, source not a stone of the mover,
     /// destination occupied or blocked, distance 0 or more than 2, no own stone next to a clone
     /// destination, pass while moves exist.
     pub fn parse(&self, text: &str) -> Result<Move, ParseError> {
@@ -409,13 +410,13 @@ impl Position {
                 match from.distance(to) {
                     0 => {
                         return Err(ParseError::new(format!(
-                            "move '{t}': source and destination are the same square"
+                            "illegal move {t}: source and destination are the same square"
                         )));
                     }
                     1 | 2 => {}
                     d => {
                         return Err(ParseError::new(format!(
-                            "move '{t}' is too far: distance {d}, at most 2"
+                            "illegal move {t}: too far (distance {d}, at most 2)"
                         )));
                     }
                 }
@@ -429,7 +430,7 @@ impl Position {
                         "empty"
                     };
                     return Err(ParseError::new(format!(
-                        "move '{t}': {from} is not your stone ({what})"
+                        "illegal move {t}: {from} is not your stone ({what})"
                     )));
                 }
                 if from.distance(to) == 1 {
@@ -442,7 +443,7 @@ impl Position {
         };
         if let Outcome::Decided { reason, .. } = self.outcome() {
             return Err(ParseError::new(format!(
-                "move '{t}': the game is over ({reason})"
+                "illegal move {t}: the game is over ({reason})"
             )));
         }
         match mv {
@@ -451,7 +452,7 @@ impl Position {
                 self.legal_moves(&mut moves);
                 if moves != [Move::Pass] {
                     return Err(ParseError::new(format!(
-                        "pass is illegal: {} has {} legal moves",
+                        "illegal move 0000: pass is illegal while {} has {} legal moves",
                         self.side_char(),
                         moves.len()
                     )));
@@ -459,16 +460,20 @@ impl Position {
             }
             Move::Clone { to } | Move::Jump { to, .. } => {
                 if self.blocked & to.bit() != 0 {
-                    return Err(ParseError::new(format!("move '{t}': {to} is blocked")));
+                    return Err(ParseError::new(format!(
+                        "illegal move {t}: {to} is blocked"
+                    )));
                 }
                 if (self.stones[0] | self.stones[1]) & to.bit() != 0 {
-                    return Err(ParseError::new(format!("move '{t}': {to} is occupied")));
+                    return Err(ParseError::new(format!(
+                        "illegal move {t}: {to} is occupied"
+                    )));
                 }
                 if let Move::Clone { .. } = mv {
                     let own = self.stones[self.side.index()];
                     if SINGLE[to.index()] & own == 0 {
                         return Err(ParseError::new(format!(
-                            "move '{t}': no {} stone next to {to} to clone from",
+                            "illegal move {t}: no {} stone next to {to} to clone from",
                             self.side_char()
                         )));
                     }

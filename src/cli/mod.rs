@@ -82,3 +82,160 @@ pub fn finish(result: anyhow::Result<()>) -> anyhow::Result<()> {
     }
     Ok(())
 }
+
+/// A clap value parser for a whole number from `lo` to `hi` (inclusive), whose errors name the
+/// option and fit on one line: `--depth must be a positive whole number, got -3`,
+/// `--depth must be at most 10 (deeper runs take hours), got 30`. Options using it should set
+/// `allow_negative_numbers = true` so that `-3` reaches it as a value.
+#[derive(Clone, Copy, Debug)]
+pub struct Whole {
+    /// Smallest value allowed.
+    pub lo: u64,
+    /// Largest value allowed.
+    pub hi: u64,
+    /// Why `hi` is the bound, in parentheses after "at most": e.g. "deeper runs take hours".
+    pub why: &'static str,
+}
+
+impl Whole {
+    /// `lo..=hi` with the reason for the upper bound.
+    pub const fn new(lo: u64, hi: u64, why: &'static str) -> Whole {
+        Whole { lo, hi, why }
+    }
+}
+
+impl clap::builder::TypedValueParser for Whole {
+    type Value = u64;
+
+    fn parse_ref(
+        &self,
+        _cmd: &clap::Command,
+        arg: Option<&clap::Arg>,
+        value: &std::ffi::OsStr,
+    ) -> Result<u64, clap::Error> {
+        let name = arg
+            .and_then(|a| a.get_long())
+            .map_or("the value".to_string(), |l| format!("--{l}"));
+        let text = value.to_string_lossy();
+        let fail = |msg: String| clap::Error::raw(clap::error::ErrorKind::ValueValidation, msg);
+        let low = if self.lo == 0 {
+            "a whole number 0 or more".to_string()
+        } else if self.lo == 1 {
+            "a positive whole number".to_string()
+        } else {
+            format!("a whole number from {}", self.lo)
+        };
+        let n: u64 = match text.trim().parse::<i128>() {
+            Ok(n) if n < self.lo as i128 => {
+                return Err(fail(format!("{name} must be {low}, got {text}")));
+            }
+            Ok(n) => n.min(u64::MAX as i128) as u64,
+            Err(_) => {
+                return Err(fail(format!(
+                    "{name} must be a whole number from {} to {}, got '{text}'",
+                    self.lo, self.hi
+                )));
+            }
+        };
+        if n > self.hi {
+            let why = if self.why.is_empty() {
+                String::new()
+            } else {
+                format!(" ({})", self.why)
+            };
+            return Err(fail(format!(
+                "{name} must be at most {}{why}, got {text}",
+                self.hi
+            )));
+        }
+        Ok(n)
+    }
+}
+
+/// The exit status of every error, argument errors included (0 = success).
+pub const ERROR_STATUS: i32 = 1;
+
+/// Handles a command-line parse error: `--help` and `--version` print as usual and exit 0;
+/// anything else prints one line `error: …` to standard error and exits with
+/// [`ERROR_STATUS`]. `args` is the command line (for naming the option before a negative
+/// number) and `cmd` the program's clap command.
+pub fn argument_error(e: clap::Error, cmd: &clap::Command, args: &[std::ffi::OsString]) -> ! {
+    use clap::error::ErrorKind;
+    match e.kind() {
+        ErrorKind::DisplayHelp
+        | ErrorKind::DisplayVersion
+        | ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand => e.exit(),
+        _ => {}
+    }
+    eprintln!("error: {}", one_line(&e, cmd, args));
+    std::process::exit(ERROR_STATUS);
+}
+
+/// One line for a clap error (see [`argument_error`]).
+fn one_line(e: &clap::Error, cmd: &clap::Command, args: &[std::ffi::OsString]) -> String {
+    use clap::error::{ContextKind, ContextValue, ErrorKind};
+    let args: Vec<String> = args
+        .iter()
+        .map(|a| a.to_string_lossy().into_owned())
+        .collect();
+    let sub = args.get(1).and_then(|s| cmd.find_subcommand(s));
+    // A negative number after an option that takes a value: clap reads it as an unknown flag.
+    if e.kind() == ErrorKind::UnknownArgument
+        && let Some(ContextValue::String(bad)) = e.get(ContextKind::InvalidArg)
+        && bad.starts_with('-')
+        && bad[1..].parse::<f64>().is_ok()
+        && let Some(pos) = args
+            .iter()
+            .position(|a| a.starts_with(bad.as_str()) && a[1..].parse::<f64>().is_ok())
+        && pos > 0
+        && let Some(long) = args[pos - 1].strip_prefix("--")
+        && let Some(arg) = sub
+            .unwrap_or(cmd)
+            .get_arguments()
+            .find(|a| a.get_long() == Some(long))
+        && arg.get_action().takes_values()
+    {
+        let whole = [
+            std::any::TypeId::of::<u8>(),
+            std::any::TypeId::of::<u16>(),
+            std::any::TypeId::of::<u32>(),
+            std::any::TypeId::of::<u64>(),
+            std::any::TypeId::of::<usize>(),
+            std::any::TypeId::of::<i32>(),
+            std::any::TypeId::of::<i64>(),
+        ]
+        .iter()
+        .any(|t| arg.get_value_parser().type_id() == *t);
+        let kind = if whole {
+            "a positive whole number"
+        } else {
+            "a positive number"
+        };
+        return format!("--{long} must be {kind}, got {}", args[pos]);
+    }
+    // Otherwise clap's own message without the usage block: the lines before "Usage:", the
+    // tips in parentheses.
+    let rendered = e.render().to_string();
+    let mut parts: Vec<String> = Vec::new();
+    for line in rendered.lines() {
+        let line = line.trim();
+        if line.starts_with("Usage:") || line.starts_with("For more information") {
+            break;
+        }
+        if line.is_empty() {
+            continue;
+        }
+        let line = line.strip_prefix("error: ").unwrap_or(line);
+        match line.strip_prefix("tip: ") {
+            Some(tip) => parts.push(format!("({tip})")),
+            None => parts.push(line.to_string()),
+        }
+    }
+    let mut text = parts.join(" ");
+    let help = match sub {
+        Some(s) => format!("skald {} --help", s.get_name()),
+        None => "skald --help".to_string(),
+    };
+    text.push_str(&format!("; see '{help}'"));
+    text
+}

@@ -1,16 +1,20 @@
 //! `skald openings`: balanced opening positions for matches, one FEN a line.
 //!
 //! Each candidate is the start position followed by `--plies` uniformly random legal moves
-//! (seeded by `--seed`); it is kept when the game is still on, it is new, and a shallow search
-//! (`--depth`) scores it within `--max-score` centipawns of equal.
+//! (seeded by `--seed`); it is kept when the game is still on, it is new, and searches to
+//! `--depth` and `--depth` + 1 plies (both parities: Ataxx scores swing between odd and even
+//! depths) find no forced result and their mean score is within `--max-score` centipawns of
+//! equal.
 
+use super::Whole;
 use anyhow::{Context, Result, bail};
-use rand::{RngExt, SeedableRng};
+use clap::builder::TypedValueParser;
 use skald::engine::{Engine, new_session};
+use skald::rng::SeededRng;
 use skald::search::{Limits, Score};
 use skald::variant::Variant;
 use std::collections::HashSet;
-use std::io::Write;
+use std::io::{IsTerminal, Write};
 
 /// Arguments of `skald openings`.
 #[derive(clap::Args, Debug)]
@@ -18,20 +22,26 @@ pub struct Args {
     /// brandubh, tablut, tawlbwrdd or ataxx.
     #[arg(long, value_parser = super::parse_variant)]
     pub variant: Variant,
-    /// Random plies from the start position.
-    #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u32).range(1..=40))]
+    /// Random plies from the start position (at most 40).
+    #[arg(long, default_value_t = 4, allow_negative_numbers = true,
+          value_parser = Whole::new(1, 40, "").map(|v| v as u32))]
     pub plies: u32,
-    /// Number of positions.
-    #[arg(long, default_value_t = 50, value_parser = clap::value_parser!(u32).range(1..=100_000))]
+    /// Number of positions, at most 2000 (up to 10 minutes at the default depth, for tawlbwrdd;
+    /// a progress bar on a terminal).
+    #[arg(long, default_value_t = 50, allow_negative_numbers = true,
+          value_parser = Whole::new(1, 2000, "a larger file takes hours").map(|v| v as u32))]
     pub count: u32,
-    /// Seed of the random moves (the same seed gives the same file).
-    #[arg(long, default_value_t = 1)]
+    /// Seed of the random moves (the same seed gives the same file, on every machine).
+    #[arg(long, default_value_t = 1, allow_negative_numbers = true,
+          value_parser = Whole::new(0, u64::MAX, ""))]
     pub seed: u64,
-    /// Depth of the balance check search.
-    #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u32).range(1..=20))]
+    /// Depth of the balance check: searches to this depth and one more, at most 8.
+    #[arg(long, default_value_t = 4, allow_negative_numbers = true,
+          value_parser = Whole::new(1, 8, "deeper checks take hours").map(|v| v as u32))]
     pub depth: u32,
-    /// Keep positions whose score is within this many centipawns of 0.
-    #[arg(long, default_value_t = 60)]
+    /// Keep positions whose mean score at the two depths is within this many centipawns of 0.
+    #[arg(long, default_value_t = 60, allow_negative_numbers = true,
+          value_parser = Whole::new(0, 10_000, "").map(|v| v as i32))]
     pub max_score: i32,
     /// Write to this file instead of standard output.
     #[arg(long)]
@@ -46,16 +56,24 @@ pub fn run(args: Args) -> Result<()> {
             std::fs::File::create(p).with_context(|| format!("cannot write {}", p.display()))?,
         )),
     };
-    let mut rng = rand::rngs::StdRng::seed_from_u64(args.seed);
+    let mut rng = SeededRng::new(args.seed);
     let mut engine = Engine::new()?;
     engine.set_variant(args.variant);
-    let limits = Limits {
-        depth: Some(args.depth),
-        ..Limits::default()
-    };
     let mut seen = HashSet::new();
     let mut found = 0;
     let attempts = args.count as u64 * 200 + 1000;
+    let bar = if std::io::stderr().is_terminal() {
+        indicatif::ProgressBar::new(args.count as u64)
+    } else {
+        indicatif::ProgressBar::hidden()
+    };
+    bar.set_style(
+        indicatif::ProgressStyle::with_template(
+            "{elapsed_precise} [{bar:30}] {pos}/{len} positions",
+        )
+        .expect("a valid template")
+        .progress_chars("=> "),
+    );
     for _ in 0..attempts {
         if found >= args.count {
             break;
@@ -68,22 +86,20 @@ pub fn run(args: Args) -> Result<()> {
                 alive = false;
                 break;
             }
-            let mv = &moves[rng.random_range(0..moves.len())];
+            let mv = &moves[rng.below(moves.len() as u64) as usize];
             s.play(mv).expect("a legal move");
         }
         if !alive || s.outcome().is_decided() || !seen.insert(s.fen()) {
             continue;
         }
         engine.set_session(s.boxed_clone());
-        engine.clear_tables();
-        let r = engine.search(&limits, &mut |_| {});
-        if let Score::Cp(cp) = r.score
-            && cp.abs() <= args.max_score
-        {
+        if balanced(&mut engine, args.depth, args.max_score) {
             writeln!(out, "{}", s.fen())?;
             found += 1;
+            bar.inc(1);
         }
     }
+    bar.finish_and_clear();
     out.flush()?;
     if found < args.count {
         bail!(
@@ -93,4 +109,54 @@ pub fn run(args: Args) -> Result<()> {
         );
     }
     Ok(())
+}
+
+/// Whether the engine's position is balanced: the mean of the scores of searches (cleared
+/// tables) to `depth` and `depth` + 1 plies is within `max_score` centipawns of 0, and no depth
+/// finds a forced result (a mate score). Both parities count because the side that moves last
+/// in the tree gains (in Ataxx by hundreds of centipawns): their mean is the fair figure.
+fn balanced(engine: &mut Engine, depth: u32, max_score: i32) -> bool {
+    let limits = Limits {
+        depth: Some(depth + 1),
+        ..Limits::default()
+    };
+    engine.clear_tables();
+    let mut forced = false;
+    let mut scores = Vec::new();
+    engine.search(&limits, &mut |r| {
+        if r.multipv != 1 {
+            return;
+        }
+        match r.score {
+            Score::Mate(_) => forced = true,
+            Score::Cp(cp) if r.depth >= depth => scores.push(cp),
+            Score::Cp(_) => {}
+        }
+    });
+    // A search that stops early (a proven result) reports fewer depths.
+    !forced && scores.len() == 2 && (scores[0] + scores[1]).abs() <= 2 * max_score
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn check(fen: &str, depth: u32) -> bool {
+        let mut engine = Engine::new().unwrap();
+        engine.set_variant(Variant::Ataxx);
+        engine.session_mut().set_position(Some(fen), &[]).unwrap();
+        balanced(&mut engine, depth, 60)
+    }
+
+    #[test]
+    fn a_forced_win_is_not_an_opening() {
+        // x wins in 3 (5 plies); the old check at depth 4 alone scored it +0.02.
+        assert!(!check("7/x6/7/3o3/7/7/o5x x 4 3", 4));
+    }
+
+    #[test]
+    fn the_start_position_is_balanced() {
+        // Depths 5 and 6 score it +1.40 and -1.24: a mean of +0.08.
+        assert!(check("x5o/7/7/7/7/7/o5x x 0 1", 5));
+    }
 }

@@ -19,11 +19,11 @@ pub struct Args {
     #[arg(long, value_parser = super::parse_variant, default_value = "brandubh")]
     pub variant: Variant,
     /// Your side: attackers or defenders (tafl), x or o (Ataxx). Default: the side that moves
-    /// first.
-    #[arg(long)]
+    /// first. Not with --hotseat.
+    #[arg(long, conflicts_with = "hotseat")]
     pub side: Option<String>,
-    /// The engine's strength: easy, medium or hard.
-    #[arg(long, default_value = "medium")]
+    /// The engine's strength: easy, medium or hard. Not with --hotseat.
+    #[arg(long, default_value = "medium", conflicts_with = "hotseat")]
     pub level: String,
     /// Two people at one keyboard: no engine moves.
     #[arg(long)]
@@ -39,11 +39,12 @@ pub struct Args {
     #[arg(long, default_value_t = 1, requires = "load",
           value_parser = clap::value_parser!(u32).range(1..))]
     pub game: u32,
-    /// Longest think per engine move, seconds.
-    #[arg(long, default_value_t = 1.0)]
+    /// Longest think per engine move, seconds (at most 3600). Not with --hotseat.
+    #[arg(long, default_value_t = 1.0, conflicts_with = "hotseat")]
     pub movetime: f64,
-    /// Seed of the engine's choices at easy and medium (default: from the clock).
-    #[arg(long)]
+    /// Seed of the engine's choices at easy and medium (default: from the clock). Not with
+    /// --hotseat.
+    #[arg(long, conflicts_with = "hotseat")]
     pub seed: Option<u64>,
 }
 
@@ -207,10 +208,13 @@ impl Game {
         );
         let fen = self.session().fen();
         let number = fen.split_whitespace().nth(3).unwrap_or("1");
-        let mut status = format!(
-            "{} to move · move {number}",
-            side_name(self.variant, self.session().side_to_move())
-        );
+        let mut status = match self.over() {
+            Some(result) => format!("game over: {result} · move {number}"),
+            None => format!(
+                "{} to move · move {number}",
+                side_name(self.variant, self.session().side_to_move())
+            ),
+        };
         if let Some(m) = self.last_move() {
             status += &format!(" · last move {m}");
         }
@@ -477,7 +481,8 @@ pub fn run(args: Args) -> Result<()> {
                     println!("the game is over ({result}); 'undo', 'save <file>' or 'quit'");
                     continue;
                 }
-                match g.session_mut().play(line) {
+                // Moves in any case: `D2-F2`, `A7A5`.
+                match g.session_mut().play(&line.to_ascii_lowercase()) {
                     Ok(_) => g.show(),
                     Err(e) if e.to_string().starts_with("illegal move") => println!("{e}"),
                     Err(e) => println!(

@@ -157,9 +157,8 @@ impl Skill {
     /// line's score is pushed up by a random amount that shrinks as the level rises, and the
     /// highest pushed score wins.
     pub fn pick<M: Copy>(self, lines: &[(i32, M)], seed: u64) -> Option<M> {
-        use rand::{RngExt, SeedableRng};
         let (top, _) = *lines.first()?;
-        let mut rng = rand::rngs::StdRng::seed_from_u64(seed);
+        let mut rng = crate::rng::SeededRng::new(seed);
         let weakness = 120 - 6 * self.level.min(MAX_SKILL - 1) as i32;
         let spread = lines
             .iter()
@@ -171,7 +170,7 @@ impl Skill {
             .iter()
             .map(|&(score, mv)| {
                 let push = (weakness * (top - score)
-                    + (spread + 20) * rng.random_range(0..weakness.max(1)))
+                    + (spread + 20) * rng.below(weakness.max(1) as u64) as i32)
                     / 128;
                 // Ignore mate scores' size so that a forced win is still usually played.
                 (score.clamp(-MATE_BOUND, MATE_BOUND) + push, mv)
@@ -438,7 +437,10 @@ impl<'a, G: Game> Worker<'a, G> {
         // Helper threads start one ply deeper on odd ids so the threads do not all search the
         // same tree at the same time.
         let first_depth = 1 + (self.id % 2) as u32;
+        // How long the last two completed iterations took, for predicting the next one.
+        let mut iteration_times: [Option<Duration>; 2] = [None, None];
         for depth in first_depth..=max_depth {
+            let iteration_start = self.shared.start.elapsed();
             let mut lines: Vec<(i32, Vec<G::Move>)> = Vec::new();
             self.excluded.clear();
             for pv_index in 0..multipv {
@@ -490,7 +492,13 @@ impl<'a, G: Game> Worker<'a, G> {
                 }
             }
             result.lines = lines;
-            if self.aborted || self.should_stop_between_iterations() || forced {
+            let took = self.shared.start.elapsed().saturating_sub(iteration_start);
+            iteration_times = [iteration_times[1], Some(took)];
+            if self.aborted
+                || self.should_stop_between_iterations()
+                || forced
+                || self.next_iteration_would_overrun(iteration_times)
+            {
                 break;
             }
             // A proven win or loss does not change with more depth: once the search is a few
@@ -524,6 +532,25 @@ impl<'a, G: Game> Worker<'a, G> {
             return true;
         }
         false
+    }
+
+    /// On the main thread under a time budget: `true` if the next iteration is not expected to
+    /// finish by the soft limit. Its time is predicted from the last one's, times the growth
+    /// from the one before (between 1.5 and 4; 2 when unknown).
+    fn next_iteration_would_overrun(&self, times: [Option<Duration>; 2]) -> bool {
+        let (Some(soft), Some(last)) = (self.shared.budget.soft, times[1]) else {
+            return false;
+        };
+        if !self.is_main() {
+            return false;
+        }
+        let growth = match times[0] {
+            Some(prev) if prev.as_secs_f64() > 0.0 => {
+                (last.as_secs_f64() / prev.as_secs_f64()).clamp(1.5, 4.0)
+            }
+            _ => 2.0,
+        };
+        self.shared.start.elapsed() + last.mul_f64(growth) > soft
     }
 
     fn flush_nodes(&self) {

@@ -44,13 +44,37 @@ pub struct TimeBudget {
     pub hard: Option<Duration>,
 }
 
+/// The part of the clock a search never plans to use: the larger of `overhead_ms` (UCI
+/// `Move Overhead`), [`MIN_RESERVE_MS`] and [`RESERVE_PERCENT`] % of the time left, but never
+/// more than half of it.
+pub fn reserve_ms(left_ms: u64, overhead_ms: u64) -> u64 {
+    overhead_ms
+        .max(MIN_RESERVE_MS)
+        .max(left_ms * RESERVE_PERCENT / 100)
+        .min(left_ms / 2)
+}
+
+/// The smallest reserve kept, ms: a process that waits this long for a CPU still moves in time.
+pub const MIN_RESERVE_MS: u64 = 30;
+
+/// The reserve as a share of the time left, percent.
+pub const RESERVE_PERCENT: u64 = 5;
+
+/// Below this many increments of usable time, the increment is spent in proportion (at 40
+/// increments, ¾ of it; at 20, ⅜), so that the clock settles near 20 increments instead of
+/// falling towards zero (as engines that keep a reserve do: Stockfish's and Viridithas's time
+/// managers).
+pub const INCREMENTS_KEPT: u64 = 40;
+
 impl TimeBudget {
-    /// Budgets a move for `side` from `limits`, keeping `overhead_ms` (the UCI `Move Overhead`
-    /// option: communication and GUI lag) in reserve.
+    /// Budgets a move for `side` from `limits`, keeping [`reserve_ms`] of the clock in reserve
+    /// (`overhead_ms` is the UCI `Move Overhead` option: communication and GUI lag).
     ///
-    /// With a clock: soft = left / moves-to-go (30 if unknown, so the remainder shrinks
-    /// smoothly) + ¾ of the increment; hard = 4 × soft, but never more than a third of the time
-    /// left; both leave `overhead_ms` spare and at least 1 ms.
+    /// With a clock, of the usable time (time left − reserve): soft = usable / moves-to-go (30
+    /// if unknown, so the remainder shrinks smoothly) + ¾ of the increment, the increment part
+    /// scaled down while usable < [`INCREMENTS_KEPT`] increments; soft ≤ usable / 5. Hard = 3 ×
+    /// soft, but never more than a third of usable (¾ with one move to go); both at least 1 ms.
+    /// The search also does not start an iteration it does not expect to finish by soft.
     pub fn new(limits: &Limits, side: Side, overhead_ms: u64) -> TimeBudget {
         if limits.infinite {
             return TimeBudget {
@@ -72,11 +96,17 @@ impl TimeBudget {
             };
         };
         let inc = limits.clock.inc[side.index()];
-        let usable = left.saturating_sub(overhead_ms).max(1);
+        let usable = left.saturating_sub(reserve_ms(left, overhead_ms)).max(1);
         let mtg = limits.clock.moves_to_go.unwrap_or(30).clamp(1, 50) as u64;
-        let soft = (usable / mtg + inc * 3 / 4).min(usable / 2).max(1);
+        let inc_part = if usable >= INCREMENTS_KEPT * inc {
+            inc * 3 / 4
+        } else {
+            inc * 3 / 4 * usable / (INCREMENTS_KEPT * inc).max(1)
+        };
+        let soft_cap = if mtg == 1 { usable / 2 } else { usable / 5 };
+        let soft = (usable / mtg + inc_part).min(soft_cap).max(1);
         let hard_cap = if mtg == 1 { usable * 3 / 4 } else { usable / 3 };
-        let hard = (soft * 4).min(hard_cap).max(soft).max(1);
+        let hard = (soft * 3).min(hard_cap).max(soft).max(1);
         TimeBudget {
             soft: Some(Duration::from_millis(soft)),
             hard: Some(Duration::from_millis(hard)),
@@ -113,6 +143,57 @@ mod tests {
             let hard = b.hard.unwrap().as_millis() as u64;
             assert!(hard <= left.max(1), "left {left} hard {hard}");
             assert!(b.soft.unwrap() <= b.hard.unwrap());
+        }
+    }
+
+    /// Plays out the clock of one side that always uses its whole soft budget: the clock must
+    /// settle well above the reserve (near 20 increments), not near 7.5 increments as it did.
+    #[test]
+    fn the_clock_settles_near_twenty_increments() {
+        for (base, inc) in [(2000u64, 50u64), (8000, 80), (1000, 10), (60_000, 600)] {
+            let mut left = base;
+            let mut lowest = u64::MAX;
+            for ply in 0..400 {
+                let limits = Limits {
+                    clock: Clock {
+                        time: [Some(left), Some(left)],
+                        inc: [inc, inc],
+                        moves_to_go: None,
+                    },
+                    ..Limits::default()
+                };
+                let b = TimeBudget::new(&limits, Side::First, 10);
+                let used = b.soft.unwrap().as_millis() as u64;
+                assert!(used < left, "{base}+{inc}: used {used} of {left}");
+                left = left - used + inc;
+                if ply > 100 {
+                    lowest = lowest.min(left);
+                }
+            }
+            assert!(
+                lowest >= 15 * inc,
+                "{base}+{inc}: the clock fell to {lowest} ms"
+            );
+        }
+    }
+
+    #[test]
+    fn the_reserve_is_never_planned() {
+        for left in [1u64, 50, 100, 300, 1000, 10_000, 100_000] {
+            let limits = Limits {
+                clock: Clock {
+                    time: [Some(left), Some(left)],
+                    inc: [100, 100],
+                    moves_to_go: Some(1),
+                },
+                ..Limits::default()
+            };
+            let b = TimeBudget::new(&limits, Side::First, 10);
+            let hard = b.hard.unwrap().as_millis() as u64;
+            assert!(
+                hard <= left.saturating_sub(reserve_ms(left, 10)).max(1),
+                "left {left} hard {hard}"
+            );
         }
     }
 }

@@ -47,6 +47,9 @@ struct Slot {
     data: AtomicU64,
 }
 
+/// Tables at least this large, MiB, are cleared in parallel ([`TranspositionTable::clear`]).
+pub const PARALLEL_CLEAR_MIB: usize = 64;
+
 /// A fixed-size, lock-free transposition table. Size is set in MiB; each entry takes 16 bytes.
 pub struct TranspositionTable {
     slots: NonNull<Slot>,
@@ -103,11 +106,21 @@ impl TranspositionTable {
         unsafe { std::slice::from_raw_parts(self.slots.as_ptr(), self.len) }
     }
 
-    /// Empties the table (for `ucinewgame`).
+    /// Empties the table (for `ucinewgame`). A table of [`PARALLEL_CLEAR_MIB`] or more is
+    /// cleared in chunks on rayon's global pool (one thread per core): clearing gigabytes on one
+    /// thread takes seconds.
     pub fn clear(&self) {
-        for slot in self.slots() {
-            slot.key_xor_data.store(0, Ordering::Relaxed);
-            slot.data.store(0, Ordering::Relaxed);
+        let clear = |slots: &[Slot]| {
+            for slot in slots {
+                slot.key_xor_data.store(0, Ordering::Relaxed);
+                slot.data.store(0, Ordering::Relaxed);
+            }
+        };
+        if self.len * std::mem::size_of::<Slot>() >= PARALLEL_CLEAR_MIB << 20 {
+            use rayon::prelude::*;
+            self.slots().par_chunks(1 << 16).for_each(clear);
+        } else {
+            clear(self.slots());
         }
         self.age.store(0, Ordering::Relaxed);
     }
@@ -239,6 +252,27 @@ mod tests {
         assert_eq!(tt.probe(0xdead_beef_0000_0002), None);
         tt.clear();
         assert_eq!(tt.probe(0xdead_beef_0000_0001), None);
+    }
+
+    #[test]
+    fn a_large_table_clears_in_parallel_too() {
+        let tt = TranspositionTable::new(PARALLEL_CLEAR_MIB).unwrap();
+        let e = Entry {
+            mv: 1,
+            score: 5,
+            eval: 5,
+            depth: 3,
+            bound: Bound::Exact,
+        };
+        let keys: Vec<u64> = (1..1000u64)
+            .map(|i| i.wrapping_mul(0x9e37_79b9_7f4a_7c15))
+            .collect();
+        for &k in &keys {
+            tt.store(k, e);
+        }
+        assert!(keys.iter().all(|&k| tt.probe(k) == Some(e)));
+        tt.clear();
+        assert!(keys.iter().all(|&k| tt.probe(k).is_none()));
     }
 
     #[test]
