@@ -67,7 +67,7 @@ fn unsupported_keys_are_refused_by_name() {
     for (extra, key) in [
         ("kj:y", "kj"),
         ("ber:y", "ber"),
-        ("spd:3,4", "spd"),
+        ("spd:3,0", "spd"),
         ("afor:a1,b1", "afor"),
         ("dfor:c1", "dfor"),
         ("zz:1", "zz"),
@@ -345,4 +345,22 @@ fn opentafl_copenhagen_maps_onto_rule_options() {
     let rules = Rules::<u128>::leak(ot).unwrap();
     let p = Position::start(rules);
     assert_eq!(p.perft(2), 6788);
+}
+
+/// OpenTafl's Magpie: brandub with a king that moves one square (`spd`, ten entries in
+/// `tcnkmTCNKM` order) and may be captured against the edge (`ks:m`).
+#[test]
+fn magpie_speed_limit() {
+    let magpie = "dim:7 name:Magpie surf:n atkf:y ks:m cenh: cenhe: spd:-1,-1,-1,-1,-1,-1,-1,-1,1,-1 start:/3t3/1t3t1/3T3/t1TKT1t/3T3/1t3t1/3t3/";
+    let options = parse_rules(magpie).unwrap();
+    assert_eq!(options.speed_limit, [None, None, Some(1)]);
+    let rules = Rules::<u64>::leak(options).unwrap();
+    // The king alone in the open, defenders to move: four one-square moves.
+    let p = Position::from_fen(rules, "1t5/7/7/3K3/7/7/7 d").unwrap();
+    assert_eq!(p.perft(1), 4);
+    assert!(p.parse_move("d4-d6").is_err());
+    assert!(p.parse_move("d4-d5").is_ok());
+    // Two-number form: attackers 2, defenders and king 3.
+    let two = parse_rules(&magpie.replace("-1,-1,-1,-1,-1,-1,-1,-1,1,-1", "2,3")).unwrap();
+    assert_eq!(two.speed_limit, [Some(2), Some(3), Some(3)]);
 }

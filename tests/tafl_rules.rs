@@ -580,3 +580,31 @@ fn opentafl_edge_fort() {
     let c = play(&p, "g4-g1");
     assert_eq!(c.outcome(), Outcome::win(Side::Second, Reason::EdgeFort));
 }
+
+/// OpenTafl's larger external rules (its `external-rules.conf`): Tablut 15×15, Sea Battle 13×13
+/// and Alea Evangelii 19×19 now load; the fast perft agrees with the move list at depth 2.
+#[test]
+fn opentafl_large_boards_load() {
+    use skald::tafl::{Wide, opentafl::parse_rules};
+    fn check<B: Bitboard>(options: skald::tafl::RuleOptions) {
+        let rules = Rules::<B>::leak(options).unwrap();
+        let p = Position::start(rules);
+        let mut moves = Vec::new();
+        p.generate_moves(&mut moves);
+        let mut total = 0;
+        for &m in &moves {
+            let mut c = p;
+            c.make_move(m);
+            assert_eq!(c.hash(), c.compute_hash());
+            total += c.perft(1);
+        }
+        assert!(!moves.is_empty());
+        assert_eq!(p.perft(2), total);
+    }
+    let tablut15 = "dim:15 name:Tablut esc:e atkf:y ks:c nj:n cor: cens: cenh: start:/5ttttt5/6ttt6/7t7/7t7/7T7/t5TTT5t/tt3T1T1T3tt/ttttTTTKTTTtttt/tt3T1T1T3tt/t5TTT5t/7T7/7t7/7t7/6ttt6/5ttttt5/";
+    let sea13 = "dim:13 name:Sea_Battle_(Parlett) esc:e atkf:y ka:n nj:n cj:n cor: cen: start:/4ttttt4/5t1t5/6t6/6T6/t3T3T3t/tt3TTT3tt/t1tT1TKT1Tt1t/tt3TTT3tt/t3T3T3t/6T6/6t6/5t1t5/4ttttt4/";
+    let alea19 = "dim:19 name:Alea_Evangelii esc:c atkf:y cor:a1,a2,b1,b2,a18,b18,a19,b19,r1,r2,s1,s2,r18,r19,s18,s19, cens: cenp:tcnkTCNK cenh: cenhe:tcnkTCNK tfr:w start:/2t2t7t2t2/19/t4t7t4t/7t1t1t7/6t1T1T1t6/t1t2t7t2t1t/4t4T4t4/3t4T1T4t3/4T2T1T1T2T4/3t2T1TKT1T2t3/4T2T1T1T2T4/3t4T1T4t3/4t4T4t4/t1t2t7t2t1t/6t1T1T1t6/7t1t1t7/t4t7t4t/19/2t2t7t2t2/";
+    check::<Wide<6>>(parse_rules(tablut15).unwrap());
+    check::<Wide<3>>(parse_rules(sea13).unwrap());
+    check::<Wide<6>>(parse_rules(alea19).unwrap());
+}

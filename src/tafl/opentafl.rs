@@ -4,8 +4,9 @@
 //! Supported keys: `dim` (5 to 19), `name`, `esc`, `surf`, `atkf`, `tfr`, `ka`, `ks`, `cor`,
 //! `cen`, `corh`, `cenh`, `cenhe`, `corp`, `cenp`, `cors`, `cens`, `corre`, `cenre`, `linc`,
 //! `start`, `starti`, `sw`, `swf`, `efe`. Keys for pieces or features skald lacks are accepted
-//! only with their "off" value (`kj:n`, `ber:n`, `spd:-1`, empty `afor`/`dfor`); otherwise the
-//! rules string is refused with a message naming the key.
+//! only with their "off" value (`kj:n`, `ber:n`, empty `afor`/`dfor`); otherwise the rules string
+//! is refused with a message naming the key. `spd` (speed limits) is supported for attackers,
+//! defenders and the king (the evaluation's king-route terms ignore the limit).
 //!
 //! Shieldwalls and edge forts play by OpenTafl's meaning (its `BoardImpl` shieldwall detection
 //! and `GameState.checkEdgeFortEscape`): `sw:s` is [`Shieldwall::Copenhagen`] (corners close a
@@ -67,6 +68,35 @@ fn square_list(key: &str, value: &str, size: u8) -> Result<Vec<Square>, String> 
             })
         })
         .collect()
+}
+
+/// OpenTafl `spd`: one number for every piece, two for attackers and defenders, or 8, 10 or 12
+/// per piece type (`tcnkTCNK`, `tcnkmTCNKM`, `tcnkmgTCNKMG`); -1 means no limit. Returns the
+/// limits of attacker, defender and king.
+fn speed_limits(value: &str) -> Result<[Option<u8>; 3], String> {
+    let bad = || {
+        format!(
+            "rules key spd: '{}' is not a list of speed limits (-1 or 1 and up)",
+            value.escape_default()
+        )
+    };
+    let nums: Vec<i32> = value
+        .split(',')
+        .map(|t| t.trim().parse::<i32>().map_err(|_| bad()))
+        .collect::<Result<_, _>>()?;
+    if nums.iter().any(|&n| n == 0 || !(-1..=255).contains(&n)) {
+        return Err(bad());
+    }
+    let limit = |n: i32| (n > 0).then_some(n as u8);
+    let (t, d, k) = match nums.len() {
+        1 => (nums[0], nums[0], nums[0]),
+        2 => (nums[0], nums[1], nums[1]),
+        8 => (nums[0], nums[4], nums[7]),
+        10 => (nums[0], nums[5], nums[8]),
+        12 => (nums[0], nums[6], nums[9]),
+        _ => return Err(bad()),
+    };
+    Ok([limit(t), limit(d), limit(k)])
 }
 
 fn yes_no(key: &str, value: &str) -> Result<bool, String> {
@@ -194,7 +224,7 @@ pub fn parse_rules(text: &str) -> Result<RuleOptions, String> {
             "sw" => matches!(v, "n" | "w" | "s"),
             "efe" => matches!(v, "n" | "y"),
             "kj" | "ber" => v == "n",
-            "spd" => v.is_empty() || v == "-1",
+            "spd" => true,
             "afor" | "dfor" => v.is_empty(),
             "name" | "dim" | "esc" | "surf" | "atkf" | "tfr" | "ka" | "ks" | "cor" | "cen"
             | "corh" | "cenh" | "cenhe" | "corp" | "cenp" | "cors" | "cens" | "corre" | "cenre"
@@ -211,7 +241,6 @@ pub fn parse_rules(text: &str) -> Result<RuleOptions, String> {
                 "efe" => "edge fort escapes",
                 "kj" => "king jumps",
                 "ber" => "berserk moves",
-                "spd" => "speed limits",
                 _ => "fortresses",
             };
             refused.push(format!("{k}:{v} ({what})"));
@@ -300,6 +329,7 @@ pub fn parse_rules(text: &str) -> Result<RuleOptions, String> {
         "s" => Shieldwall::Copenhagen,
         _ => Shieldwall::NoCorners,
     };
+    let speed_limit = speed_limits(get("spd").unwrap_or("-1"))?;
     let edge_fort = if yes_no("efe", get("efe").unwrap_or("n"))? {
         EdgeFort::OpenTafl
     } else {
@@ -397,6 +427,7 @@ pub fn parse_rules(text: &str) -> Result<RuleOptions, String> {
         surround,
         shieldwall,
         edge_fort,
+        speed_limit,
         encirclement: false,
         no_attackers_loses: false,
         cannot_escape: false,

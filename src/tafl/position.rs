@@ -303,7 +303,7 @@ impl<B: Bitboard> Position<B> {
     pub fn targets(&self, sq: Square, kind: Piece) -> B {
         let occ = self.occupied();
         let k = kind.index();
-        self.rules.slides(sq, occ | self.rules.no_pass[k]) & !(occ | self.rules.no_stop[k])
+        self.rules.moves(sq, k, occ | self.rules.no_pass[k]) & !(occ | self.rules.no_stop[k])
     }
 
     /// Number of legal moves (bulk count by popcount, no move list); 0 once the king is gone.
@@ -318,6 +318,24 @@ impl<B: Bitboard> Position<B> {
     /// [`Position::count_moves`] for a position known not to be decided.
     #[inline(always)]
     fn count_moves_unchecked(&self) -> u64 {
+        if self.rules.speed_limited {
+            return self.count_moves_limited();
+        }
+        self.count_moves_with::<false>()
+    }
+
+    /// [`Position::count_moves_unchecked`] under speed limits: out of line, so that the common
+    /// path stays as small as without them.
+    #[cold]
+    #[inline(never)]
+    fn count_moves_limited(&self) -> u64 {
+        self.count_moves_with::<true>()
+    }
+
+    /// [`Position::count_moves_unchecked`] with the speed limits applied or not (decided once,
+    /// outside the loops, so that rules without limits pay nothing for them).
+    #[inline(always)]
+    fn count_moves_with<const LIMITED: bool>(&self) -> u64 {
         let r = self.rules;
         let occ = self.occupied();
         let mut n = 0u64;
@@ -326,7 +344,15 @@ impl<B: Bitboard> Position<B> {
             let free = !(occ | r.no_stop[k]);
             pieces
                 .squares()
-                .map(|s| (r.slides(s, blockers) & free).popcount() as u64)
+                .map(|s| {
+                    let m = r.slides(s, blockers);
+                    let m = if LIMITED {
+                        m & r.speed[s as usize][k]
+                    } else {
+                        m
+                    };
+                    (m & free).popcount() as u64
+                })
                 .sum::<u64>()
         };
         if self.side == Side::First {
@@ -363,7 +389,7 @@ impl<B: Bitboard> Position<B> {
             let free = !(occ | r.no_stop[k]);
             if pieces
                 .squares()
-                .any(|s| !(r.slides(s, blockers) & free).is_empty())
+                .any(|s| !(r.moves(s, k, blockers) & free).is_empty())
             {
                 return true;
             }
@@ -382,7 +408,23 @@ impl<B: Bitboard> Position<B> {
 
     /// [`Position::for_each_move`] for a position known not to be decided.
     #[inline(always)]
-    fn for_each_move_unchecked(&self, mut f: impl FnMut(Square, Square, Piece)) {
+    fn for_each_move_unchecked(&self, f: impl FnMut(Square, Square, Piece)) {
+        if self.rules.speed_limited {
+            return self.for_each_move_limited(f);
+        }
+        self.for_each_move_with::<false>(f)
+    }
+
+    /// [`Position::for_each_move_unchecked`] under speed limits, out of line.
+    #[cold]
+    #[inline(never)]
+    fn for_each_move_limited(&self, f: impl FnMut(Square, Square, Piece)) {
+        self.for_each_move_with::<true>(f)
+    }
+
+    /// [`Position::for_each_move_unchecked`] with the speed limits applied or not.
+    #[inline(always)]
+    fn for_each_move_with<const LIMITED: bool>(&self, mut f: impl FnMut(Square, Square, Piece)) {
         let r = self.rules;
         let occ = self.occupied();
         let mut each = |pieces: B, kind: Piece| {
@@ -390,7 +432,13 @@ impl<B: Bitboard> Position<B> {
             let blockers = occ | r.no_pass[k];
             let free = !(occ | r.no_stop[k]);
             for s in pieces.squares() {
-                for t in (r.slides(s, blockers) & free).squares() {
+                let m = r.slides(s, blockers);
+                let m = if LIMITED {
+                    m & r.speed[s as usize][k]
+                } else {
+                    m
+                };
+                for t in (m & free).squares() {
                     f(s, t, kind);
                 }
             }
@@ -906,23 +954,27 @@ impl<B: Bitboard> Position<B> {
             1
         } else if self.no_moves() {
             0
+        } else if self.rules.speed_limited {
+            self.perft_open::<true>(depth)
         } else {
-            self.perft_open(depth)
+            self.perft_open::<false>(depth)
         }
     }
 
     /// perft (depth ≥ 1) of a position known not to be decided; children are tested with the
     /// cheaper [`Position::decided_after`].
-    fn perft_open(&self, depth: u32) -> u64 {
+    /// `LIMITED`: the rules have speed limits (decided once at the root, so that the loops of
+    /// rules without them carry no test).
+    fn perft_open<const LIMITED: bool>(&self, depth: u32) -> u64 {
         if depth == 1 {
-            return self.count_moves_unchecked();
+            return self.count_moves_with::<LIMITED>();
         }
         let mut n = 0;
-        self.for_each_move_unchecked(|from, to, kind| {
+        self.for_each_move_with::<LIMITED>(|from, to, kind| {
             let mut child = *self;
             child.make(from, to, kind);
             if !child.decided_after(from, to, kind) {
-                n += child.perft_open(depth - 1);
+                n += child.perft_open::<LIMITED>(depth - 1);
             }
         });
         n
@@ -1034,6 +1086,12 @@ impl<B: Bitboard> Position<B> {
         }
         if r.no_stop[kind.index()].has(to) {
             return Err(format!("this piece may not stop on {}", n(to)));
+        }
+        if r.speed_limited && !r.speed[from as usize][kind.index()].has(to) {
+            return Err(format!(
+                "this piece may move at most {} squares",
+                r.options.speed_limit[kind.index()].unwrap_or(0)
+            ));
         }
         Ok(kind)
     }

@@ -164,6 +164,9 @@ pub struct RuleOptions {
     /// Draw when the game has lasted more than this many plies (copenhagen.md: 140), counted from
     /// the FEN's move number and side to move.
     pub ply_limit: Option<u32>,
+    /// Per piece kind: the most squares it may move in one move (OpenTafl `spd`, e.g. Magpie's
+    /// king moves one square); `None` for no limit (all presets).
+    pub speed_limit: [Option<u8>; 3],
 }
 
 /// Square index of (`file`, `rank`) counted from 0 on a `size`×`size` board.
@@ -254,6 +257,7 @@ impl RuleOptions {
             no_attackers_loses: false,
             cannot_escape: false,
             ply_limit: None,
+            speed_limit: [None; 3],
         }
     }
 
@@ -289,6 +293,7 @@ impl RuleOptions {
             no_attackers_loses: false,
             cannot_escape: false,
             ply_limit: None,
+            speed_limit: [None; 3],
         }
     }
 
@@ -339,6 +344,7 @@ impl RuleOptions {
             no_attackers_loses: true,
             cannot_escape: true,
             ply_limit: Some(140),
+            speed_limit: [None; 3],
         }
     }
 
@@ -432,6 +438,11 @@ pub struct Rules<B> {
     pub(crate) rank_edges: B,
     /// The four edge lines as (first square, step to the next square).
     pub(crate) edge_lines: [(Square, Square); 4],
+    /// Some piece kind has a speed limit ([`RuleOptions::speed_limit`]).
+    pub(crate) speed_limited: bool,
+    /// Per square and piece kind: the squares within its speed limit along the four lines (empty
+    /// when no kind is limited).
+    pub(crate) speed: Vec<[B; 3]>,
     /// Moves pack as from × 128 + to (boards of at most 128 squares).
     pub(crate) small_moves: bool,
     /// Per square: its file and rank (counted from 0).
@@ -583,6 +594,28 @@ impl<B: Bitboard> Rules<B> {
             edge_lines: [(0, 1), (sz * (sz - 1), 1), (0, sz), (sz - 1, sz)],
             file_rank,
             small_moves: n <= 128,
+            speed_limited: options.speed_limit.iter().any(|l| l.is_some()),
+            speed: if options.speed_limit.iter().any(|l| l.is_some()) {
+                (0..n)
+                    .map(|sq| {
+                        options.speed_limit.map(|limit| {
+                            let mut m = B::ZERO;
+                            for (d, &first) in step[sq as usize].iter().enumerate() {
+                                let mut s = first;
+                                let mut k = 0;
+                                while s != NO_SQUARE && limit.is_none_or(|l| k < l) {
+                                    m |= B::bit(s);
+                                    s = step[s as usize][d];
+                                    k += 1;
+                                }
+                            }
+                            m
+                        })
+                    })
+                    .collect()
+            } else {
+                Vec::new()
+            },
             marked: no_stop[0] & no_stop[1],
             approach,
             edge_mask: mask::<B>(&edge(size)),
@@ -629,6 +662,17 @@ impl<B: Bitboard> Rules<B> {
             }
         };
         up(0) | up(1) | down(2) | down(3)
+    }
+
+    /// [`Rules::slides`] of a piece of kind index `k` within its speed limit, if any.
+    #[inline(always)]
+    pub fn moves(&self, sq: Square, k: usize, blockers: B) -> B {
+        let m = self.slides(sq, blockers);
+        if self.speed_limited {
+            m & self.speed[sq as usize][k]
+        } else {
+            m
+        }
     }
 
     /// The squares of `b` shifted one step in each orthogonal direction (staying on the board).
