@@ -1010,10 +1010,11 @@ mod tests {
             .unwrap();
         assert!(e.contains("unknown variant"), "{e}");
         assert!(load_records("").is_err());
-        let e = load_records("[rules:dim:7 sw:s start:/3t3/3t3/3T3/ttTKTtt/3T3/3t3/3t3/]\n")
+        // Rules skald cannot play (berserk moves; shieldwalls became playable with Copenhagen).
+        let e = load_records("[rules:dim:7 ber:y start:/3t3/3t3/3T3/ttTKTtt/3T3/3t3/3t3/]\n")
             .err()
             .unwrap();
-        assert!(e.contains("sw:s"), "{e}");
+        assert!(e.contains("ber:y"), "{e}");
     }
 
     #[test]
