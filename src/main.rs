@@ -44,6 +44,8 @@ enum Command {
     Datagen(cli::datagen::Args),
     /// Speak the OpenTafl engine protocol on stdin/stdout (for OpenTafl's engine .ini).
     Opentafl,
+    /// Speak hnefatafl.org's Hnefatafl Text Protocol (Copenhagen) on stdin/stdout.
+    Htp(HtpArgs),
     /// Count the leaf nodes of the legal-move tree (move generator check and speed test).
     Perft {
         /// brandubh, tablut, tawlbwrdd or ataxx.
@@ -78,6 +80,26 @@ enum Command {
               value_parser = Whole::new(1, 256, "").map(|v| v as u64))]
         threads: u64,
     },
+}
+
+/// Arguments of `skald htp`: how `generate_move` bounds its search.
+#[derive(clap::Args)]
+struct HtpArgs {
+    /// Search at most this many plies per move (with or without time_settings).
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=64))]
+    depth: Option<u32>,
+    /// Search at most this many nodes per move (with or without time_settings).
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
+    nodes: Option<u64>,
+    /// Milliseconds per move in an un-timed game (default 2000 without --depth/--nodes).
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
+    movetime: Option<u64>,
+    /// Search threads (the engine option Threads).
+    #[arg(long, default_value_t = 1)]
+    threads: u32,
+    /// Hash table size, MiB (the engine option Hash).
+    #[arg(long, default_value_t = 16)]
+    hash: u32,
 }
 
 fn parse_variant(s: &str) -> Result<Variant, String> {
@@ -116,6 +138,26 @@ fn run(cli: Cli) -> Result<()> {
         Some(Command::Datagen(args)) => cli::datagen::run(args),
         Some(Command::Opentafl) => {
             skald::protocol::opentafl::run(&mut std::io::stdin().lock(), Output::stdout());
+            Ok(())
+        }
+        Some(Command::Htp(args)) => {
+            let mut engine = Engine::new()?;
+            for (name, value) in [("Threads", args.threads), ("Hash", args.hash)] {
+                engine
+                    .set_option(name, &value.to_string())
+                    .map_err(|e| anyhow::anyhow!("{e}"))?;
+            }
+            let settings = skald::protocol::htp::Settings {
+                depth: args.depth,
+                nodes: args.nodes,
+                movetime: args.movetime,
+            };
+            skald::protocol::htp::run(
+                &mut std::io::stdin().lock(),
+                Output::stdout(),
+                engine,
+                settings,
+            );
             Ok(())
         }
         Some(Command::Bench { depth, threads }) => {

@@ -663,3 +663,151 @@ fn analyze_every_position_of_a_record() {
         "{text}"
     );
 }
+
+/// Runs `skald match` with `args`; returns (success, stdout, stderr).
+fn run_match(args: &[&str]) -> (bool, String, String) {
+    let out = Command::new(SKALD)
+        .arg("match")
+        .args(args)
+        .output()
+        .unwrap();
+    (
+        out.status.success(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+/// The games of a match ended by the rules (or a resignation), never by a fault.
+fn assert_clean_games(text: &str, games: usize) {
+    assert_eq!(text.matches("Finished game").count(), games, "{text}");
+    for bad in [
+        "crashed",
+        "illegal",
+        "refused",
+        "did not start",
+        "loses on time",
+    ] {
+        assert!(!text.contains(bad), "{bad}: {text}");
+    }
+}
+
+#[test]
+fn match_drives_an_htp_engine() {
+    let htp = format!("name=skald-htp proto=htp cmd={SKALD} htp --depth 2");
+    let dir = temp_dir("htp");
+    let records = dir.join("htp.pgn");
+    let (ok, text, err) = run_match(&[
+        "--variant",
+        "copenhagen",
+        "--games",
+        "2",
+        "--depth",
+        "2",
+        "--engine",
+        &htp,
+        "--engine",
+        SKALD,
+        "--records",
+        records.to_str().unwrap(),
+    ]);
+    assert!(ok, "{text}\n{err}");
+    assert_clean_games(&text, 2);
+    assert!(
+        text.contains("Score of skald-htp vs skald 0.1.0: "),
+        "{text}"
+    );
+    let pgn = std::fs::read_to_string(&records).unwrap();
+    assert_eq!(pgn.matches("[Variant \"copenhagen\"]").count(), 2, "{pgn}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn match_drives_an_otep_engine() {
+    // The OTEP engine thinks on the clock it is sent (1 s a side: a few ms a move); the runner
+    // checks no clock in a --depth match, so the result does not depend on the machine's speed
+    // beyond which legal moves are played.
+    let otep = format!("name=skald-otep proto=otep cmd={SKALD} opentafl");
+    let (ok, text, err) = run_match(&[
+        "--variant",
+        "brandubh",
+        "--games",
+        "2",
+        "--depth",
+        "2",
+        "--tc",
+        "1+0.01",
+        "--engine",
+        &otep,
+        "--engine",
+        SKALD,
+    ]);
+    assert!(ok, "{text}\n{err}");
+    assert_clean_games(&text, 2);
+    assert!(
+        text.contains("Score of skald-otep vs skald 0.1.0: "),
+        "{text}"
+    );
+}
+
+#[test]
+fn protocols_that_cannot_play_the_match_are_refused() {
+    let htp = format!("proto=htp cmd={SKALD} htp");
+    let otep = format!("proto=otep cmd={SKALD} opentafl");
+    let with_option = format!("proto=htp cmd={SKALD} htp option.Hash=8");
+    let bogus = format!("proto=gtp cmd={SKALD}");
+    for (variant, engine, expected) in [
+        ("brandubh", htp.as_str(), "HTP engines play Copenhagen only"),
+        ("ataxx", otep.as_str(), "OTEP engines play tafl only"),
+        ("copenhagen", with_option.as_str(), "take no options"),
+        (
+            "copenhagen",
+            bogus.as_str(),
+            "expected uci, uai, htp or otep",
+        ),
+    ] {
+        let (ok, text, err) = run_match(&[
+            "--variant",
+            variant,
+            "--games",
+            "2",
+            "--depth",
+            "1",
+            "--engine",
+            engine,
+            "--engine",
+            SKALD,
+        ]);
+        assert!(!ok, "{engine}: {text}");
+        assert!(err.contains(expected), "{engine}: {err}");
+        assert_eq!(err.trim().lines().count(), 1, "{err}");
+    }
+}
+
+#[test]
+fn match_plays_htp_against_otep_in_copenhagen() {
+    // skald speaking hnefatafl.org's protocol against skald speaking OpenTafl's, skald's
+    // library judging; the OTEP side thinks a few ms a move on the clock it is sent.
+    let htp = format!("name=skald-htp proto=htp cmd={SKALD} htp --depth 2");
+    let otep = format!("name=skald-otep proto=otep cmd={SKALD} opentafl");
+    let (ok, text, err) = run_match(&[
+        "--variant",
+        "copenhagen",
+        "--games",
+        "2",
+        "--depth",
+        "2",
+        "--tc",
+        "1+0.01",
+        "--engine",
+        &htp,
+        "--engine",
+        &otep,
+    ]);
+    assert!(ok, "{text}\n{err}");
+    assert_clean_games(&text, 2);
+    assert!(
+        text.contains("Score of skald-htp vs skald-otep: "),
+        "{text}"
+    );
+}

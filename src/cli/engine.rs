@@ -2,6 +2,11 @@
 //! `skald match`. Lines are read on a thread of their own so that every wait has a deadline.
 
 use anyhow::{Context, Result, anyhow, bail};
+use skald::engine::new_session;
+use skald::engine::session::Session;
+use skald::game::Side;
+use skald::tafl::opentafl as notation;
+use skald::variant::Variant;
 use std::io::{BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Child, ChildStdin, Command, Stdio};
@@ -20,6 +25,9 @@ use std::time::{Duration, Instant};
 /// - `stderr=<file>`: the engine's standard error is appended to this file (otherwise it is
 ///   thrown away);
 /// - `name=<display name>`;
+/// - `proto=uci|uai|htp|otep`: the protocol the engine speaks (default: UCI for tafl, UAI for
+///   Ataxx). `htp` is hnefatafl.org's Hnefatafl Text Protocol (Copenhagen only, from the start
+///   position), `otep` the OpenTafl engine protocol (tafl); see [`Proto`];
 /// - any number of `option.<Name>=<value>` (sent as `setoption name <Name> value <value>`).
 ///
 /// A field's value runs to the next word that starts a field, so names and values may contain
@@ -36,10 +44,50 @@ pub struct EngineSpec {
     pub dir: Option<PathBuf>,
     /// File the engine's standard error is appended to; `None` to discard it.
     pub stderr: Option<PathBuf>,
+    /// The protocol (`proto=`); `None`: UCI for tafl, UAI for Ataxx.
+    pub proto: Option<Proto>,
+}
+
+/// The protocol an engine of `skald match` speaks.
+///
+/// - `Uci` / `Uai`: protocol.md; each move `position fen … moves …` and `go`, answered by
+///   `bestmove`.
+/// - `Htp`: hnefatafl.org's Hnefatafl Text Protocol (protocol.md, "HTP"): `board_size 11|13` and
+///   `time_settings` per game, the other side's moves as `play ROLE FROM TO`, then
+///   `generate_move ROLE`, answered by `= play ROLE FROM TO` (`= play ROLE resigns …` resigns).
+///   Copenhagen only, from the start position; no options.
+/// - `Otep`: the OpenTafl engine protocol (OpenTafl's opentafl-engine-protocol.txt): the engine
+///   says `hello`; per game `rules <OpenTafl rules string>`; per move `opponent-move <move>
+///   <position record>`, `clock …`, `play attackers|defenders`, answered by `move <move>` and
+///   confirmed with `move <position record>`; `finish <code>` at the end, `goodbye` to quit.
+///   Tafl only; no options.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Proto {
+    /// UCI (tafl).
+    Uci,
+    /// UAI (Ataxx).
+    Uai,
+    /// hnefatafl.org's Hnefatafl Text Protocol.
+    Htp,
+    /// The OpenTafl engine protocol.
+    Otep,
+}
+
+impl Proto {
+    /// Parses `uci`, `uai`, `htp` or `otep` (any case).
+    pub fn parse(text: &str) -> Result<Proto> {
+        match text.to_ascii_lowercase().as_str() {
+            "uci" => Ok(Proto::Uci),
+            "uai" => Ok(Proto::Uai),
+            "htp" => Ok(Proto::Htp),
+            "otep" => Ok(Proto::Otep),
+            _ => bail!("proto='{text}': expected uci, uai, htp or otep"),
+        }
+    }
 }
 
 /// The field keys of an engine spec (`option.` is a prefix of its own).
-const KEYS: [&str; 5] = ["cmd=", "args=", "dir=", "stderr=", "name="];
+const KEYS: [&str; 6] = ["cmd=", "args=", "dir=", "stderr=", "name=", "proto="];
 
 fn is_field(word: &str) -> bool {
     word.starts_with("option.") || KEYS.iter().any(|k| word.starts_with(k))
@@ -59,6 +107,7 @@ impl EngineSpec {
             options: Vec::new(),
             dir: None,
             stderr: None,
+            proto: None,
         };
         if !is_field(&words[0]) {
             spec.command = words;
@@ -113,6 +162,7 @@ impl EngineSpec {
                 "name" => spec.name = Some(joined()).filter(|n| !n.is_empty()),
                 "dir" => spec.dir = Some(PathBuf::from(joined())),
                 "stderr" => spec.stderr = Some(PathBuf::from(joined())),
+                "proto" => spec.proto = Some(Proto::parse(&joined())?),
                 _ => unreachable!("all keys handled"),
             }
         }
@@ -171,6 +221,74 @@ pub struct EngineProcess {
     pub id_name: Option<String>,
     /// The option names the engine declared (`option name <Name> type …`), in order.
     pub declared: Vec<String>,
+    /// The protocol it speaks.
+    pub proto: Proto,
+    /// HTP/OTEP: how many moves of the current game the engine has been told (or made itself).
+    told: usize,
+}
+
+/// An engine's answer to a request for a move ([`EngineProcess::request_move`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum MoveReply {
+    /// A move in skald's notation (tafl `d1-d3`), still to be judged by the runner.
+    Move(String),
+    /// The engine resigned (HTP `play ROLE resigns`).
+    Resign,
+    /// The engine refused an earlier move of the game, one skald's rules allow (HTP `? …`, or
+    /// an OTEP `error`): the message says which and why.
+    Refused(String),
+}
+
+/// What the engine is asked to move under: the clocks (ms left per side, increment) or a depth.
+#[derive(Clone, Copy, Debug)]
+pub struct MoveLimits {
+    /// Time left per side, ms, by [`Side::index`].
+    pub clock: [i64; 2],
+    /// Increment per move, ms.
+    pub inc_ms: u64,
+    /// Search depth instead of the clock (UCI/UAI `go depth`; HTP and OTEP engines have no
+    /// depth command and get the clocks).
+    pub depth: Option<u32>,
+}
+
+/// The OpenTafl rules string of `variant` for an OTEP engine, starting from `setup_fen`.
+fn otep_rules(variant: Variant, setup_fen: &str) -> Result<String, String> {
+    let base = match variant {
+        Variant::Copenhagen => COPENHAGEN_OTN,
+        v => super::record::otn_rules(v)
+            .ok_or_else(|| format!("OTEP engines play tafl, and no OpenTafl rules say {v}"))?,
+    };
+    let mut rules = base.to_string();
+    let start = new_session(variant).fen();
+    if setup_fen != start {
+        let i = rules.find(" start:").ok_or("rules without start")?;
+        rules.truncate(i);
+        let atkf = if setup_fen.split_whitespace().nth(1) == Some("d") {
+            " atkf:n"
+        } else {
+            ""
+        };
+        rules += &format!("{atkf} start:{}", notation::fen_to_record(setup_fen));
+    }
+    Ok(rules)
+}
+
+/// OpenTafl's own Copenhagen rules string (its built-in variant), for OTEP engines playing
+/// `copenhagen` (skald's library still judges the game by hnefatafl.org's rules).
+const COPENHAGEN_OTN: &str = "dim:11 name:Copenhagen atkf:y tfr:w sw:s efe:y \
+     start:/3ttttt3/5t5/11/t4T4t/t3TTT3t/tt1TTKTT1tt/t3TTT3t/t4T4t/11/5t5/3ttttt3/";
+
+/// The HTP role of `side`.
+fn htp_role(side: Side) -> &'static str {
+    match side {
+        Side::First => "attacker",
+        Side::Second => "defender",
+    }
+}
+
+/// An HTP answer line (`= …` or `? …`, possibly `=` alone).
+fn is_htp_answer(line: &str) -> bool {
+    line.starts_with("= ") || line.starts_with("? ") || line == "=" || line == "?"
 }
 
 /// An engine's answer that rejects a command: `info string error: …` (protocol.md), or
@@ -268,8 +386,22 @@ impl EngineProcess {
             lines: rx,
             id_name: None,
             declared: Vec::new(),
+            proto: spec
+                .proto
+                .unwrap_or(if uai { Proto::Uai } else { Proto::Uci }),
+            told: 0,
         };
-        let (hello, ok) = if uai {
+        if matches!(e.proto, Proto::Htp | Proto::Otep) {
+            if let Some((name, _)) = spec.options.first() {
+                bail!(
+                    "engine '{what}': {:?} engines take no options ('{name}')",
+                    e.proto
+                );
+            }
+            e.handshake(&what)?;
+            return Ok(e);
+        }
+        let (hello, ok) = if e.proto == Proto::Uai {
             ("uai", "uaiok")
         } else {
             ("uci", "uciok")
@@ -305,6 +437,231 @@ impl EngineProcess {
             e.set_option(&who, name, value)?;
         }
         Ok(e)
+    }
+
+    /// HTP: `name` answered by `= <name>`; OTEP: the engine's `hello` (within 10 s).
+    fn handshake(&mut self, what: &str) -> Result<()> {
+        let deadline = Instant::now() + Duration::from_secs(10);
+        match self.proto {
+            Proto::Htp => {
+                self.send("name")
+                    .with_context(|| format!("engine '{what}' does not read its input"))?;
+                let line = self
+                    .wait_for(deadline, None, is_htp_answer)
+                    .map_err(|err| anyhow!("engine '{what}' did not answer 'name' ({err:?})"))?;
+                if let Some(n) = line.strip_prefix("= ") {
+                    self.id_name = Some(n.trim().to_string()).filter(|n| !n.is_empty());
+                }
+            }
+            _ => {
+                self.wait_for(deadline, None, |l| l.trim() == "hello")
+                    .map_err(|err| anyhow!("engine '{what}' did not say 'hello' ({err:?})"))?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Starts a new game of `variant` from `setup_fen` (`start_fen` is the variant's start
+    /// position): UCI `ucinewgame`/`isready`, UAI `uainewgame`/`isready`, HTP `board_size` and
+    /// `time_settings` (Fischer when `limits` are whole minutes and seconds, else `un-timed`),
+    /// OTEP `rules`. Errors say why the engine cannot play this game.
+    pub fn new_game(
+        &mut self,
+        variant: Variant,
+        setup_fen: &str,
+        start_fen: &str,
+        limits: &MoveLimits,
+    ) -> Result<(), String> {
+        self.told = 0;
+        let sent = |r: Result<()>| r.map_err(|e| format!("does not read its input ({e})"));
+        match self.proto {
+            Proto::Uci | Proto::Uai => {
+                let cmd = if self.proto == Proto::Uci {
+                    "ucinewgame"
+                } else {
+                    "uainewgame"
+                };
+                sent(self.send(cmd))?;
+                self.sync(Duration::from_secs(10))
+                    .map_err(|e| format!("did not answer isready ({e:?})"))
+            }
+            Proto::Htp => {
+                let size = match variant {
+                    Variant::Copenhagen => 11,
+                    Variant::Copenhagen13 => 13,
+                    v => return Err(format!("HTP engines play Copenhagen only, not {v}")),
+                };
+                if setup_fen != start_fen {
+                    return Err("HTP engines play from the start position only".into());
+                }
+                let base = limits.clock[0].max(0) as u64;
+                let time = if limits.depth.is_none()
+                    && base.is_multiple_of(60_000)
+                    && base > 0
+                    && limits.inc_ms.is_multiple_of(1000)
+                {
+                    format!(
+                        "time_settings fischer {} {}",
+                        base / 60_000,
+                        limits.inc_ms / 1000
+                    )
+                } else {
+                    "time_settings un-timed".to_string()
+                };
+                for cmd in [format!("board_size {size}"), time] {
+                    sent(self.send(&cmd))?;
+                    let line = self
+                        .wait_for(
+                            Instant::now() + Duration::from_secs(10),
+                            None,
+                            is_htp_answer,
+                        )
+                        .map_err(|e| format!("did not answer '{cmd}' ({e:?})"))?;
+                    if !line.starts_with('=') {
+                        return Err(format!("answered '{cmd}' with '{line}'"));
+                    }
+                }
+                Ok(())
+            }
+            Proto::Otep => {
+                let rules = otep_rules(variant, setup_fen)?;
+                sent(self.send(&format!("rules {rules}")))
+            }
+        }
+    }
+
+    /// Asks for a move in the game `session` (the moves so far are in it), `side` to move:
+    /// UCI/UAI `position fen <setup> moves …` and `go`; HTP the moves the engine has not seen as
+    /// `play`, then `generate_move`; OTEP `opponent-move`, `clock`, `play` (as OpenTafl 0.4.8
+    /// sends them). Waits until
+    /// `deadline` (or `abort`).
+    pub fn request_move(
+        &mut self,
+        session: &dyn Session,
+        limits: &MoveLimits,
+        deadline: Instant,
+        abort: Option<&std::sync::atomic::AtomicBool>,
+    ) -> Result<MoveReply, WaitError> {
+        let side = session.side_to_move();
+        let moves = session.moves_played();
+        let send = |e: &mut Self, line: &str| e.send(line).map_err(|_| WaitError::Disconnected);
+        match self.proto {
+            Proto::Uci | Proto::Uai => {
+                let mut position = format!("position fen {}", session.setup_fen());
+                if !moves.is_empty() {
+                    position += " moves ";
+                    position += &moves.join(" ");
+                }
+                let go = match limits.depth {
+                    Some(d) => format!("go depth {d}"),
+                    None => format!(
+                        "go btime {} wtime {} binc {} winc {}",
+                        limits.clock[0].max(1),
+                        limits.clock[1].max(1),
+                        limits.inc_ms,
+                        limits.inc_ms
+                    ),
+                };
+                send(self, &position)?;
+                send(self, &go)?;
+                let line = self.wait_for(deadline, abort, |l| l.starts_with("bestmove"))?;
+                Ok(MoveReply::Move(
+                    line.split_whitespace().nth(1).unwrap_or("").to_string(),
+                ))
+            }
+            Proto::Htp => {
+                let upper = session.board_rows().len() > 11;
+                let squares = |m: &str| {
+                    let m = m.replace('-', " ");
+                    if upper { m.to_ascii_uppercase() } else { m }
+                };
+                // The moves since the engine's last: who made each, from the side to move now.
+                let unseen = moves.len().saturating_sub(self.told);
+                for (k, m) in moves[moves.len() - unseen..].iter().enumerate() {
+                    let mover = if (unseen - k) % 2 == 1 {
+                        side.opponent()
+                    } else {
+                        side
+                    };
+                    let cmd = format!("play {} {}", htp_role(mover), squares(m));
+                    send(self, &cmd)?;
+                    let line = self.wait_for(deadline, abort, is_htp_answer)?;
+                    if !line.starts_with('=') {
+                        return Ok(MoveReply::Refused(format!("'{cmd}': {line}")));
+                    }
+                }
+                self.told = moves.len();
+                send(self, &format!("generate_move {}", htp_role(side)))?;
+                let line = self.wait_for(deadline, abort, is_htp_answer)?;
+                // `= play ROLE FROM TO` (the reference appends `, score: …`).
+                let words: Vec<&str> = line
+                    .split(|c: char| c.is_whitespace() || c == ',')
+                    .filter(|w| !w.is_empty())
+                    .collect();
+                self.told = moves.len() + 1;
+                match words.as_slice() {
+                    ["=", "play", _, "resign" | "resigns", ..] => Ok(MoveReply::Resign),
+                    ["=", "play", _, from, to, ..] => Ok(MoveReply::Move(format!(
+                        "{}-{}",
+                        from.to_ascii_lowercase(),
+                        to.to_ascii_lowercase()
+                    ))),
+                    _ => Ok(MoveReply::Move(String::new())),
+                }
+            }
+            Proto::Otep => {
+                if let Some(last) = moves.last()
+                    && moves.len() > self.told
+                {
+                    let record = notation::fen_to_record(&session.fen());
+                    send(self, &format!("opponent-move {last} {record}"))?;
+                }
+                self.told = moves.len();
+                let clock = format!(
+                    "clock {} {} 0 0 0",
+                    limits.clock[0].max(0),
+                    limits.clock[1].max(0)
+                );
+                let who = match side {
+                    Side::First => "attackers",
+                    Side::Second => "defenders",
+                };
+                // The order OpenTafl 0.4.8 sends them in (the clock before `play`).
+                send(self, &clock)?;
+                send(self, &format!("play {who}"))?;
+                let line = self.wait_for(deadline, abort, |l| {
+                    l.starts_with("move ") || l.starts_with("error")
+                })?;
+                if let Some(m) = line.strip_prefix("move ") {
+                    self.told = moves.len() + 1;
+                    let mv = notation::parse_move(m).unwrap_or_else(|_| m.trim().to_string());
+                    return Ok(MoveReply::Move(mv));
+                }
+                Ok(MoveReply::Refused(line))
+            }
+        }
+    }
+
+    /// After the runner accepted the engine's move: OTEP confirms it with `move <position
+    /// record>` (`session` has the move played).
+    pub fn move_accepted(&mut self, session: &dyn Session) {
+        if self.proto == Proto::Otep {
+            let record = notation::fen_to_record(&session.fen());
+            let _ = self.send(&format!("move {record}"));
+        }
+    }
+
+    /// The game is over (`winner` `None` for a draw): OTEP `finish <code>`.
+    pub fn game_over(&mut self, winner: Option<Option<Side>>) {
+        if self.proto == Proto::Otep {
+            let code = match winner {
+                None => 0,
+                Some(None) => 1,
+                Some(Some(Side::First)) => 2,
+                Some(Some(Side::Second)) => 3,
+            };
+            let _ = self.send(&format!("finish {code}"));
+        }
     }
 
     /// Sends `setoption name <name> [value <value>]`, then `isready`, and fails if the engine
@@ -387,7 +744,12 @@ impl EngineProcess {
 
     /// Asks the engine to quit, and kills it if it has not within a short while.
     pub fn quit(mut self) {
-        let _ = self.send("quit");
+        let bye = if self.proto == Proto::Otep {
+            "goodbye"
+        } else {
+            "quit"
+        };
+        let _ = self.send(bye);
         self.stdin = None;
         let deadline = Instant::now() + Duration::from_millis(500);
         while Instant::now() < deadline {
@@ -465,6 +827,28 @@ mod tests {
         assert_eq!(s.program(), PathBuf::from("/tmp/engines dir/./my engine"));
         let bare = EngineSpec::parse("cmd=skald dir=/tmp").unwrap();
         assert_eq!(bare.program(), PathBuf::from("skald"));
+    }
+
+    #[test]
+    fn protocols() {
+        let s = EngineSpec::parse("proto=htp cmd=./hnefatafl-text-protocol --ai basic").unwrap();
+        assert_eq!(s.proto, Some(Proto::Htp));
+        assert_eq!(
+            s.command,
+            vec!["./hnefatafl-text-protocol", "--ai", "basic"]
+        );
+        assert_eq!(
+            EngineSpec::parse("cmd=x proto=OTEP").unwrap().proto,
+            Some(Proto::Otep)
+        );
+        assert_eq!(EngineSpec::parse("./skald").unwrap().proto, None);
+        assert!(EngineSpec::parse("cmd=x proto=gtp").is_err());
+        assert!(EngineSpec::parse("cmd=x proto=uci proto=uai").is_err());
+        assert_eq!(
+            otep_rules(Variant::Copenhagen, &new_session(Variant::Copenhagen).fen()).unwrap(),
+            COPENHAGEN_OTN
+        );
+        assert!(otep_rules(Variant::Ataxx, "x5o/7/7/7/7/7/o5x x 0 1").is_err());
     }
 
     #[test]

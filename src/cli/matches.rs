@@ -6,7 +6,7 @@
 //! Each opening is played twice with the colours swapped: games 2k and 2k+1 share opening k, the
 //! first engine moving first in the even game.
 
-use super::engine::{EngineProcess, EngineSpec, WaitError};
+use super::engine::{EngineProcess, EngineSpec, MoveLimits, MoveReply, Proto, WaitError};
 use super::record::{GameRecord, RecordFormat};
 use super::stats::{Penta, Sprt, SprtModel, SprtState, Wld};
 use anyhow::{Context, Result, anyhow, bail};
@@ -26,13 +26,13 @@ use std::time::{Duration, Instant};
 #[command(
     after_help = "ENGINE SPEC: either a plain command line ('./target/release/skald'), \
 or fields 'cmd=<command> args=<arguments> dir=<working dir> stderr=<file> name=<name> \
-option.<Name>=<value> …', e.g. --engine \"name=easy cmd=./target/release/skald \
+proto=<uci|uai|htp|otep> option.<Name>=<value> …', e.g. --engine \"name=easy cmd=./target/release/skald \
 option.Skill Level=2 stderr=easy.log\". Words are split by shell quoting rules; a field's value \
 runs to the next field, so option names may contain spaces."
 )]
 pub struct Args {
     /// An engine (give exactly two): a command line, or fields 'cmd=… args=… dir=… stderr=…
-    /// name=… option.<Name>=<value>'.
+    /// name=… proto=uci|uai|htp|otep option.<Name>=<value>'.
     #[arg(long = "engine", required = true, num_args = 1)]
     pub engines: Vec<String>,
     /// brandubh, tablut, tawlbwrdd or ataxx.
@@ -152,6 +152,30 @@ pub fn run(args: Args) -> Result<()> {
         None => vec![None],
         Some(path) => load_openings(path, variant)?,
     };
+    for spec in &specs {
+        match spec.proto {
+            Some(Proto::Htp) => {
+                if !matches!(variant, Variant::Copenhagen | Variant::Copenhagen13) {
+                    bail!(
+                        "engine '{}': HTP engines play Copenhagen only (--variant copenhagen or \
+                         copenhagen13)",
+                        spec.label()
+                    );
+                }
+                if args.openings.is_some() {
+                    bail!(
+                        "engine '{}': HTP engines play from the start position only (no \
+                         --openings)",
+                        spec.label()
+                    );
+                }
+            }
+            Some(Proto::Otep) if !variant.is_tafl() => {
+                bail!("engine '{}': OTEP engines play tafl only", spec.label())
+            }
+            _ => {}
+        }
+    }
     // Check that both engines start, and learn their names.
     let mut names = [String::new(), String::new()];
     for (i, spec) in specs.iter().enumerate() {
@@ -571,27 +595,29 @@ fn play_game(
             .expect("openings are checked when loaded");
     }
     let setup_fen = session.setup_fen();
-    let newgame = if plan.variant.is_tafl() {
-        "ucinewgame"
-    } else {
-        "uainewgame"
-    };
 
+    let mut clock = [plan.tc.base_ms as i64; 2];
+    let limits = |clock: [i64; 2]| MoveLimits {
+        clock,
+        inc_ms: plan.tc.inc_ms,
+        depth: plan.depth,
+    };
     let mut result: Option<(Option<Side>, String)> = None;
     for side in [Side::First, Side::Second] {
         let e = engines[engine_of(side)].as_mut().expect("started");
-        let ok = e.send(newgame).is_ok() && e.sync(Duration::from_secs(10)).is_ok();
-        if !ok {
+        if let Err(why) = e.new_game(plan.variant, &setup_fen, &start_fen, &limits(clock)) {
             engines[engine_of(side)] = None;
             result = Some((
                 Some(side.opponent()),
-                format!("{} did not start the game", plan.names[engine_of(side)]),
+                format!(
+                    "{} did not start the game: {why}",
+                    plan.names[engine_of(side)]
+                ),
             ));
             break;
         }
     }
 
-    let mut clock = [plan.tc.base_ms as i64; 2];
     while result.is_none() {
         if let Outcome::Decided { winner, reason } = session.outcome() {
             result = Some((winner, reason.to_string()));
@@ -600,39 +626,33 @@ fn play_game(
         let side = session.side_to_move();
         let ei = engine_of(side);
         let name = &plan.names[ei];
-        let moves = session.moves_played();
-        let mut position = format!("position fen {setup_fen}");
-        if !moves.is_empty() {
-            position += " moves ";
-            position += &moves.join(" ");
-        }
-        let go = match plan.depth {
-            Some(d) => format!("go depth {d}"),
-            None => format!(
-                "go btime {} wtime {} binc {} winc {}",
-                clock[0].max(1),
-                clock[1].max(1),
-                plan.tc.inc_ms,
-                plan.tc.inc_ms
-            ),
-        };
         let e = engines[ei].as_mut().expect("started");
-        if e.send(&position).is_err() || e.send(&go).is_err() {
-            engines[ei] = None;
-            result = Some((Some(side.opponent()), format!("{name} crashed")));
-            break;
-        }
         let started = Instant::now();
         let allowed = match plan.depth {
             Some(_) => Duration::from_secs(600),
             None => Duration::from_millis(clock[side.index()].max(0) as u64 + plan.margin_ms),
         };
-        let answer = e.wait_for(started + allowed, Some(&plan.stop), |l| {
-            l.starts_with("bestmove")
-        });
+        let answer = e.request_move(
+            session.as_ref(),
+            &limits(clock),
+            started + allowed,
+            Some(&plan.stop),
+        );
         let elapsed = started.elapsed().as_millis() as i64;
-        let line = match answer {
-            Ok(line) => line,
+        let mv = match answer {
+            Ok(MoveReply::Move(mv)) => mv,
+            Ok(MoveReply::Resign) => {
+                result = Some((Some(side.opponent()), format!("{name} resigns")));
+                break;
+            }
+            Ok(MoveReply::Refused(why)) => {
+                engines[ei] = None;
+                result = Some((
+                    Some(side.opponent()),
+                    format!("{name} refused a move legal by skald's rules: {why}"),
+                ));
+                break;
+            }
             Err(WaitError::Aborted) => return None,
             Err(WaitError::Timeout) => {
                 engines[ei] = None;
@@ -653,7 +673,7 @@ fn play_game(
             }
             clock[side.index()] = (clock[side.index()] - elapsed).max(0) + plan.tc.inc_ms as i64;
         }
-        let mv = line.split_whitespace().nth(1).unwrap_or("");
+        let mv = mv.as_str();
         if let Err(why) = session.play(mv) {
             engines[ei] = None;
             let shown = if mv.is_empty() { "(nothing)" } else { mv };
@@ -661,9 +681,14 @@ fn play_game(
                 Some(side.opponent()),
                 format!("{name} played an illegal move '{shown}': {why}"),
             ));
+        } else {
+            e.move_accepted(session.as_ref());
         }
     }
     let (winner, reason) = result.expect("the loop ends with a result");
+    for e in engines.iter_mut().flatten() {
+        e.game_over(Some(winner));
+    }
     let half_points = match winner {
         None => 1,
         Some(w) if engine_of(w) == 0 => 2,

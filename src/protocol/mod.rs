@@ -1,8 +1,10 @@
 //! The text protocols the engine speaks on stdin/stdout: the UCI-style protocol (with its UAI
-//! dialect for Ataxx) in [`uci`] and the OpenTafl engine protocol in [`opentafl`]. Each is a
+//! dialect for Ataxx) in [`uci`], the OpenTafl engine protocol in [`opentafl`] and hnefatafl.org's
+//! Hnefatafl Text Protocol in [`htp`]. Each is a
 //! parser and a formatter over [`crate::engine::Engine`]. See `protocol.md` at the repository
 //! root.
 
+pub mod htp;
 pub mod opentafl;
 pub mod uci;
 
