@@ -352,8 +352,12 @@ struct Worker<'a, G: Game> {
     root_index: usize,
     repetition: RepetitionRule,
     move_lists: Vec<Vec<G::Move>>,
-    /// Ordering score and tactical flag per move, per ply.
-    score_lists: Vec<Vec<(i64, bool)>>,
+    /// Ordering score and kind per move, per ply.
+    score_lists: Vec<Vec<(i64, MoveKind)>>,
+    /// Quiet moves searched at each ply without a cutoff (for the history malus).
+    quiets_tried: Vec<Vec<u16>>,
+    /// Code of the move that led to each ply's position (0 at the root and after a null move).
+    came_by: [u16; MAX_PLY + 1],
     pv: Vec<Vec<G::Move>>,
     /// Root moves not to search (the better lines of a MultiPV search).
     excluded: Vec<G::Move>,
@@ -397,6 +401,8 @@ impl<'a, G: Game> Worker<'a, G> {
             repetition: root.repetition_rule(),
             move_lists: (0..MAX_PLY).map(|_| Vec::with_capacity(256)).collect(),
             score_lists: (0..MAX_PLY).map(|_| Vec::with_capacity(256)).collect(),
+            quiets_tried: (0..MAX_PLY).map(|_| Vec::with_capacity(64)).collect(),
+            came_by: [0; MAX_PLY + 1],
             pv: (0..MAX_PLY + 1)
                 .map(|_| Vec::with_capacity(MAX_PLY))
                 .collect(),
@@ -787,6 +793,7 @@ impl<'a, G: Game> Worker<'a, G> {
                 let r = params.nmp_base + depth / params.nmp_divisor.max(1);
                 let mut child = pos.clone();
                 child.make_null_move();
+                self.came_by[ply + 1] = 0;
                 self.hashes.push(child.hash());
                 let v = -self.negamax(&child, depth - 1 - r, -beta, -beta + 1, ply + 1, true);
                 self.hashes.pop();
@@ -811,18 +818,31 @@ impl<'a, G: Game> Worker<'a, G> {
         let side = pos.side_to_move().index();
         let mut scores = std::mem::take(&mut self.score_lists[ply]);
         scores.clear();
-        // The TT move first (placed without scoring), then the rest, scored once and picked
-        // best first.
-        if tt_move != 0
-            && let Some(t) = moves.iter().position(|&m| pos.encode_move(m) == tt_move)
-        {
-            moves.swap(0, t);
-            scores.push((TT_MOVE_SCORE, false));
-        }
-        let start = scores.len();
-        for &m in &moves[start..] {
-            scores.push(self.order_score(pos, m, ply, side));
-        }
+        // Stage 1: the TT move, searched before any other move is scored (a cutoff then costs
+        // no ordering work). Stage 2: the rest, scored once (with the history as it is then),
+        // picked best first.
+        let tt_first = tt_move != 0
+            && match moves.iter().position(|&m| pos.encode_move(m) == tt_move) {
+                Some(t) => {
+                    moves.swap(0, t);
+                    let (_, tactical) = pos.gain_and_tactical(moves[0]);
+                    scores.push((
+                        TT_MOVE_SCORE,
+                        MoveKind {
+                            quiet: !tactical,
+                            reducible: false,
+                        },
+                    ));
+                    true
+                }
+                None => false,
+            };
+        let counter = if ply > 0 {
+            self.data.counters[side * 65536 + self.came_by[ply] as usize]
+        } else {
+            0
+        };
+        self.quiets_tried[ply].clear();
 
         let params = self.shared.params;
         let reductions = params.lmr && !self.shared.basic;
@@ -830,20 +850,29 @@ impl<'a, G: Game> Worker<'a, G> {
         let mut best = -INF;
         let mut best_move = None;
         for i in 0..moves.len() {
-            // Selection sort: bring the best-ordered remaining move to position i.
-            let mut top = i;
-            for j in i + 1..moves.len() {
-                if scores[j].0 > scores[top].0 {
-                    top = j;
+            if scores.len() < moves.len() && !(tt_first && i == 0) {
+                let start = scores.len();
+                for &m in &moves[start..] {
+                    scores.push(self.order_score(pos, m, ply, side, counter));
                 }
             }
-            moves.swap(i, top);
-            scores.swap(i, top);
+            if scores.len() == moves.len() {
+                // Selection sort: bring the best-ordered remaining move to position i.
+                let mut top = i;
+                for j in i + 1..moves.len() {
+                    if scores[j].0 > scores[top].0 {
+                        top = j;
+                    }
+                }
+                moves.swap(i, top);
+                scores.swap(i, top);
+            }
             let mv = moves[i];
-            let (_, quiet) = scores[i];
+            let kind = scores[i].1;
 
             let mut child = pos.clone();
             child.make_move(mv);
+            self.came_by[ply + 1] = pos.encode_move(mv);
             self.hashes.push(child.hash());
             let new_depth = depth - 1;
             let mut v;
@@ -859,7 +888,7 @@ impl<'a, G: Game> Worker<'a, G> {
                 };
                 if reductions
                     && depth >= params.lmr_min_depth
-                    && quiet
+                    && kind.reducible
                     && searched as i32 >= min_moves
                 {
                     r = self.lmr[depth.min(MAX_PLY as i32 - 1) as usize][searched.min(63)] as i32;
@@ -892,12 +921,15 @@ impl<'a, G: Game> Worker<'a, G> {
                     head[ply].push(mv);
                     head[ply].extend_from_slice(&tail[0]);
                     if v >= beta {
-                        if quiet {
+                        if kind.quiet && !self.shared.basic {
                             self.reward_quiet(pos, mv, ply, side, depth);
                         }
                         break;
                     }
                 }
+            }
+            if kind.quiet {
+                self.quiets_tried[ply].push(pos.encode_move(mv));
             }
         }
         self.move_lists[ply] = moves;
@@ -929,43 +961,78 @@ impl<'a, G: Game> Worker<'a, G> {
     /// (neither tactical nor a killer). Order: tactical moves by gain; then the rest by immediate
     /// gain (Ataxx flips; 0 for a quiet tafl move), killers first among equal gains, then
     /// history.
-    fn order_score(&self, pos: &G, mv: G::Move, ply: usize, side: usize) -> (i64, bool) {
+    fn order_score(
+        &self,
+        pos: &G,
+        mv: G::Move,
+        ply: usize,
+        side: usize,
+        counter: u16,
+    ) -> (i64, MoveKind) {
         let code = pos.encode_move(mv);
         let (gain, tactical) = pos.gain_and_tactical(mv);
         if tactical {
-            return (GAIN_SCORE + gain as i64, false);
+            let kind = MoveKind {
+                quiet: false,
+                reducible: false,
+            };
+            return (GAIN_SCORE + gain as i64, kind);
         }
         if self.shared.basic {
-            return (gain as i64, true);
+            let kind = MoveKind {
+                quiet: true,
+                reducible: true,
+            };
+            return (gain as i64, kind);
         }
-        let killer = if self.data.killers[ply][0] == code {
-            2
+        // Killers, then the counter-move, above any history score.
+        let special = if self.data.killers[ply][0] == code {
+            3
         } else if self.data.killers[ply][1] == code {
+            2
+        } else if counter == code {
             1
         } else {
             0
         };
         let history = self.data.history[side * 65536 + code as usize] as i64;
         let score = ((gain.max(0) as i64) << 32)
-            + if killer > 0 {
-                (HISTORY_MAX as i64) * 2 + killer
+            + if special > 0 {
+                (HISTORY_MAX as i64) * 2 + special
             } else {
                 history
             };
-        (score, killer == 0)
+        let kind = MoveKind {
+            quiet: true,
+            reducible: special == 0,
+        };
+        (score, kind)
     }
 
+    /// A quiet move caused a cutoff: it becomes a killer and the counter-move of the move
+    /// before, earns history, and the quiet moves tried before it lose as much (malus). History
+    /// moves by "gravity" (`h += bonus - h × |bonus| / HISTORY_MAX`), so it stays within
+    /// ±[`HISTORY_MAX`] and recent results weigh more.
     fn reward_quiet(&mut self, pos: &G, mv: G::Move, ply: usize, side: usize, depth: i32) {
         let code = pos.encode_move(mv);
         if self.data.killers[ply][0] != code {
             self.data.killers[ply][1] = self.data.killers[ply][0];
             self.data.killers[ply][0] = code;
         }
-        let h = &mut self.data.history[side * 65536 + code as usize];
-        *h += depth * depth;
-        if *h > HISTORY_MAX {
-            for v in self.data.history.iter_mut() {
-                *v /= 2;
+        if ply > 0 && self.came_by[ply] != 0 {
+            self.data.counters[side * 65536 + self.came_by[ply] as usize] = code;
+        }
+        let bonus = (depth * depth).min(HISTORY_BONUS_MAX);
+        let gravity = |h: &mut i32, delta: i32| {
+            *h += delta - (*h as i64 * delta.abs() as i64 / HISTORY_MAX as i64) as i32;
+        };
+        gravity(&mut self.data.history[side * 65536 + code as usize], bonus);
+        for &tried in &self.quiets_tried[ply] {
+            if tried != code {
+                gravity(
+                    &mut self.data.history[side * 65536 + tried as usize],
+                    -bonus,
+                );
             }
         }
     }
@@ -1014,9 +1081,20 @@ impl<'a, G: Game> Worker<'a, G> {
     }
 }
 
+/// How a move is treated besides its order: `quiet` moves (no capture, no escape) earn and
+/// lose history; `reducible` ones (quiet, and neither the TT move, a killer nor the
+/// counter-move) may be reduced.
+#[derive(Clone, Copy, Debug)]
+struct MoveKind {
+    quiet: bool,
+    reducible: bool,
+}
+
 const TT_MOVE_SCORE: i64 = 1 << 60;
+/// The largest history bonus for one cutoff (depth² up to this).
+const HISTORY_BONUS_MAX: i32 = 1600;
 const GAIN_SCORE: i64 = 1 << 50;
-const HISTORY_MAX: i32 = 1 << 20;
+const HISTORY_MAX: i32 = 16384;
 const MAX_QDEPTH: u32 = 12;
 
 /// Mate scores are stored relative to the node, so that a stored mate found at one ply can be

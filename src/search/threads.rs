@@ -29,6 +29,9 @@ pub struct ThreadData {
     pub(crate) killers: Box<[[u16; 2]; MAX_PLY]>,
     /// The butterfly history: a score per side and move code ([`HISTORY_LEN`] entries).
     pub(crate) history: Vec<i32>,
+    /// Counter-moves: per side and code of the opponent's last move, the quiet move that last
+    /// refuted it ([`HISTORY_LEN`] entries, 0 for none).
+    pub(crate) counters: Vec<u16>,
 }
 
 impl Default for ThreadData {
@@ -36,6 +39,7 @@ impl Default for ThreadData {
         ThreadData {
             killers: Box::new([[0; 2]; MAX_PLY]),
             history: vec![0; HISTORY_LEN],
+            counters: vec![0; HISTORY_LEN],
         }
     }
 }
@@ -45,6 +49,7 @@ impl ThreadData {
     pub fn clear(&mut self) {
         self.killers.fill([0; 2]);
         self.history.fill(0);
+        self.counters.fill(0);
     }
 }
 
