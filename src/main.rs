@@ -48,7 +48,7 @@ enum Command {
     Htp(HtpArgs),
     /// Count the leaf nodes of the legal-move tree (move generator check and speed test).
     Perft {
-        /// brandubh, tablut, tawlbwrdd or ataxx.
+        /// brandubh, tablut, tawlbwrdd, copenhagen, copenhagen13 or ataxx.
         #[arg(long, value_parser = parse_variant)]
         variant: Variant,
         /// Depth in plies: at most 8 for ataxx, 7 for brandubh, 6 for tablut, 5 for tawlbwrdd

@@ -11,7 +11,7 @@ use skald::variant::Variant;
 /// Arguments of `skald analyze`.
 #[derive(clap::Args, Debug)]
 pub struct Args {
-    /// brandubh, tablut, tawlbwrdd or ataxx (not needed with --record).
+    /// brandubh, tablut, tawlbwrdd, copenhagen, copenhagen13 or ataxx (not needed with --record).
     #[arg(long, value_parser = super::parse_variant, required_unless_present = "record")]
     pub variant: Option<Variant>,
     /// The position (default: the start position).

@@ -15,7 +15,7 @@ use std::time::Instant;
 /// Arguments of `skald play`.
 #[derive(clap::Args, Debug)]
 pub struct Args {
-    /// brandubh, tablut, tawlbwrdd or ataxx.
+    /// brandubh, tablut, tawlbwrdd, copenhagen, copenhagen13 or ataxx.
     #[arg(long, value_parser = super::parse_variant, default_value = "brandubh")]
     pub variant: Variant,
     /// Your side: attackers or defenders (tafl), x or o (Ataxx). Default: the side that moves
