@@ -17,13 +17,14 @@
 pub mod options;
 pub mod session;
 
-use crate::game::{Game, Outcome};
+use crate::game::Outcome;
 use crate::search::{
     Control, Limits, SearchOptions, ThreadPool, TranspositionTable, tt::TableError,
 };
-use crate::variant::{GameVisitor, Variant};
+use crate::variant::Variant;
 use options::{OptionError, Setting};
-use session::{GameSession, Session, TextReport, TextResult};
+pub use session::new_session;
+use session::{Session, TextReport, TextResult};
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 
@@ -96,18 +97,6 @@ pub struct Engine {
     tt: Arc<TranspositionTable>,
     pool: Arc<ThreadPool>,
     searches: Arc<Searches>,
-}
-
-/// A new session at the start position of `variant`.
-pub fn new_session(variant: Variant) -> Box<dyn Session> {
-    struct Make;
-    impl GameVisitor for Make {
-        type Output = Box<dyn Session>;
-        fn visit<G: Game>(self, start: G) -> Box<dyn Session> {
-            Box::new(GameSession::new(start))
-        }
-    }
-    variant.visit(Make)
 }
 
 impl Engine {
