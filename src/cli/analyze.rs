@@ -2,7 +2,7 @@
 
 use super::{outcome_text, score_text, score_words, side_name};
 use anyhow::{Result, anyhow, bail};
-use serde_json::json;
+use serde::Serialize;
 use skald::engine::Engine;
 use skald::engine::session::TextReport;
 use skald::search::{Limits, Score};
@@ -49,10 +49,80 @@ pub struct Args {
     pub json: bool,
 }
 
-fn score_json(s: Score) -> serde_json::Value {
+/// A score in the JSON output: `{"cp":35}` or `{"mate":3}`.
+#[derive(Serialize)]
+#[serde(rename_all = "lowercase")]
+enum JsonScore {
+    Cp(i32),
+    Mate(i32),
+}
+
+fn score_json(s: Score) -> JsonScore {
     match s {
-        Score::Cp(cp) => json!({ "cp": cp }),
-        Score::Mate(n) => json!({ "mate": n }),
+        Score::Cp(cp) => JsonScore::Cp(cp),
+        Score::Mate(n) => JsonScore::Mate(n),
+    }
+}
+
+/// One completed depth and line (`--json`), fields in this order.
+#[derive(Serialize)]
+struct JsonDepth<'a> {
+    depth: u32,
+    seldepth: u32,
+    multipv: u32,
+    score: JsonScore,
+    nodes: u64,
+    nps: u64,
+    time_ms: u64,
+    hashfull: u32,
+    pv: &'a [String],
+}
+
+/// One line of the final object.
+#[derive(Serialize)]
+struct JsonLine<'a> {
+    score: JsonScore,
+    pv: &'a [String],
+}
+
+/// The final object of `--json`: the answer and the last complete depth's lines.
+#[derive(Serialize)]
+struct JsonResult<'a> {
+    bestmove: Option<&'a str>,
+    ponder: Option<&'a str>,
+    score: JsonScore,
+    depth: u32,
+    nodes: u64,
+    lines: Vec<JsonLine<'a>>,
+}
+
+/// One analysed move of a record (`--record --json`).
+#[derive(Serialize)]
+struct JsonPly<'a> {
+    ply: usize,
+    to_move: &'a str,
+    fen: String,
+    played: &'a str,
+    bestmove: Option<&'a str>,
+    score: JsonScore,
+    depth: u32,
+    nodes: u64,
+    pv: &'a [String],
+}
+
+/// The last object of `--record --json`.
+#[derive(Serialize)]
+struct JsonRecordEnd {
+    plies: usize,
+    final_fen: String,
+    outcome: String,
+}
+
+/// Prints `value` as one line of JSON.
+fn print_json(value: &impl Serialize) {
+    match serde_json::to_string(value) {
+        Ok(line) => println!("{line}"),
+        Err(e) => eprintln!("error: cannot write JSON: {e}"),
     }
 }
 
@@ -133,25 +203,18 @@ fn run_record(args: &Args) -> Result<()> {
         let r = engine.search(&limits, &mut |_| {});
         let best = r.best_move.clone().unwrap_or_else(|| "-".into());
         if args.json {
-            let pv = r
-                .lines
-                .first()
-                .map(|(_, pv)| pv.clone())
-                .unwrap_or_default();
-            println!(
-                "{}",
-                json!({
-                    "ply": ply + 1,
-                    "to_move": side_name(names, to_move),
-                    "fen": session.fen(),
-                    "played": played,
-                    "bestmove": r.best_move,
-                    "score": score_json(r.score),
-                    "depth": r.depth,
-                    "nodes": r.nodes,
-                    "pv": pv,
-                })
-            );
+            let pv = r.lines.first().map_or(&[][..], |(_, pv)| &pv[..]);
+            print_json(&JsonPly {
+                ply: ply + 1,
+                to_move: side_name(names, to_move),
+                fen: session.fen(),
+                played,
+                bestmove: r.best_move.as_deref(),
+                score: score_json(r.score),
+                depth: r.depth,
+                nodes: r.nodes,
+                pv,
+            });
         } else {
             println!(
                 "{:>5}  {:<10}  {:<10}{} {:<10}  {:>7}  {} (depth {})",
@@ -169,14 +232,11 @@ fn run_record(args: &Args) -> Result<()> {
     }
     let outcome = session.outcome();
     if args.json {
-        println!(
-            "{}",
-            json!({
-                "plies": game.moves.len(),
-                "final_fen": session.fen(),
-                "outcome": outcome_text(names, outcome),
-            })
-        );
+        print_json(&JsonRecordEnd {
+            plies: game.moves.len(),
+            final_fen: session.fen(),
+            outcome: outcome_text(names, outcome),
+        });
     } else {
         println!();
         println!("final position: {}", outcome_text(names, outcome));
@@ -232,18 +292,17 @@ pub fn run(args: Args) -> Result<()> {
     let multi = args.multipv > 1;
     let mut report = |r: &TextReport| {
         if json {
-            let v = json!({
-                "depth": r.depth,
-                "seldepth": r.seldepth,
-                "multipv": r.multipv,
-                "score": score_json(r.score),
-                "nodes": r.nodes,
-                "nps": r.nps,
-                "time_ms": r.time_ms,
-                "hashfull": r.hashfull,
-                "pv": r.pv,
+            print_json(&JsonDepth {
+                depth: r.depth,
+                seldepth: r.seldepth,
+                multipv: r.multipv,
+                score: score_json(r.score),
+                nodes: r.nodes,
+                nps: r.nps,
+                time_ms: r.time_ms,
+                hashfull: r.hashfull,
+                pv: &r.pv,
             });
-            println!("{v}");
         } else {
             let line = if multi {
                 format!(" #{}", r.multipv)
@@ -263,20 +322,22 @@ pub fn run(args: Args) -> Result<()> {
     };
     let result = engine.search(&limits, &mut report);
     if json {
-        let lines: Vec<_> = result
+        let lines = result
             .lines
             .iter()
-            .map(|(s, pv)| json!({ "score": score_json(*s), "pv": pv }))
+            .map(|(s, pv)| JsonLine {
+                score: score_json(*s),
+                pv,
+            })
             .collect();
-        let v = json!({
-            "bestmove": result.best_move,
-            "ponder": result.ponder,
-            "score": score_json(result.score),
-            "depth": result.depth,
-            "nodes": result.nodes,
-            "lines": lines,
+        print_json(&JsonResult {
+            bestmove: result.best_move.as_deref(),
+            ponder: result.ponder.as_deref(),
+            score: score_json(result.score),
+            depth: result.depth,
+            nodes: result.nodes,
+            lines,
         });
-        println!("{v}");
         return Ok(());
     }
     println!();
