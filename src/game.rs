@@ -139,8 +139,9 @@ pub enum RepetitionRule {
     /// (Copenhagen: the defenders may not repeat a board; the other side may). Judged like
     /// [`RepetitionRule::MoverLoses`] at the second occurrence, but only for moves of this side:
     /// a side whose every move repeats has no legal move and loses, and a front-end that lets such
-    /// a move through sees it lose. "Position" is placement and side to move (a board recurring
-    /// with the other side to move, after an odd cycle, is not caught).
+    /// a move through sees it lose. What may not recur is the *board* (copenhagen.md: "recreates
+    /// any earlier board of the game"; hnefatafl.org compares boards the same way): an earlier
+    /// placement counts whichever side was to move then ([`side_key`]).
     Forbidden(Side),
 }
 
@@ -379,6 +380,14 @@ pub trait Game: Clone + Send + Sync + fmt::Debug + 'static {
     }
 }
 
+/// The Zobrist key of the side to move: the hashes of one board with either side to move differ
+/// by it (found with [`Game::make_null_move`], which flips the side and nothing else).
+pub fn side_key<G: Game>(pos: &G) -> u64 {
+    let mut flipped = pos.clone();
+    flipped.make_null_move();
+    pos.hash() ^ flipped.hash()
+}
+
 /// The outcome of `pos` given the Zobrist hashes of the game's earlier positions (`history`,
 /// oldest first, not including `pos`): [`Game::outcome`] plus the repetition rule.
 pub fn outcome_with_history<G: Game>(pos: &G, history: &[u64]) -> Outcome {
@@ -390,9 +399,14 @@ pub fn outcome_with_history<G: Game>(pos: &G, history: &[u64]) -> Outcome {
     if let Some(n) = rule.nth() {
         let window = (pos.halfmove_clock() as usize).min(history.len());
         let hash = pos.hash();
+        // Forbidden boards: the same placement with either side to move.
+        let other = match rule {
+            RepetitionRule::Forbidden(_) => hash ^ side_key(pos),
+            _ => hash,
+        };
         let seen = history[history.len() - window..]
             .iter()
-            .filter(|&&h| h == hash)
+            .filter(|&&h| h == hash || h == other)
             .count();
         if seen + 1 >= n as usize {
             return rule.verdict(pos.side_to_move());

@@ -567,6 +567,41 @@ fn copenhagen_defenders_may_not_repeat() {
     );
 }
 
+/// Copenhagen forbids the defenders to recreate an earlier *board*, whichever side was to move
+/// then (copenhagen.md: "recreates any earlier board of the game"). The defender moves along
+/// file d in three steps (d6-d8, d8-d7, d7-d6) while the attackers shuttle b6-b7-b6-b7: after
+/// d7-d6 the board is the one after the attackers' first move b6-b7, seen then with the
+/// defenders to move (an odd cycle, which a comparison of whole positions misses).
+///
+/// ```text
+///    after b6-b7 (defenders to move)      after ... d7-d6 (attackers to move): the same board
+///  7  t  t  .  .  T  T  T  .  .  .  t      7  t  t  .  .  T  T  T  .  .  .  t
+///  6  t  .  .  T  T  K  T  T  .  t  t      6  t  .  .  T  T  K  T  T  .  t  t
+/// ```
+#[test]
+fn copenhagen_forbids_a_board_seen_with_the_other_side_to_move() {
+    use skald::game::outcome_with_history;
+    let p = skald::tafl::copenhagen();
+    let mut history = vec![p.hash()];
+    let mut c = p;
+    for mv in ["b6-b7", "d6-d8", "b7-b6", "d8-d7", "b6-b7"] {
+        c = play(&c, mv);
+        assert_eq!(outcome_with_history(&c, &history), Outcome::Ongoing, "{mv}");
+        history.push(c.hash());
+    }
+    let c = play(&c, "d7-d6");
+    assert_eq!(
+        outcome_with_history(&c, &history),
+        Outcome::win(Side::First, Reason::Repetition)
+    );
+    // Through a session (as every front-end plays) the same.
+    let mut s = skald::engine::new_session(skald::variant::Variant::Copenhagen);
+    for mv in ["b6-b7", "d6-d8", "b7-b6", "d8-d7", "b6-b7", "d7-d6"] {
+        s.play(mv).unwrap();
+    }
+    assert_eq!(s.outcome(), Outcome::win(Side::First, Reason::Repetition));
+}
+
 /// OpenTafl's Copenhagen (`efe:y`) judges the fort of `copenhagen_edge_fort` a defender win too.
 #[test]
 fn opentafl_edge_fort() {

@@ -351,6 +351,9 @@ struct Worker<'a, G: Game> {
     /// Index of the root in `hashes` (the length of the game history).
     root_index: usize,
     repetition: RepetitionRule,
+    /// The Zobrist key of the side to move ([`crate::game::side_key`]), for board-only
+    /// repetition rules.
+    side_key: u64,
     move_lists: Vec<Vec<G::Move>>,
     /// Ordering score and kind per move, per ply.
     score_lists: Vec<Vec<(i64, MoveKind)>>,
@@ -399,6 +402,7 @@ impl<'a, G: Game> Worker<'a, G> {
             hashes,
             root_index: history.len(),
             repetition: root.repetition_rule(),
+            side_key: crate::game::side_key(root),
             move_lists: (0..MAX_PLY).map(|_| Vec::with_capacity(256)).collect(),
             score_lists: (0..MAX_PLY).map(|_| Vec::with_capacity(256)).collect(),
             quiets_tried: (0..MAX_PLY).map(|_| Vec::with_capacity(64)).collect(),
@@ -663,13 +667,18 @@ impl<'a, G: Game> Worker<'a, G> {
         let n = self.hashes.len();
         let window = (pos.halfmove_clock() as usize).min(n - 1);
         let hash = self.hashes[n - 1];
+        // Earlier positions with the same side to move: every second one back; for a forbidden
+        // board, every earlier position with the same placement, whichever side was to move.
+        let (other, step) = match self.repetition {
+            RepetitionRule::Forbidden(_) => (hash ^ self.side_key, 1),
+            _ => (hash, 2),
+        };
         let mut seen = 0;
         let mut in_tree = false;
         let mut i = n - 1;
-        // Earlier positions with the same side to move: every second one back.
-        while i >= 2 && i - 2 >= n - 1 - window {
-            i -= 2;
-            if self.hashes[i] == hash {
+        while i >= step && i - step >= n - 1 - window {
+            i -= step;
+            if self.hashes[i] == hash || self.hashes[i] == other {
                 seen += 1;
                 in_tree |= i > self.root_index;
             }
