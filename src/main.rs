@@ -113,7 +113,28 @@ fn main() {
     let args: Vec<std::ffi::OsString> = std::env::args_os().collect();
     let parsed = Cli::try_parse_from(&args);
     let cli = parsed.unwrap_or_else(|e| cli::argument_error(e, &Cli::command(), &args));
+    if cli.command.as_ref().is_some_and(Command::writes_for_people) {
+        quiet_broken_pipe();
+    }
     let _ = cli::finish(run(cli));
+}
+
+impl Command {
+    /// The tools for people, whose output may be piped into `head` and the like (the engine
+    /// modes ignore a closed output instead and go on reading their input).
+    fn writes_for_people(&self) -> bool {
+        !matches!(self, Command::Opentafl | Command::Htp(_))
+    }
+}
+
+/// Like other command-line tools: when the reader of our output goes away (`skald match … |
+/// head`), end quietly with the default `SIGPIPE` action instead of a panic from `println!`.
+fn quiet_broken_pipe() {
+    #[cfg(unix)]
+    // SAFETY: restores the default action of one signal before any other thread exists.
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
+    }
 }
 
 fn run(cli: Cli) -> Result<()> {
