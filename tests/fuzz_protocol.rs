@@ -9,32 +9,9 @@
 
 use proptest::prelude::*;
 use skald::engine::{Engine, new_session};
-use skald::protocol::Output;
 use skald::protocol::uci::{Flow, Uci};
+use skald::protocol::{Capture, Output};
 use skald::variant::Variant;
-use std::io::Write;
-use std::sync::{Arc, Mutex};
-
-/// An in-memory `Output` target whose contents the test can read.
-#[derive(Clone, Default)]
-struct Buffer(Arc<Mutex<Vec<u8>>>);
-
-impl Write for Buffer {
-    fn write(&mut self, b: &[u8]) -> std::io::Result<usize> {
-        self.0.lock().unwrap().extend_from_slice(b);
-        Ok(b.len())
-    }
-    fn flush(&mut self) -> std::io::Result<()> {
-        Ok(())
-    }
-}
-
-impl Buffer {
-    fn take(&self) -> String {
-        let bytes = std::mem::take(&mut *self.0.lock().unwrap());
-        String::from_utf8_lossy(&bytes).into_owned()
-    }
-}
 
 const WORDS: &[&str] = &[
     "uci",
@@ -166,17 +143,14 @@ fn tame(line: &str) -> String {
 
 struct Harness {
     engine: Uci,
-    out: Buffer,
+    out: Capture,
 }
 
 impl Harness {
     fn new() -> Harness {
-        let out = Buffer::default();
+        let (output, out) = Output::captured();
         Harness {
-            engine: Uci::new(
-                Output::new(Box::new(out.clone())),
-                Engine::new().expect("an engine"),
-            ),
+            engine: Uci::new(output, Engine::new().expect("an engine")),
             out,
         }
     }

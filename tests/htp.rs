@@ -376,21 +376,6 @@ mod fuzz {
     use skald::engine::Engine;
     use skald::protocol::Output;
     use skald::protocol::htp::{Htp, Settings};
-    use std::io::Write;
-    use std::sync::{Arc, Mutex};
-
-    #[derive(Clone, Default)]
-    struct Buffer(Arc<Mutex<Vec<u8>>>);
-
-    impl Write for Buffer {
-        fn write(&mut self, b: &[u8]) -> std::io::Result<usize> {
-            self.0.lock().unwrap().extend_from_slice(b);
-            Ok(b.len())
-        }
-        fn flush(&mut self) -> std::io::Result<()> {
-            Ok(())
-        }
-    }
 
     const WORDS: &[&str] = &[
         "board_size",
@@ -454,9 +439,9 @@ mod fuzz {
         #![proptest_config(ProptestConfig::with_cases(64))]
         #[test]
         fn every_line_gets_one_answer(lines in prop::collection::vec(line(), 1..30)) {
-            let buf = Buffer::default();
+            let (output, buf) = Output::captured();
             let mut htp = Htp::new(
-                Output::new(Box::new(buf.clone())),
+                output,
                 Engine::new().unwrap(),
                 Settings { depth: Some(1), ..Settings::default() },
             );
@@ -464,9 +449,9 @@ mod fuzz {
                 if l.split('#').next().unwrap().split_whitespace().next().is_none() {
                     continue;
                 }
-                buf.0.lock().unwrap().clear();
+                buf.take();
                 htp.handle_line(l);
-                let out = String::from_utf8(buf.0.lock().unwrap().clone()).unwrap();
+                let out = buf.take();
                 prop_assert!(out.starts_with("= ") || out.starts_with("? "), "{l:?}: {out:?}");
                 prop_assert!(out.ends_with("\n\n"), "{l:?}: {out:?}");
                 prop_assert_eq!(out.matches("\n\n").count(), 1, "{:?}: {:?}", l, out);

@@ -604,26 +604,11 @@ pub fn run(input: &mut dyn BufRead, out: Output, engine: Engine, settings: Setti
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::io::Write;
-    use std::sync::{Arc, Mutex};
-
-    #[derive(Clone, Default)]
-    struct Buf(Arc<Mutex<Vec<u8>>>);
-    impl Write for Buf {
-        fn write(&mut self, b: &[u8]) -> std::io::Result<usize> {
-            self.0.lock().unwrap().extend_from_slice(b);
-            Ok(b.len())
-        }
-        fn flush(&mut self) -> std::io::Result<()> {
-            Ok(())
-        }
-    }
 
     fn transcript(input: &str, settings: Settings) -> String {
-        let buf = Buf::default();
-        let out = Output::new(Box::new(buf.clone()));
+        let (out, buf) = Output::captured();
         run(&mut input.as_bytes(), out, Engine::new().unwrap(), settings);
-        String::from_utf8(buf.0.lock().unwrap().clone()).unwrap()
+        buf.take()
     }
 
     #[test]

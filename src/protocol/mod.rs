@@ -31,6 +31,12 @@ impl Output {
         }
     }
 
+    /// An output kept in memory, and the handle that reads it (tests, in-process drivers).
+    pub fn captured() -> (Output, Capture) {
+        let capture = Capture::default();
+        (Output::new(Box::new(capture.clone())), capture)
+    }
+
     /// Writes `line` and a newline, then flushes. Write errors (a closed pipe) are ignored: the
     /// engine keeps running until it reads `quit` or end of input.
     pub fn line(&self, line: impl AsRef<str>) {
@@ -41,6 +47,32 @@ impl Output {
         let _ = w.write_all(line.as_ref().as_bytes());
         let _ = w.write_all(b"\n");
         let _ = w.flush();
+    }
+}
+
+/// What an [`Output::captured`] output has written, shared with it.
+#[derive(Clone, Default)]
+pub struct Capture(Arc<Mutex<Vec<u8>>>);
+
+impl Capture {
+    /// Everything written since the last `take`, decoded lossily; the buffer is emptied.
+    pub fn take(&self) -> String {
+        let bytes = std::mem::take(&mut *self.0.lock().unwrap_or_else(|p| p.into_inner()));
+        String::from_utf8_lossy(&bytes).into_owned()
+    }
+}
+
+impl Write for Capture {
+    fn write(&mut self, b: &[u8]) -> std::io::Result<usize> {
+        self.0
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .extend_from_slice(b);
+        Ok(b.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
     }
 }
 
