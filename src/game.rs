@@ -336,26 +336,7 @@ pub trait Game: Clone + Send + Sync + fmt::Debug + 'static {
     /// the piece on each square (`None` if empty). The default reads [`Game::fen`]'s placement
     /// field (rules.md "Position strings": digit runs of empty squares, one letter a piece).
     fn board_rows(&self) -> Vec<Vec<Option<char>>> {
-        let fen = self.fen();
-        let placement = fen.split_whitespace().next().unwrap_or("");
-        placement
-            .split('/')
-            .map(|row| {
-                let mut squares = Vec::new();
-                let mut run = 0usize;
-                for c in row.chars() {
-                    if let Some(d) = c.to_digit(10) {
-                        run = run * 10 + d as usize;
-                    } else {
-                        squares.extend(std::iter::repeat_n(None, run));
-                        run = 0;
-                        squares.push(Some(c));
-                    }
-                }
-                squares.extend(std::iter::repeat_n(None, run));
-                squares
-            })
-            .collect()
+        fen_board_rows(&self.fen())
     }
 
     /// perft(depth): the number of leaf nodes of the legal-move tree (rules.md conventions).
@@ -378,6 +359,31 @@ pub trait Game: Clone + Send + Sync + fmt::Debug + 'static {
             })
             .sum()
     }
+}
+
+/// The board of a FEN (its first field) as rows of squares, top rank first, each row from the
+/// a-file: the piece letter on each square, `None` if empty (rules.md "Position strings": digit
+/// runs of empty squares, one letter a piece). No checking: a malformed FEN gives odd rows.
+pub fn fen_board_rows(fen: &str) -> Vec<Vec<Option<char>>> {
+    let placement = fen.split_whitespace().next().unwrap_or("");
+    placement
+        .split('/')
+        .map(|row| {
+            let mut squares = Vec::new();
+            let mut run = 0usize;
+            for c in row.chars() {
+                if let Some(d) = c.to_digit(10) {
+                    run = run * 10 + d as usize;
+                } else {
+                    squares.extend(std::iter::repeat_n(None, run));
+                    run = 0;
+                    squares.push(Some(c));
+                }
+            }
+            squares.extend(std::iter::repeat_n(None, run));
+            squares
+        })
+        .collect()
 }
 
 /// The Zobrist key of the side to move: the hashes of one board with either side to move differ

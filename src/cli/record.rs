@@ -25,7 +25,7 @@
 //! (skipped: the principal line is read).
 
 use skald::engine::session::{Session, new_session};
-use skald::game::Side;
+use skald::game::{Side, fen_board_rows};
 use skald::protocol::opentafl as otep;
 use skald::tafl::opentafl as notation;
 use skald::variant::Variant;
@@ -118,29 +118,6 @@ pub fn otn_rules(variant: Variant) -> Option<&'static str> {
     }
 }
 
-/// The squares of a tafl FEN's board, top rank first, each `None` or its piece letter.
-fn fen_squares(fen: &str) -> Vec<Vec<Option<char>>> {
-    let board = fen.split_whitespace().next().unwrap_or("");
-    board
-        .split('/')
-        .map(|row| {
-            let mut out = Vec::new();
-            let mut n = 0usize;
-            for c in row.chars() {
-                if let Some(d) = c.to_digit(10) {
-                    n = n * 10 + d as usize;
-                } else {
-                    out.extend(std::iter::repeat_n(None, n));
-                    n = 0;
-                    out.push(Some(c));
-                }
-            }
-            out.extend(std::iter::repeat_n(None, n));
-            out
-        })
-        .collect()
-}
-
 /// A square name (`a1` bottom left) from top-first row `r` and file `f` of `size` rows.
 fn square_text(f: usize, r: usize, size: usize) -> String {
     format!("{}{}", (b'a' + f as u8) as char, size - r)
@@ -149,7 +126,7 @@ fn square_text(f: usize, r: usize, size: usize) -> String {
 /// A move in OpenTafl's notation, from the FENs before and after it: `d1-d3`, `Kd4-d2`,
 /// `d1-d3xd4/e3` (a captured king would be `xKd4`).
 fn otn_move(mv: &str, before: &str, after: &str) -> String {
-    let (b, a) = (fen_squares(before), fen_squares(after));
+    let (b, a) = (fen_board_rows(before), fen_board_rows(after));
     let size = b.len();
     let from = mv.split('-').next().unwrap_or("");
     let piece_at = |sq: &str| -> Option<char> {
