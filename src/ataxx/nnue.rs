@@ -1,5 +1,15 @@
 //! An NNUE-style network evaluation for Ataxx: the network file, the accumulator and the
-//! integer forward pass. Self-contained (the search does not use it yet).
+//! integer forward pass, and [`AtaxxEval`], the search's Ataxx evaluation
+//! ([`crate::eval::Evaluator`]).
+//!
+//! # In the search
+//! The search evaluates Ataxx with a network unless the engine option `EvalFile` says `hand`:
+//! by default the network built into the binary ([`embedded`], the file `nets/`
+//! [`EMBEDDED_NAME`]), or one read from the file `EvalFile` names. Each search thread keeps one
+//! [`Accumulator`] per ply: computed from scratch at the root ([`Accumulator::refresh`]), then
+//! copied from the parent and updated for the move at each child ([`Accumulator::apply_move`]).
+//! Every Ataxx node is evaluated (there is no quiescence move, and the static evaluation goes
+//! to the transposition table), so the update is made eagerly when the child is made.
 //!
 //! # Architecture
 //! `(147 → HIDDEN)×2 → 1`, the usual "perspective" NNUE:
@@ -51,6 +61,7 @@
 //! 38 424 bytes.
 
 use std::path::Path;
+use std::sync::{Arc, LazyLock};
 
 use super::bitboard::{Bitboard, NUM_SQUARES, SINGLE, Squares};
 use super::mv::Move;
@@ -362,6 +373,117 @@ fn sub_row(acc: &mut [i16; HIDDEN], row: &[i16; HIDDEN]) {
     }
 }
 
+/// The file name under `nets/` of the network built into the binary (the default evaluation).
+/// Changing the network built in is a change of this one line.
+macro_rules! embedded_file_name {
+    () => {
+        "ataxx-demo.nnue"
+    };
+}
+
+/// The file name under `nets/` of the network built into the binary ([`embedded`]).
+pub const EMBEDDED_NAME: &str = embedded_file_name!();
+
+static EMBEDDED_BYTES: &[u8] = include_bytes!(concat!("../../nets/", embedded_file_name!()));
+
+static EMBEDDED: LazyLock<Arc<Network>> = LazyLock::new(|| {
+    Arc::new(
+        Network::from_bytes(EMBEDDED_BYTES)
+            .expect("the network built into the binary is a valid network file (a test checks)"),
+    )
+});
+
+/// The network built into the binary (`nets/` [`EMBEDDED_NAME`]), read on first use.
+pub fn embedded() -> &'static Arc<Network> {
+    &EMBEDDED
+}
+
+/// Ataxx's evaluation for the search ([`crate::eval::Evaluator`]): a network with an
+/// [`Accumulator`] per ply, or the hand-written evaluation (whose accumulator is left alone).
+#[derive(Clone, Debug)]
+pub enum AtaxxEval {
+    /// The hand-written evaluation ([`crate::game::Game::evaluate`]).
+    Hand,
+    /// A network; `name` says which for people (the embedded one's file name or a path).
+    Network {
+        /// The network.
+        net: Arc<Network>,
+        /// Its file name or path.
+        name: String,
+    },
+}
+
+impl AtaxxEval {
+    /// The network built into the binary.
+    pub fn embedded() -> AtaxxEval {
+        AtaxxEval::Network {
+            net: Arc::clone(embedded()),
+            name: format!("{EMBEDDED_NAME} (built in)"),
+        }
+    }
+
+    /// The evaluator an [`crate::eval::EvalChoice`] selects: the embedded network by default.
+    pub fn for_choice(choice: &crate::eval::EvalChoice) -> AtaxxEval {
+        use crate::eval::EvalChoice;
+        match choice {
+            EvalChoice::Default => AtaxxEval::embedded(),
+            EvalChoice::Hand => AtaxxEval::Hand,
+            EvalChoice::Ataxx { net, name } => AtaxxEval::Network {
+                net: Arc::clone(net),
+                name: name.clone(),
+            },
+        }
+    }
+}
+
+impl crate::eval::Evaluator<Position> for AtaxxEval {
+    type Accumulator = Accumulator;
+
+    #[inline]
+    fn refresh(&self, pos: &Position, acc: &mut Accumulator) {
+        if let AtaxxEval::Network { net, .. } = self {
+            acc.refresh(net, pos);
+        }
+    }
+
+    #[inline]
+    fn update(
+        &self,
+        parent: &Position,
+        mv: Move,
+        _child: &Position,
+        parent_acc: &Accumulator,
+        child_acc: &mut Accumulator,
+    ) {
+        if let AtaxxEval::Network { net, .. } = self {
+            *child_acc = *parent_acc;
+            child_acc.apply_move(net, parent, mv);
+        }
+    }
+
+    #[inline]
+    fn evaluate(&self, pos: &Position, acc: &Accumulator) -> i32 {
+        match self {
+            AtaxxEval::Hand => super::eval::evaluate(pos),
+            AtaxxEval::Network { net, .. } => net.evaluate(acc, pos.side),
+        }
+    }
+
+    fn terms(&self, pos: &Position) -> Vec<(&'static str, i32)> {
+        match self {
+            AtaxxEval::Hand => super::eval::terms(pos).to_vec(),
+            AtaxxEval::Network { net, .. } => vec![("network", net.evaluate_position(pos))],
+        }
+    }
+
+    fn describe(&self) -> String {
+        match self {
+            AtaxxEval::Hand => "hand-written".to_string(),
+            AtaxxEval::Network { name, .. } => format!("network {name}"),
+        }
+    }
+}
+
 /// The hidden layer's values before activation for both perspectives: `v[0]` seen from `x`,
 /// `v[1]` from `o` (units of `1/QA`). 512 bytes, aligned for vector loads; `Copy`, so a search
 /// can keep one per ply.
@@ -369,6 +491,15 @@ fn sub_row(acc: &mut [i16; HIDDEN], row: &[i16; HIDDEN]) {
 #[repr(C, align(64))]
 pub struct Accumulator {
     v: [[i16; HIDDEN]; 2],
+}
+
+/// All zeros (not any position's accumulator: [`Accumulator::refresh`] makes one).
+impl Default for Accumulator {
+    fn default() -> Self {
+        Accumulator {
+            v: [[0; HIDDEN]; 2],
+        }
+    }
 }
 
 impl Accumulator {
