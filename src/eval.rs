@@ -22,7 +22,7 @@ use std::sync::Arc;
 /// by [`Game::evaluator`]; read-only during the search.
 pub trait Evaluator<G: Game>: Send + Sync + 'static {
     /// What is kept per ply: a network's hidden-layer sums; `()` for a hand-written evaluation.
-    type Accumulator: Clone + Send + Default + 'static;
+    type Accumulator: Clone + Send + Default + PartialEq + std::fmt::Debug + 'static;
 
     /// Sets `acc` to the accumulator of `pos` computed from scratch.
     fn refresh(&self, pos: &G, acc: &mut Self::Accumulator);

@@ -654,6 +654,98 @@ mod tests {
     }
 
     #[test]
+    fn the_search_evaluator_updates_equal_refreshes() {
+        use crate::eval::{EvalChoice, Evaluator};
+        let random = EvalChoice::Ataxx {
+            net: Arc::new(random_network(9)),
+            name: "random".into(),
+        };
+        for choice in [EvalChoice::Default, random, EvalChoice::Hand] {
+            let eval = AtaxxEval::for_choice(&choice);
+            let mut carried = None::<(Position, Accumulator)>;
+            random_games(10, |before, mv, after| {
+                let parent = match carried.take() {
+                    Some((p, acc)) if p == *before => acc,
+                    _ => {
+                        let mut acc = Accumulator::default();
+                        eval.refresh(before, &mut acc);
+                        acc
+                    }
+                };
+                let mut child = Accumulator::default();
+                eval.update(before, mv, after, &parent, &mut child);
+                let mut fresh = Accumulator::default();
+                eval.refresh(after, &mut fresh);
+                assert_eq!(
+                    child,
+                    fresh,
+                    "{} after {mv} from {}",
+                    eval.describe(),
+                    before.to_fen()
+                );
+                let v = eval.evaluate(after, &child);
+                assert_eq!(v, eval.evaluate_fresh(after));
+                assert_eq!(v, eval.terms(after).iter().map(|t| t.1).sum::<i32>());
+                carried = Some((*after, child));
+            });
+        }
+    }
+
+    #[test]
+    fn the_embedded_network_is_read_and_used_by_default() {
+        use crate::eval::{EvalChoice, Evaluator};
+        let file = std::fs::read(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/nets/",
+            embedded_file_name!()
+        ))
+        .unwrap();
+        assert_eq!(**embedded(), Network::from_bytes(&file).unwrap());
+        let eval = AtaxxEval::for_choice(&EvalChoice::Default);
+        assert!(eval.describe().contains(EMBEDDED_NAME));
+        let pos = Position::from_fen("xx4o/xx5/7/7/7/7/o5x o 0 2").unwrap();
+        assert_eq!(
+            eval.evaluate_fresh(&pos),
+            embedded().evaluate_position(&pos)
+        );
+        let hand = AtaxxEval::for_choice(&EvalChoice::Hand);
+        assert_eq!(
+            hand.evaluate_fresh(&pos),
+            super::super::eval::evaluate(&pos)
+        );
+    }
+
+    #[test]
+    fn eval_file_values() {
+        use crate::eval::EvalChoice;
+        assert!(matches!(
+            EvalChoice::from_eval_file(""),
+            Ok(EvalChoice::Default)
+        ));
+        assert!(matches!(
+            EvalChoice::from_eval_file("<default>"),
+            Ok(EvalChoice::Default)
+        ));
+        assert!(matches!(
+            EvalChoice::from_eval_file(" HAND "),
+            Ok(EvalChoice::Hand)
+        ));
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/nets/", embedded_file_name!());
+        match EvalChoice::from_eval_file(path) {
+            Ok(EvalChoice::Ataxx { net, name }) => {
+                assert_eq!(*net, **embedded());
+                assert_eq!(name, path);
+            }
+            other => panic!("{other:?}"),
+        }
+        let err = EvalChoice::from_eval_file("/nonexistent/x.nnue").unwrap_err();
+        assert!(
+            err.to_string()
+                .starts_with("cannot read network file /nonexistent/x.nnue")
+        );
+    }
+
+    #[test]
     fn colour_swap_keeps_the_evaluation() {
         // Features are relative to the side to move, so swapping the colours and the side to
         // move changes nothing.

@@ -442,6 +442,13 @@ impl<'a, G: Game> Worker<'a, G> {
     /// below the mate scores.
     #[inline]
     fn evaluate(&self, pos: &G, ply: usize) -> i32 {
+        // The library's own tests check every incremental accumulator against a refresh.
+        #[cfg(test)]
+        {
+            let mut fresh = Acc::<G>::default();
+            self.eval.refresh(pos, &mut fresh);
+            assert_eq!(self.accs[ply], fresh, "accumulator at ply {ply} of {pos:?}");
+        }
         Self::clamp_eval(self.eval.evaluate(pos, &self.accs[ply]))
     }
 
@@ -1172,6 +1179,43 @@ fn score_from_tt(v: i32, ply: usize) -> i32 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Searches through [`crate::engine::Engine`] with each evaluation: every evaluation in
+    /// the search checks its incremental accumulator against a refresh (`Worker::evaluate`
+    /// under `cfg(test)`).
+    #[test]
+    fn incremental_accumulators_equal_refreshes_in_the_search() {
+        use crate::engine::Engine;
+        use crate::variant::Variant;
+        let fens = [
+            None,
+            Some("x5o/7/2-1-2/7/2-1-2/7/o5x x 0 1"),
+            Some("x1x3o/3o1oo/4o1o/6o/3oxo1/1o1x3/o2xx2 o 2 15"),
+            Some("xxxxooo/xxxxooo/xxxoooo/xxxoooo/xxxxooo/xxxoooo/xxx3o x 0 30"),
+        ];
+        for eval_file in ["<default>", "hand"] {
+            let mut engine = Engine::new().unwrap();
+            engine.set_variant(Variant::Ataxx);
+            engine.set_option("EvalFile", eval_file).unwrap();
+            for fen in fens {
+                engine.session_mut().set_position(fen, &[]).unwrap();
+                let limits = Limits {
+                    nodes: Some(30_000),
+                    ..Limits::default()
+                };
+                let r = engine.search(&limits, &mut |_| {});
+                assert!(r.best_move.is_some(), "{fen:?}");
+            }
+        }
+        // A tafl game too (its accumulator is `()`), with null moves.
+        let mut engine = Engine::new().unwrap();
+        engine.set_variant(Variant::Tablut);
+        let limits = Limits {
+            nodes: Some(20_000),
+            ..Limits::default()
+        };
+        assert!(engine.search(&limits, &mut |_| {}).best_move.is_some());
+    }
 
     #[test]
     fn mate_scores_convert_to_moves() {
