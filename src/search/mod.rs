@@ -449,12 +449,22 @@ impl<'a, G: Game> Worker<'a, G> {
             self.eval.refresh(pos, &mut fresh);
             assert_eq!(self.accs[ply], fresh, "accumulator at ply {ply} of {pos:?}");
         }
+        if Self::NO_ACC {
+            return Self::clamp_eval(self.eval.evaluate(pos, &Acc::<G>::default()));
+        }
         Self::clamp_eval(self.eval.evaluate(pos, &self.accs[ply]))
     }
+
+    /// The evaluation keeps no accumulator (a hand-written one): the search skips the
+    /// accumulator's bookkeeping altogether.
+    const NO_ACC: bool = std::mem::size_of::<Acc<G>>() == 0;
 
     /// Sets the accumulator of `child` (at `ply + 1`), made from `pos` (at `ply`) by `mv`.
     #[inline]
     fn update_acc(&mut self, pos: &G, mv: G::Move, child: &G, ply: usize) {
+        if Self::NO_ACC {
+            return;
+        }
         let (head, tail) = self.accs.split_at_mut(ply + 1);
         self.eval.update(pos, mv, child, &head[ply], &mut tail[0]);
     }
@@ -847,7 +857,9 @@ impl<'a, G: Game> Worker<'a, G> {
                 let mut child = pos.clone();
                 child.make_null_move();
                 // The placement is unchanged: so is the accumulator.
-                self.accs[ply + 1] = self.accs[ply].clone();
+                if !Self::NO_ACC {
+                    self.accs[ply + 1] = self.accs[ply].clone();
+                }
                 self.came_by[ply + 1] = 0;
                 self.hashes.push(child.hash());
                 let v = -self.negamax(&child, depth - 1 - r, -beta, -beta + 1, ply + 1, true);
