@@ -64,17 +64,35 @@ impl BenchResult {
 
 /// Searches every bench position to `depth` with `threads` threads (a new game, so empty 16 MiB
 /// tables, for each) and calls `each(variant, fen, nodes)` after each position. With one thread
-/// the node count is deterministic. Errors if the engine cannot be made or `threads` is not
-/// accepted.
+/// the node count is deterministic. The evaluation is the default one (Ataxx's embedded
+/// network); [`run_with_eval`] chooses another.
+///
+/// # Errors
+/// The engine cannot be made or `threads` is not accepted.
 pub fn run(
     depth: u32,
     threads: usize,
+    each: impl FnMut(Variant, &str, u64),
+) -> Result<BenchResult, EngineError> {
+    run_with_eval(depth, threads, crate::eval::EVAL_FILE_DEFAULT, each)
+}
+
+/// [`run`] with the evaluation that the engine option `EvalFile` value `eval_file` selects
+/// (`<default>`, `hand` or a network file's path).
+///
+/// # Errors
+/// As [`run`], and [`EngineError::Option`] if `eval_file` is refused (a bad network file).
+pub fn run_with_eval(
+    depth: u32,
+    threads: usize,
+    eval_file: &str,
     mut each: impl FnMut(Variant, &str, u64),
 ) -> Result<BenchResult, EngineError> {
     let mut engine = Engine::new()?;
     engine
         .set_option("Threads", &threads.to_string())
         .map_err(|e| EngineError::Threads(std::io::Error::other(e.to_string())))?;
+    engine.set_option("EvalFile", eval_file)?;
     let limits = Limits {
         depth: Some(depth),
         ..Limits::default()

@@ -1,6 +1,7 @@
 //! The small trait that every game family implements and that the search, the protocol
 //! front-ends and the CLI are written against. The search never asks which game it plays.
 
+use crate::eval::{EvalChoice, Evaluator};
 pub use crate::tuning::SearchParams;
 use std::fmt;
 
@@ -261,7 +262,15 @@ pub trait Game: Clone + Send + Sync + fmt::Debug + 'static {
     /// How repeated positions are treated (applied by the caller, who has the history).
     fn repetition_rule(&self) -> RepetitionRule;
 
-    /// Static evaluation in centipawns from the side to move's point of view.
+    /// The evaluation the search uses ([`crate::eval`]): [`crate::eval::HandEval`] (the
+    /// hand-written [`Game::evaluate`]) for a game without a network.
+    type Eval: Evaluator<Self>;
+
+    /// The evaluator `choice` selects for this game (made once per search thread).
+    fn evaluator(&self, choice: &EvalChoice) -> Self::Eval;
+
+    /// The hand-written static evaluation in centipawns from the side to move's point of view.
+    /// The search evaluates through [`Game::Eval`], which may use a network instead.
     fn evaluate(&self) -> i32;
 
     /// What a move wins at once, in centipawns, for move ordering (tafl: captured material;

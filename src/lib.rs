@@ -2,7 +2,8 @@
 //! Ataxx 7×7.
 //!
 //! Layers, each depending only on the ones above it:
-//! - [`game`]: the [`game::Game`] trait the search is written against;
+//! - [`game`]: the [`game::Game`] trait the search is written against, and [`eval`]: the
+//!   evaluation interface (hand-written or a network with an accumulator per ply);
 //! - [`tafl`] and [`ataxx`]: board, rules, move generation, Zobrist hashing, evaluation;
 //! - [`search`]: iterative-deepening alpha-beta over any [`game::Game`], with a shared
 //!   transposition table;
@@ -16,6 +17,7 @@
 pub mod ataxx;
 pub mod bench;
 pub mod engine;
+pub mod eval;
 pub mod game;
 pub mod perft;
 pub mod protocol;

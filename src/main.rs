@@ -79,6 +79,10 @@ enum Command {
         #[arg(long, default_value_t = 1, allow_negative_numbers = true,
               value_parser = Whole::new(1, 256, "").map(|v| v as u64))]
         threads: u64,
+        /// The evaluation (the engine option EvalFile): <default> (Ataxx's built-in network),
+        /// hand (the hand-written evaluation) or a network file's path.
+        #[arg(long, default_value = skald::eval::EVAL_FILE_DEFAULT)]
+        eval_file: String,
     },
 }
 
@@ -181,10 +185,22 @@ fn run(cli: Cli) -> Result<()> {
             );
             Ok(())
         }
-        Some(Command::Bench { depth, threads }) => {
-            let result = skald::bench::run(depth, threads as usize, |variant, fen, nodes| {
-                eprintln!("{variant:<10} {nodes:>12} nodes  {fen}")
-            })?;
+        Some(Command::Bench {
+            depth,
+            threads,
+            eval_file,
+        }) => {
+            let mut last = std::time::Instant::now();
+            let result = skald::bench::run_with_eval(
+                depth,
+                threads as usize,
+                &eval_file,
+                |variant, fen, nodes| {
+                    let ms = last.elapsed().as_millis();
+                    last = std::time::Instant::now();
+                    eprintln!("{variant:<10} {nodes:>12} nodes {ms:>7} ms  {fen}")
+                },
+            )?;
             println!("{} nodes {} nps", result.nodes, result.nps());
             Ok(())
         }

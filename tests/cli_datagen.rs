@@ -40,8 +40,24 @@ fn parse(line: &str) -> (Position, i32, f64) {
 #[test]
 fn one_game_is_consistent() {
     let mut total = 0;
-    for seed in ["1", "2", "3"] {
-        let (ok, out, err) = datagen(&["--games", "1", "--nodes", "300", "--seed", seed]);
+    // The built-in network and the hand-written evaluation (the demo network's 300-node games
+    // are short: one side is soon crushed, and mate scores are left out).
+    for (seed, eval) in [
+        ("1", "hand"),
+        ("2", "hand"),
+        ("3", "hand"),
+        ("1", "<default>"),
+    ] {
+        let (ok, out, err) = datagen(&[
+            "--games",
+            "1",
+            "--nodes",
+            "300",
+            "--seed",
+            seed,
+            "--eval-file",
+            eval,
+        ]);
         assert!(ok, "{err}");
         let lines: Vec<_> = out.lines().map(parse).collect();
         // A game can be short: a side crushed early gives mate scores, which are left out.
@@ -103,6 +119,14 @@ fn bad_input_is_one_line_and_non_zero() {
         &["--games", "0"][..],
         &["--nodes", "x"][..],
         &["--output", "/nonexistent/dir/out.txt", "--games", "1"][..],
+        &[
+            "--eval-file",
+            "/nonexistent/net.nnue",
+            "--games",
+            "2",
+            "--threads",
+            "2",
+        ][..],
     ] {
         let (ok, _, err) = datagen(args);
         assert!(!ok, "{args:?}");

@@ -226,7 +226,7 @@ proptest! {
             let mut copy = new_session(variant);
             prop_assert!(copy.set_position(Some(&again), &[]).is_ok(), "{again}");
             let _ = session.legal_moves();
-            let _ = session.eval_terms();
+            let _ = session.eval_terms(&skald::eval::EvalChoice::Default);
             let _ = session.board();
         }
         for mv in &moves {

@@ -619,3 +619,86 @@ fn uai_moves_are_clone_jump_and_pass() {
     e.send("position startpos moves a7a5 g7e7 f2");
     assert_eq!(fen(&mut e), "4o2/7/x6/7/7/5x1/o5x o 0 2");
 }
+
+#[test]
+fn eval_file_chooses_the_ataxx_evaluation_and_a_bad_file_changes_nothing() {
+    let dir = std::env::temp_dir().join(format!("skald-evalfile-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let short = dir.join("short.nnue");
+    std::fs::write(&short, b"SKNN\x01\x00").unwrap();
+    let net = format!(
+        "{}/nets/{}",
+        env!("CARGO_MANIFEST_DIR"),
+        skald::ataxx::nnue::EMBEDDED_NAME
+    );
+
+    let mut e = EngineProcess::start(&[]);
+    e.send("uai");
+    e.expect_prefix("uaiok");
+    assert!(
+        e.transcript
+            .iter()
+            .any(|l| l == "option name EvalFile type string default <default>"),
+        "{:?}",
+        e.transcript
+    );
+    e.send("position fen x5o/7/7/7/7/7/o5x o 0 1");
+    let eval_total = |e: &mut EngineProcess| {
+        e.send("eval");
+        e.expect_prefix("info string eval total ")
+    };
+    e.send("eval");
+    let by = e.expect_prefix("info string eval by ");
+    assert!(by.contains("network") && by.contains("built in"), "{by}");
+    let default = eval_total(&mut e);
+
+    // Bad files: an error naming the file's fault, the evaluation in force unchanged.
+    for (value, error) in [
+        (
+            "/nonexistent/dir/x.nnue".to_string(),
+            "info string error: option EvalFile: cannot read network file /nonexistent/dir/x.nnue",
+        ),
+        (
+            short.display().to_string(),
+            "info string error: option EvalFile: network file is truncated: 6 bytes, expected",
+        ),
+    ] {
+        e.send(&format!("setoption name EvalFile value {value}"));
+        let replies = e.sync();
+        assert!(
+            replies
+                .iter()
+                .any(|l| l.starts_with(error) && l.ends_with("; keeping <default>")),
+            "{value}: {replies:?}"
+        );
+        assert_eq!(eval_total(&mut e), default);
+        let best = e.go("go depth 3");
+        assert_eq!(best.len(), 2, "{best}");
+    }
+
+    // hand: the hand-written terms; the file of the embedded network: the same as the default.
+    e.send("setoption name EvalFile value hand");
+    e.send("eval");
+    e.expect_prefix("info string eval by hand-written");
+    e.expect_prefix("info string eval material 0");
+    assert!(eval_total(&mut e).starts_with("info string eval total 0 "));
+    e.send(&format!("setoption name EvalFile value {net}"));
+    e.send("eval");
+    e.expect_prefix(&format!("info string eval by network {net}"));
+    assert_eq!(eval_total(&mut e), default);
+    e.send("setoption name EvalFile value /nonexistent.nnue");
+    let replies = e.sync();
+    assert!(
+        replies
+            .iter()
+            .any(|l| l.ends_with(&format!("; keeping {net}"))),
+        "{replies:?}"
+    );
+    e.send("setoption name EvalFile value <default>");
+    e.send("eval");
+    e.expect_prefix("info string eval by network ");
+    assert_eq!(eval_total(&mut e), default);
+    let best = e.go("go depth 3");
+    assert_eq!(best.len(), 2, "{best}");
+    std::fs::remove_dir_all(&dir).ok();
+}

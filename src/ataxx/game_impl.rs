@@ -7,6 +7,13 @@ use crate::game::{Game, Outcome, ParseError, RepetitionRule, SearchParams, Side}
 
 impl Game for Position {
     type Move = Move;
+    type Eval = super::nnue::AtaxxEval;
+
+    /// The embedded network by default, another network or the hand-written evaluation as
+    /// `choice` says.
+    fn evaluator(&self, choice: &crate::eval::EvalChoice) -> super::nnue::AtaxxEval {
+        super::nnue::AtaxxEval::for_choice(choice)
+    }
 
     fn variant_name(&self) -> &'static str {
         "ataxx"

@@ -1,5 +1,15 @@
 //! An NNUE-style network evaluation for Ataxx: the network file, the accumulator and the
-//! integer forward pass. Self-contained (the search does not use it yet).
+//! integer forward pass, and [`AtaxxEval`], the search's Ataxx evaluation
+//! ([`crate::eval::Evaluator`]).
+//!
+//! # In the search
+//! The search evaluates Ataxx with a network unless the engine option `EvalFile` says `hand`:
+//! by default the network built into the binary ([`embedded`], the file `nets/`
+//! [`EMBEDDED_NAME`]), or one read from the file `EvalFile` names. Each search thread keeps one
+//! [`Accumulator`] per ply: computed from scratch at the root ([`Accumulator::refresh`]), then
+//! copied from the parent and updated for the move at each child ([`Accumulator::apply_move`]).
+//! Every Ataxx node is evaluated (there is no quiescence move, and the static evaluation goes
+//! to the transposition table), so the update is made eagerly when the child is made.
 //!
 //! # Architecture
 //! `(147 → HIDDEN)×2 → 1`, the usual "perspective" NNUE:
@@ -51,6 +61,7 @@
 //! 38 424 bytes.
 
 use std::path::Path;
+use std::sync::{Arc, LazyLock};
 
 use super::bitboard::{Bitboard, NUM_SQUARES, SINGLE, Squares};
 use super::mv::Move;
@@ -154,6 +165,9 @@ pub struct Network {
     w2: [[i16; HIDDEN]; 2],
     b2: i32,
     scale: i32,
+    /// Per square, `W1[own sq] − W1[their sq]` (wrapping): what a stone on `sq` changing colour
+    /// adds to its new owner's accumulator and takes from the other's. Derived from `w1`.
+    flip: Box<[[i16; HIDDEN]; NUM_SQUARES]>,
 }
 
 /// A little-endian reader over a byte slice that has been checked to be long enough.
@@ -200,6 +214,7 @@ impl Network {
         net.w2[0].copy_from_slice(&w2[..HIDDEN]);
         net.w2[1].copy_from_slice(&w2[HIDDEN..]);
         net.b2 = b2;
+        net.derive_flip_rows();
         Some(net)
     }
 
@@ -210,6 +225,16 @@ impl Network {
             w2: [[0; HIDDEN]; 2],
             b2: 0,
             scale,
+            flip: Box::new([[0; HIDDEN]; NUM_SQUARES]),
+        }
+    }
+
+    /// Fills `flip` from `w1`.
+    fn derive_flip_rows(&mut self) {
+        for (sq, row) in self.flip.iter_mut().enumerate() {
+            for (i, d) in row.iter_mut().enumerate() {
+                *d = self.w1[sq][i].wrapping_sub(self.w1[THEIR + sq][i]);
+            }
         }
     }
 
@@ -274,6 +299,7 @@ impl Network {
             }
         }
         net.b2 = r.i32();
+        net.derive_flip_rows();
         Ok(net)
     }
 
@@ -348,6 +374,43 @@ fn crelu_dot(acc: &[i16; HIDDEN], w: &[i16; HIDDEN]) -> i32 {
     sum
 }
 
+/// `out = base + add − sub ± Σ flips` (wrapping; `+` when `flips_add`), in chunks that stay in
+/// vector registers.
+#[inline(always)]
+fn fused(
+    out: &mut [i16; HIDDEN],
+    base: &[i16; HIDDEN],
+    add: &[i16; HIDDEN],
+    sub: Option<&[i16; HIDDEN]>,
+    flips: &[&[i16; HIDDEN]],
+    flips_add: bool,
+) {
+    const CHUNK: usize = 32;
+    for c in (0..HIDDEN).step_by(CHUNK) {
+        let mut r = [0i16; CHUNK];
+        for i in 0..CHUNK {
+            r[i] = base[c + i].wrapping_add(add[c + i]);
+        }
+        if let Some(sub) = sub {
+            for i in 0..CHUNK {
+                r[i] = r[i].wrapping_sub(sub[c + i]);
+            }
+        }
+        for row in flips {
+            if flips_add {
+                for i in 0..CHUNK {
+                    r[i] = r[i].wrapping_add(row[c + i]);
+                }
+            } else {
+                for i in 0..CHUNK {
+                    r[i] = r[i].wrapping_sub(row[c + i]);
+                }
+            }
+        }
+        out[c..c + CHUNK].copy_from_slice(&r);
+    }
+}
+
 #[inline(always)]
 fn add_row(acc: &mut [i16; HIDDEN], row: &[i16; HIDDEN]) {
     for (a, &w) in acc.iter_mut().zip(row.iter()) {
@@ -362,6 +425,116 @@ fn sub_row(acc: &mut [i16; HIDDEN], row: &[i16; HIDDEN]) {
     }
 }
 
+/// The file name under `nets/` of the network built into the binary (the default evaluation).
+/// Changing the network built in is a change of this one line.
+macro_rules! embedded_file_name {
+    () => {
+        "ataxx-demo.nnue"
+    };
+}
+
+/// The file name under `nets/` of the network built into the binary ([`embedded`]).
+pub const EMBEDDED_NAME: &str = embedded_file_name!();
+
+static EMBEDDED_BYTES: &[u8] = include_bytes!(concat!("../../nets/", embedded_file_name!()));
+
+static EMBEDDED: LazyLock<Arc<Network>> = LazyLock::new(|| {
+    Arc::new(
+        Network::from_bytes(EMBEDDED_BYTES)
+            .expect("the network built into the binary is a valid network file (a test checks)"),
+    )
+});
+
+/// The network built into the binary (`nets/` [`EMBEDDED_NAME`]), read on first use.
+pub fn embedded() -> &'static Arc<Network> {
+    &EMBEDDED
+}
+
+/// Ataxx's evaluation for the search ([`crate::eval::Evaluator`]): a network with an
+/// [`Accumulator`] per ply, or the hand-written evaluation (whose accumulator is left alone).
+#[derive(Clone, Debug)]
+pub enum AtaxxEval {
+    /// The hand-written evaluation ([`crate::game::Game::evaluate`]).
+    Hand,
+    /// A network; `name` says which for people (the embedded one's file name or a path).
+    Network {
+        /// The network.
+        net: Arc<Network>,
+        /// Its file name or path.
+        name: String,
+    },
+}
+
+impl AtaxxEval {
+    /// The network built into the binary.
+    pub fn embedded() -> AtaxxEval {
+        AtaxxEval::Network {
+            net: Arc::clone(embedded()),
+            name: format!("{EMBEDDED_NAME} (built in)"),
+        }
+    }
+
+    /// The evaluator an [`crate::eval::EvalChoice`] selects: the embedded network by default.
+    pub fn for_choice(choice: &crate::eval::EvalChoice) -> AtaxxEval {
+        use crate::eval::EvalChoice;
+        match choice {
+            EvalChoice::Default => AtaxxEval::embedded(),
+            EvalChoice::Hand => AtaxxEval::Hand,
+            EvalChoice::Ataxx { net, name } => AtaxxEval::Network {
+                net: Arc::clone(net),
+                name: name.clone(),
+            },
+        }
+    }
+}
+
+impl crate::eval::Evaluator<Position> for AtaxxEval {
+    type Accumulator = Accumulator;
+
+    #[inline]
+    fn refresh(&self, pos: &Position, acc: &mut Accumulator) {
+        if let AtaxxEval::Network { net, .. } = self {
+            acc.refresh(net, pos);
+        }
+    }
+
+    #[inline]
+    fn update(
+        &self,
+        parent: &Position,
+        mv: Move,
+        _child: &Position,
+        parent_acc: &Accumulator,
+        child_acc: &mut Accumulator,
+    ) {
+        if let AtaxxEval::Network { net, .. } = self {
+            child_acc.apply_move_from(parent_acc, net, parent, mv);
+        }
+    }
+
+    #[inline]
+    fn evaluate(&self, pos: &Position, acc: &Accumulator) -> i32 {
+        match self {
+            AtaxxEval::Hand => super::eval::evaluate(pos),
+            AtaxxEval::Network { net, .. } => net.evaluate(acc, pos.side),
+        }
+    }
+
+    fn terms(&self, pos: &Position) -> Vec<(&'static str, i32)> {
+        match self {
+            AtaxxEval::Hand => super::eval::terms(pos).to_vec(),
+            AtaxxEval::Network { net, .. } => vec![("network", net.evaluate_position(pos))],
+        }
+    }
+
+    fn describe(&self) -> String {
+        match self {
+            AtaxxEval::Hand => "hand-written".to_string(),
+            AtaxxEval::Network { name, .. } => format!("network {name}"),
+        }
+    }
+}
+
 /// The hidden layer's values before activation for both perspectives: `v[0]` seen from `x`,
 /// `v[1]` from `o` (units of `1/QA`). 512 bytes, aligned for vector loads; `Copy`, so a search
 /// can keep one per ply.
@@ -369,6 +542,15 @@ fn sub_row(acc: &mut [i16; HIDDEN], row: &[i16; HIDDEN]) {
 #[repr(C, align(64))]
 pub struct Accumulator {
     v: [[i16; HIDDEN]; 2],
+}
+
+/// All zeros (not any position's accumulator: [`Accumulator::refresh`] makes one).
+impl Default for Accumulator {
+    fn default() -> Self {
+        Accumulator {
+            v: [[0; HIDDEN]; 2],
+        }
+    }
 }
 
 impl Accumulator {
@@ -416,6 +598,58 @@ impl Accumulator {
             let (b, a) = (before.stones(colour), after.stones(colour));
             self.change(net, colour, a & !b, b & !a);
         }
+    }
+
+    /// Sets `self` to the accumulators after the legal move `mv` of `pos`'s side to move, given
+    /// `parent`, the accumulators of `pos`: the same as copying `parent` and
+    /// [`Accumulator::apply_move`], in one pass over each perspective's values (the parent read
+    /// once, the child written once, the changed rows added in registers), and a flipped stone
+    /// is one row (`W1[own] − W1[their]`) instead of two.
+    #[inline]
+    pub fn apply_move_from(
+        &mut self,
+        parent: &Accumulator,
+        net: &Network,
+        pos: &Position,
+        mv: Move,
+    ) {
+        let us = pos.side;
+        let (to, from) = match mv {
+            Move::Pass => {
+                *self = *parent;
+                return;
+            }
+            Move::Clone { to } => (to.index(), None),
+            Move::Jump { from, to } => (to.index(), Some(from.index())),
+        };
+        let flips = SINGLE[to] & pos.stones(us.opponent());
+        // The mover's perspective gains an own stone on `to` (and loses one on `from`), the
+        // other's a "their" stone; each flip adds `flip[sq]` to the mover's, subtracts it from
+        // the other's.
+        let mut flip_rows: [&[i16; HIDDEN]; 8] = [&net.b1; 8];
+        let mut n = 0;
+        for sq in Squares(flips) {
+            flip_rows[n] = &net.flip[sq.index()];
+            n += 1;
+        }
+        let flip_rows = &flip_rows[..n];
+        let u = us.index();
+        fused(
+            &mut self.v[u],
+            &parent.v[u],
+            &net.w1[to],
+            from.map(|f| &net.w1[f]),
+            flip_rows,
+            true,
+        );
+        fused(
+            &mut self.v[u ^ 1],
+            &parent.v[u ^ 1],
+            &net.w1[THEIR + to],
+            from.map(|f| &net.w1[THEIR + f]),
+            flip_rows,
+            false,
+        );
     }
 
     /// Updates the accumulators of `pos` for the legal move `mv` of its side to move, without
@@ -510,7 +744,10 @@ mod tests {
                 }
             };
             let (mut a, mut b) = (a, b);
+            let mut c = Accumulator::default();
+            c.apply_move_from(&a, &net, before, mv);
             a.apply_move(&net, before, mv);
+            assert_eq!(c, a, "apply_move_from after {mv} from {}", before.to_fen());
             b.update(&net, before, after);
             let fresh = Accumulator::new(&net, after);
             assert_eq!(a, fresh, "apply_move after {mv} from {}", before.to_fen());
@@ -520,6 +757,98 @@ mod tests {
             count += 1;
         });
         assert!(count > 1000, "only {count} moves checked");
+    }
+
+    #[test]
+    fn the_search_evaluator_updates_equal_refreshes() {
+        use crate::eval::{EvalChoice, Evaluator};
+        let random = EvalChoice::Ataxx {
+            net: Arc::new(random_network(9)),
+            name: "random".into(),
+        };
+        for choice in [EvalChoice::Default, random, EvalChoice::Hand] {
+            let eval = AtaxxEval::for_choice(&choice);
+            let mut carried = None::<(Position, Accumulator)>;
+            random_games(10, |before, mv, after| {
+                let parent = match carried.take() {
+                    Some((p, acc)) if p == *before => acc,
+                    _ => {
+                        let mut acc = Accumulator::default();
+                        eval.refresh(before, &mut acc);
+                        acc
+                    }
+                };
+                let mut child = Accumulator::default();
+                eval.update(before, mv, after, &parent, &mut child);
+                let mut fresh = Accumulator::default();
+                eval.refresh(after, &mut fresh);
+                assert_eq!(
+                    child,
+                    fresh,
+                    "{} after {mv} from {}",
+                    eval.describe(),
+                    before.to_fen()
+                );
+                let v = eval.evaluate(after, &child);
+                assert_eq!(v, eval.evaluate_fresh(after));
+                assert_eq!(v, eval.terms(after).iter().map(|t| t.1).sum::<i32>());
+                carried = Some((*after, child));
+            });
+        }
+    }
+
+    #[test]
+    fn the_embedded_network_is_read_and_used_by_default() {
+        use crate::eval::{EvalChoice, Evaluator};
+        let file = std::fs::read(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/nets/",
+            embedded_file_name!()
+        ))
+        .unwrap();
+        assert_eq!(**embedded(), Network::from_bytes(&file).unwrap());
+        let eval = AtaxxEval::for_choice(&EvalChoice::Default);
+        assert!(eval.describe().contains(EMBEDDED_NAME));
+        let pos = Position::from_fen("xx4o/xx5/7/7/7/7/o5x o 0 2").unwrap();
+        assert_eq!(
+            eval.evaluate_fresh(&pos),
+            embedded().evaluate_position(&pos)
+        );
+        let hand = AtaxxEval::for_choice(&EvalChoice::Hand);
+        assert_eq!(
+            hand.evaluate_fresh(&pos),
+            super::super::eval::evaluate(&pos)
+        );
+    }
+
+    #[test]
+    fn eval_file_values() {
+        use crate::eval::EvalChoice;
+        assert!(matches!(
+            EvalChoice::from_eval_file(""),
+            Ok(EvalChoice::Default)
+        ));
+        assert!(matches!(
+            EvalChoice::from_eval_file("<default>"),
+            Ok(EvalChoice::Default)
+        ));
+        assert!(matches!(
+            EvalChoice::from_eval_file(" HAND "),
+            Ok(EvalChoice::Hand)
+        ));
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/nets/", embedded_file_name!());
+        match EvalChoice::from_eval_file(path) {
+            Ok(EvalChoice::Ataxx { net, name }) => {
+                assert_eq!(*net, **embedded());
+                assert_eq!(name, path);
+            }
+            other => panic!("{other:?}"),
+        }
+        let err = EvalChoice::from_eval_file("/nonexistent/x.nnue").unwrap_err();
+        assert!(
+            err.to_string()
+                .starts_with("cannot read network file /nonexistent/x.nnue")
+        );
     }
 
     #[test]
@@ -620,6 +949,15 @@ mod tests {
         }
         let update = t.elapsed().as_nanos() as f64 / n;
         let t = Instant::now();
+        let mut child = acc;
+        for _ in 0..rounds {
+            for (before, mv, _) in &samples {
+                child.apply_move_from(black_box(&acc), &net, before, *mv);
+                black_box(&child);
+            }
+        }
+        let fused = t.elapsed().as_nanos() as f64 / n;
+        let t = Instant::now();
         let mut s = 0;
         for _ in 0..rounds {
             for (_, _, after) in &samples {
@@ -629,7 +967,8 @@ mod tests {
         black_box(s);
         let eval = t.elapsed().as_nanos() as f64 / n;
         println!(
-            "{} positions: refresh {refresh:.1} ns, apply_move {update:.1} ns, evaluate {eval:.1} ns",
+            "{} positions: refresh {refresh:.1} ns, copy + apply_move {update:.1} ns, \
+             apply_move_from {fused:.1} ns, evaluate {eval:.1} ns",
             samples.len()
         );
     }

@@ -44,6 +44,10 @@ pub struct Args {
     /// Hash table size, MiB (the engine option Hash: 1..=65536).
     #[arg(long, default_value_t = 64)]
     pub hash: u32,
+    /// The evaluation (the engine option EvalFile): <default> (Ataxx's built-in network), hand
+    /// (the hand-written evaluation) or a network file's path.
+    #[arg(long, default_value = skald::eval::EVAL_FILE_DEFAULT)]
+    pub eval_file: String,
     /// One JSON object a line: one per depth and line, then one with the best move.
     #[arg(long)]
     pub json: bool,
@@ -143,13 +147,14 @@ fn limits(args: &Args, default_ms: u64) -> Result<Limits> {
     })
 }
 
-/// Sets the engine options of `--threads`, `--multipv`, `--hash`.
+/// Sets the engine options of `--threads`, `--multipv`, `--hash`, `--eval-file`.
 fn configure(engine: &mut Engine, args: &Args) -> Result<()> {
     for (name, value) in [
         ("Threads", args.threads.to_string()),
         ("MultiPV", args.multipv.to_string()),
         ("Hash", args.hash.to_string()),
         ("Move Overhead", "0".to_string()),
+        ("EvalFile", args.eval_file.clone()),
     ] {
         engine
             .set_option(name, &value)

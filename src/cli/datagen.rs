@@ -6,7 +6,9 @@
 //! is still on and a search of `--nodes` nodes scores it within `--max-opening-score`
 //! centipawns of equal, else another is drawn. Then both sides play the best move of a search
 //! of `--nodes` nodes (one search thread, fresh tables each game, so a game depends only on the
-//! seed, the game's number and the engine) until the game is over by the rules.
+//! seed, the game's number and the engine) until the game is over by the rules. The searches
+//! evaluate as the engine's search does by default (the built-in network) or as `--eval-file`
+//! says (`hand`, or a network file).
 //!
 //! # Output format
 //! One line per searched position, in game order, games in the order of their numbers:
@@ -61,6 +63,10 @@ pub struct Args {
     /// Hash table per engine, MiB.
     #[arg(long, default_value_t = 16)]
     pub hash: usize,
+    /// The evaluation the searches use (the engine option EvalFile): <default> (the built-in
+    /// network), hand (the hand-written evaluation) or a network file's path.
+    #[arg(long, default_value = skald::eval::EVAL_FILE_DEFAULT)]
+    pub eval_file: String,
     /// Write to this file instead of standard output.
     #[arg(long)]
     pub output: Option<std::path::PathBuf>,
@@ -181,9 +187,14 @@ pub fn run(args: Args) -> Result<()> {
                         return;
                     }
                 };
-                if let Err(e) = engine.set_option("Hash", &args.hash.to_string()) {
-                    let _ = tx.send((0, Err(e.into())));
-                    return;
+                for (name, value) in [
+                    ("Hash", args.hash.to_string()),
+                    ("EvalFile", args.eval_file.clone()),
+                ] {
+                    if let Err(e) = engine.set_option(name, &value) {
+                        let _ = tx.send((0, Err(e.into())));
+                        return;
+                    }
                 }
                 engine.set_variant(Variant::Ataxx);
                 loop {

@@ -37,6 +37,9 @@ pub enum EngineError {
     /// The operating system refused a search thread.
     #[error("cannot start the search threads: {0}")]
     Threads(#[from] std::io::Error),
+    /// An option value was refused (e.g. a bad `EvalFile`).
+    #[error(transparent)]
+    Option(#[from] OptionError),
 }
 
 /// How a search started by [`Engine::go`] ended.
@@ -230,6 +233,18 @@ impl Engine {
             Setting::BasicSearch(b) => self.search_options.basic = b,
             Setting::Ponder(b) => self.ponder = b,
             Setting::ClearHash => self.clear_tables(),
+            Setting::EvalFile(value) => {
+                let choice = crate::eval::EvalChoice::from_eval_file(&value).map_err(|e| {
+                    OptionError::EvalFile {
+                        error: e.to_string(),
+                        current: self.search_options.eval.eval_file().to_string(),
+                    }
+                })?;
+                self.wait();
+                self.search_options.eval = choice;
+                // The table's static evaluations are the old evaluation's.
+                self.clear_tables();
+            }
             Setting::Tune(name, value) => {
                 let params = self
                     .search_options
@@ -413,6 +428,13 @@ impl Engine {
     /// The outcome of the game in progress (repetition included).
     pub fn outcome(&self) -> Outcome {
         self.session.outcome()
+    }
+
+    /// The static evaluation of the current position as the search sees it (the `EvalFile`
+    /// option's evaluation), by named terms (centipawns, side to move's view), and what
+    /// evaluates (`hand-written`, `network …`).
+    pub fn eval_terms(&self) -> (Vec<(&'static str, i32)>, String) {
+        self.session.eval_terms(&self.search_options.eval)
     }
 }
 

@@ -40,6 +40,9 @@ pub enum OptionId {
     Ponder,
     /// `Clear Hash`: empties the transposition table and the search threads' tables.
     ClearHash,
+    /// `EvalFile`: the evaluation: `<default>` (Ataxx's embedded network), `hand` (the
+    /// hand-written evaluation) or the path of an Ataxx network file.
+    EvalFile,
     /// `Tune <name>` (tuning builds only, cargo feature `tune`): a search parameter of
     /// [`SearchParams::TUNABLE`], by index.
     Tune(usize),
@@ -68,6 +71,11 @@ pub enum OptionKind {
         default: &'static str,
         /// The words accepted.
         vars: Vec<&'static str>,
+    },
+    /// Free text (UCI `type string`).
+    String {
+        /// The value at start-up.
+        default: &'static str,
     },
     /// An action with no value.
     Button,
@@ -166,6 +174,15 @@ pub fn registry() -> Vec<OptionSpec> {
             kind: OptionKind::Button,
             doc: "empties the transposition table and the threads' history tables",
         },
+        OptionSpec {
+            id: OptionId::EvalFile,
+            name: "EvalFile",
+            kind: OptionKind::String {
+                default: crate::eval::EVAL_FILE_DEFAULT,
+            },
+            doc: "Ataxx evaluation: <default> (the built-in network), hand (the hand-written \
+                  evaluation) or a network file's path",
+        },
     ]
     .into_iter()
     .chain(tune_options())
@@ -238,6 +255,8 @@ pub enum Setting {
     Ponder(bool),
     /// Clear the tables.
     ClearHash,
+    /// The evaluation, as the `EvalFile` value given (read by the engine when it applies it).
+    EvalFile(String),
     /// Set a search parameter (name of [`SearchParams::TUNABLE`], value in its range).
     Tune(&'static str, i32),
 }
@@ -267,6 +286,14 @@ pub enum OptionError {
     /// The transposition table could not be given the size.
     #[error("option Hash: {0}")]
     Table(String),
+    /// The network file cannot be used; the evaluation is unchanged (`current` names it).
+    #[error("option EvalFile: {error}; keeping {current}")]
+    EvalFile {
+        /// Why the file cannot be used.
+        error: String,
+        /// The `EvalFile` value still in force.
+        current: String,
+    },
 }
 
 /// Shortens `s` to `max_chars` characters with an ellipsis, for quoting input in messages.
@@ -289,7 +316,7 @@ pub fn parse(name: &str, value: &str) -> Result<Setting, OptionError> {
         value: truncate(value, 40),
         expected,
     };
-    if value.is_empty() && spec.kind != OptionKind::Button {
+    if value.is_empty() && !matches!(spec.kind, OptionKind::Button | OptionKind::String { .. }) {
         return Err(OptionError::MissingValue(spec.name));
     }
     let number = || -> Result<i64, OptionError> {
@@ -330,6 +357,7 @@ pub fn parse(name: &str, value: &str) -> Result<Setting, OptionError> {
         OptionId::BasicSearch => Setting::BasicSearch(check()?),
         OptionId::Ponder => Setting::Ponder(check()?),
         OptionId::ClearHash => Setting::ClearHash,
+        OptionId::EvalFile => Setting::EvalFile(value.to_string()),
         OptionId::Tune(i) => Setting::Tune(SearchParams::TUNABLE[i].0, number()? as i32),
     })
 }

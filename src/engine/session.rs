@@ -4,6 +4,7 @@
 //! and typed errors ([`PositionError`], [`MoveError`]). No front-end edits FEN text: the side to
 //! move ([`Session::set_side_to_move`]) and the board ([`Session::set_board`]) are set here.
 
+use crate::eval::{EvalChoice, Evaluator};
 use crate::game::{Game, Outcome, ParseError, Reason, SearchParams, Side, outcome_with_history};
 use crate::search::{
     self, Control, Limits, Score, SearchOptions, ThreadData, ThreadPool, TranspositionTable,
@@ -131,8 +132,9 @@ pub trait Session: Send {
     fn side_to_move(&self) -> Side;
     /// The outcome, repetition included.
     fn outcome(&self) -> Outcome;
-    /// The static evaluation by named terms (centipawns, side to move's view).
-    fn eval_terms(&self) -> Vec<(&'static str, i32)>;
+    /// The static evaluation that `eval` selects, by named terms (centipawns, side to move's
+    /// view), and what evaluates in a few words ([`crate::eval::Evaluator::describe`]).
+    fn eval_terms(&self, eval: &EvalChoice) -> (Vec<(&'static str, i32)>, String);
     /// The search's tuning values for this game's family.
     fn search_params(&self) -> SearchParams;
     /// The legal moves as text.
@@ -319,8 +321,9 @@ impl<G: Game> Session for GameSession<G> {
         outcome_with_history(&self.pos, &self.history)
     }
 
-    fn eval_terms(&self) -> Vec<(&'static str, i32)> {
-        self.pos.eval_terms()
+    fn eval_terms(&self, eval: &EvalChoice) -> (Vec<(&'static str, i32)>, String) {
+        let evaluator = self.pos.evaluator(eval);
+        (evaluator.terms(&self.pos), evaluator.describe())
     }
 
     fn search_params(&self) -> SearchParams {

@@ -56,6 +56,7 @@ pub fn option_line(spec: &OptionSpec) -> String {
             let vars: String = vars.iter().map(|v| format!(" var {v}")).collect();
             format!("type combo default {default}{vars}")
         }
+        OptionKind::String { default } => format!("type string default {default}"),
         OptionKind::Button => "type button".to_string(),
     };
     format!("option name {} {kind}", spec.name)
@@ -327,7 +328,8 @@ impl Uci {
 
     fn eval(&self) {
         let session = self.engine.session();
-        let terms = session.eval_terms();
+        let (terms, by) = self.engine.eval_terms();
+        self.out.line(format!("info string eval by {by}"));
         for (name, v) in &terms {
             self.out.line(format!("info string eval {name} {v}"));
         }

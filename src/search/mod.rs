@@ -8,6 +8,10 @@
 //! cutoffs, mate-distance pruning, reverse futility pruning, null-move pruning (where the game
 //! allows it), late-move reductions, and quiescence search on the game's tactical moves. Moves are
 //! ordered TT move first, then by immediate gain (captures), killers, and history.
+//!
+//! Positions are evaluated through the game's [`Evaluator`] ([`crate::eval`]), chosen by
+//! [`SearchOptions::eval`]: each thread keeps one accumulator per ply, computed at the root and
+//! updated from the parent's as each child is made (copied for a null move).
 
 pub mod threads;
 pub mod timeman;
@@ -17,6 +21,7 @@ pub use threads::{Control, ThreadData, ThreadPool};
 pub use timeman::{Clock, Limits, TimeBudget};
 pub use tt::{Bound, TranspositionTable};
 
+use crate::eval::{EvalChoice, Evaluator};
 use crate::game::{Game, Outcome, RepetitionRule, SearchParams, Side};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -117,6 +122,9 @@ pub struct SearchOptions {
     /// Tuning values to use instead of the game family's own ([`Game::search_params`]); set by
     /// the `Tune …` options of a tuning build.
     pub params: Option<SearchParams>,
+    /// The evaluation (engine option `EvalFile`): each game's default, the hand-written one, or
+    /// a network read from a file.
+    pub eval: EvalChoice,
 }
 
 /// Full strength for [`SearchOptions::skill_level`].
@@ -190,6 +198,7 @@ impl Default for SearchOptions {
             seed: 0,
             basic: false,
             params: None,
+            eval: EvalChoice::Default,
         }
     }
 }
@@ -208,6 +217,7 @@ struct Shared {
     node_limit: Option<u64>,
     basic: bool,
     params: SearchParams,
+    eval: EvalChoice,
 }
 
 impl Shared {
@@ -275,6 +285,7 @@ pub fn search<G: Game>(
         node_limit,
         basic: options.basic,
         params: options.params.unwrap_or_else(|| root.search_params()),
+        eval: options.eval.clone(),
     });
 
     // Helpers on the pool's threads 1..; each says when it has finished.
@@ -366,7 +377,14 @@ struct Worker<'a, G: Game> {
     excluded: Vec<G::Move>,
     /// Late-move reduction table, indexed by depth and move number.
     lmr: Vec<[u8; 64]>,
+    /// The evaluation ([`SearchOptions::eval`] for this game).
+    eval: G::Eval,
+    /// The evaluation's accumulator of the position at each ply of the current path.
+    accs: Vec<Acc<G>>,
 }
+
+/// The per-ply accumulator of `G`'s evaluation.
+type Acc<G> = <<G as Game>::Eval as Evaluator<G>>::Accumulator;
 
 impl<'a, G: Game> Worker<'a, G> {
     /// A worker for one search. The thread's killers and history are reset: each search starts
@@ -380,6 +398,9 @@ impl<'a, G: Game> Worker<'a, G> {
         root: &G,
     ) -> Self {
         data.clear();
+        let eval = root.evaluator(&shared.eval);
+        let mut accs: Vec<Acc<G>> = vec![Default::default(); MAX_PLY + 1];
+        eval.refresh(root, &mut accs[0]);
         let mut hashes = Vec::with_capacity(history.len() + MAX_PLY + 2);
         hashes.extend_from_slice(history);
         hashes.push(root.hash());
@@ -412,7 +433,40 @@ impl<'a, G: Game> Worker<'a, G> {
                 .collect(),
             excluded: Vec::new(),
             lmr,
+            eval,
+            accs,
         }
+    }
+
+    /// The static evaluation of `pos`, the position at `ply` of the current path, clamped
+    /// below the mate scores.
+    #[inline]
+    fn evaluate(&self, pos: &G, ply: usize) -> i32 {
+        // The library's own tests check every incremental accumulator against a refresh.
+        #[cfg(test)]
+        {
+            let mut fresh = Acc::<G>::default();
+            self.eval.refresh(pos, &mut fresh);
+            assert_eq!(self.accs[ply], fresh, "accumulator at ply {ply} of {pos:?}");
+        }
+        if Self::NO_ACC {
+            return Self::clamp_eval(self.eval.evaluate(pos, &Acc::<G>::default()));
+        }
+        Self::clamp_eval(self.eval.evaluate(pos, &self.accs[ply]))
+    }
+
+    /// The evaluation keeps no accumulator (a hand-written one): the search skips the
+    /// accumulator's bookkeeping altogether.
+    const NO_ACC: bool = std::mem::size_of::<Acc<G>>() == 0;
+
+    /// Sets the accumulator of `child` (at `ply + 1`), made from `pos` (at `ply`) by `mv`.
+    #[inline]
+    fn update_acc(&mut self, pos: &G, mv: G::Move, child: &G, ply: usize) {
+        if Self::NO_ACC {
+            return;
+        }
+        let (head, tail) = self.accs.split_at_mut(ply + 1);
+        self.eval.update(pos, mv, child, &head[ply], &mut tail[0]);
     }
 
     fn is_main(&self) -> bool {
@@ -747,7 +801,7 @@ impl<'a, G: Game> Worker<'a, G> {
             }
         }
         if ply >= MAX_PLY - 2 {
-            return Self::clamp_eval(pos.evaluate());
+            return self.evaluate(pos, ply);
         }
         // A threat to lose at once is answered one ply deeper and never pruned.
         let threatened = pos.must_answer();
@@ -758,7 +812,7 @@ impl<'a, G: Game> Worker<'a, G> {
         };
         if depth <= 0 {
             if self.shared.basic {
-                return Self::clamp_eval(pos.evaluate());
+                return self.evaluate(pos, ply);
             }
             return self.quiescence(pos, alpha, beta, ply, 0);
         }
@@ -782,7 +836,7 @@ impl<'a, G: Game> Worker<'a, G> {
                 }
             }
         }
-        let static_eval = static_eval.unwrap_or_else(|| Self::clamp_eval(pos.evaluate()));
+        let static_eval = static_eval.unwrap_or_else(|| self.evaluate(pos, ply));
 
         if !pv_node && !root && !threatened && beta.abs() < MATE_BOUND && !self.shared.basic {
             // Reverse futility pruning: far above beta at low depth, assume it holds.
@@ -802,6 +856,10 @@ impl<'a, G: Game> Worker<'a, G> {
                 let r = params.nmp_base + depth / params.nmp_divisor.max(1);
                 let mut child = pos.clone();
                 child.make_null_move();
+                // The placement is unchanged: so is the accumulator.
+                if !Self::NO_ACC {
+                    self.accs[ply + 1] = self.accs[ply].clone();
+                }
                 self.came_by[ply + 1] = 0;
                 self.hashes.push(child.hash());
                 let v = -self.negamax(&child, depth - 1 - r, -beta, -beta + 1, ply + 1, true);
@@ -881,6 +939,7 @@ impl<'a, G: Game> Worker<'a, G> {
 
             let mut child = pos.clone();
             child.make_move(mv);
+            self.update_acc(pos, mv, &child, ply);
             self.came_by[ply + 1] = pos.encode_move(mv);
             self.hashes.push(child.hash());
             let new_depth = depth - 1;
@@ -1059,7 +1118,7 @@ impl<'a, G: Game> Worker<'a, G> {
                 return Self::terminal_score(outcome, pos.side_to_move(), ply);
             }
         }
-        let stand_pat = Self::clamp_eval(pos.evaluate());
+        let stand_pat = self.evaluate(pos, ply);
         if stand_pat >= beta || ply >= MAX_PLY - 2 || qdepth >= MAX_QDEPTH {
             return stand_pat;
         }
@@ -1071,6 +1130,7 @@ impl<'a, G: Game> Worker<'a, G> {
         for &mv in &moves {
             let mut child = pos.clone();
             child.make_move(mv);
+            self.update_acc(pos, mv, &child, ply);
             let v = -self.quiescence(&child, -beta, -alpha, ply + 1, qdepth + 1);
             if self.aborted {
                 break;
@@ -1131,6 +1191,43 @@ fn score_from_tt(v: i32, ply: usize) -> i32 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Searches through [`crate::engine::Engine`] with each evaluation: every evaluation in
+    /// the search checks its incremental accumulator against a refresh (`Worker::evaluate`
+    /// under `cfg(test)`).
+    #[test]
+    fn incremental_accumulators_equal_refreshes_in_the_search() {
+        use crate::engine::Engine;
+        use crate::variant::Variant;
+        let fens = [
+            None,
+            Some("x5o/7/2-1-2/7/2-1-2/7/o5x x 0 1"),
+            Some("x1x3o/3o1oo/4o1o/6o/3oxo1/1o1x3/o2xx2 o 2 15"),
+            Some("xxxxooo/xxxxooo/xxxoooo/xxxoooo/xxxxooo/xxxoooo/xxx3o x 0 30"),
+        ];
+        for eval_file in ["<default>", "hand"] {
+            let mut engine = Engine::new().unwrap();
+            engine.set_variant(Variant::Ataxx);
+            engine.set_option("EvalFile", eval_file).unwrap();
+            for fen in fens {
+                engine.session_mut().set_position(fen, &[]).unwrap();
+                let limits = Limits {
+                    nodes: Some(30_000),
+                    ..Limits::default()
+                };
+                let r = engine.search(&limits, &mut |_| {});
+                assert!(r.best_move.is_some(), "{fen:?}");
+            }
+        }
+        // A tafl game too (its accumulator is `()`), with null moves.
+        let mut engine = Engine::new().unwrap();
+        engine.set_variant(Variant::Tablut);
+        let limits = Limits {
+            nodes: Some(20_000),
+            ..Limits::default()
+        };
+        assert!(engine.search(&limits, &mut |_| {}).best_move.is_some());
+    }
 
     #[test]
     fn mate_scores_convert_to_moves() {

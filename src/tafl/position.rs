@@ -1117,6 +1117,11 @@ impl<B: Bitboard> PartialEq for Position<B> {
 
 impl<B: Bitboard> Game for Position<B> {
     type Move = Move;
+    type Eval = crate::eval::HandEval;
+
+    fn evaluator(&self, _choice: &crate::eval::EvalChoice) -> crate::eval::HandEval {
+        crate::eval::HandEval
+    }
 
     fn variant_name(&self) -> &'static str {
         self.rules.name
