@@ -91,7 +91,8 @@ impl Game for Position {
     /// them (both with the eval's tempo term), 2+0.02: +334 Elo, 153-22-1; completed depth at
     /// 8 s + 80 ms on mid-game positions went from 6-8 to 10-14. (Before the tempo term,
     /// LMR and RFP had lost: the score's sign swing with depth parity made margins and
-    /// reduced re-searches meaningless.)
+    /// reduced re-searches meaningless.) Late-move pruning: after 4 moves, jumps that flip
+    /// nothing are skipped (Zataxx prunes them so): +34 ± 27 Elo over 600 games (LOS 99.4 %).
     fn search_params(&self) -> SearchParams {
         SearchParams {
             rfp: true,
@@ -104,7 +105,7 @@ impl Game for Position {
             lmr_history_divisor: 8192,
             improving: true,
             iir_min_depth: 4,
-            lmp_no_gain_moves: 0,
+            lmp_no_gain_moves: 4,
             ..SearchParams::DEFAULT
         }
     }
