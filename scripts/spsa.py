@@ -37,6 +37,9 @@ TUNABLE = {
     "lmr_min_moves": (2, 1, 12),
     "lmr_base": (50, -100, 200),
     "lmr_divisor": (220, 100, 600),
+    "lmr_history_divisor": (0, 0, 65536),
+    "iir_min_depth": (0, 0, 12),
+    "lmp_no_gain_moves": (0, 0, 64),
 }
 
 SCORE = re.compile(r"^Score of .*: (\d+) - (\d+) - (\d+)")

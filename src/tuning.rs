@@ -37,6 +37,21 @@ pub struct SearchParams {
     pub lmr_base: i32,
     /// See [`SearchParams::lmr_base`].
     pub lmr_divisor: i32,
+    /// History adjustment of late-move reductions: a move's reduction shrinks by its butterfly
+    /// history divided by this (history is within ±16384), grows for negative history; 0 = none.
+    pub lmr_history_divisor: i32,
+    /// The "improving" flag is used: when the static evaluation is not above the one two plies
+    /// earlier (same side to move), late moves are reduced one ply more and the reverse futility
+    /// margin is one depth step larger.
+    pub improving: bool,
+    /// Internal iterative reduction: a node of at least this depth without a TT move is searched
+    /// one ply shallower, plies; 0 = none.
+    pub iir_min_depth: i32,
+    /// Late-move pruning of moves that gain nothing ([`crate::game::Game::move_gain`] ≤ 0, not
+    /// the TT move, a killer or the counter-move): skipped after this many moves once one has
+    /// not lost; 0 = none. For games where such moves are rare good ones (Ataxx: jumps that
+    /// flip nothing).
+    pub lmp_no_gain_moves: i32,
 }
 
 impl SearchParams {
@@ -56,10 +71,14 @@ impl SearchParams {
         lmr_min_moves: 2,
         lmr_base: 50,
         lmr_divisor: 220,
+        lmr_history_divisor: 0,
+        improving: false,
+        iir_min_depth: 0,
+        lmp_no_gain_moves: 0,
     };
 
     /// The tunable values: name, smallest and largest value (for `Tune <name>` options and SPSA).
-    pub const TUNABLE: [(&'static str, i32, i32); 12] = [
+    pub const TUNABLE: [(&'static str, i32, i32); 15] = [
         ("aspiration_min_depth", 1, 10),
         ("aspiration_delta", 5, 200),
         ("rfp_max_depth", 1, 12),
@@ -72,6 +91,9 @@ impl SearchParams {
         ("lmr_min_moves", 1, 12),
         ("lmr_base", -100, 200),
         ("lmr_divisor", 100, 600),
+        ("lmr_history_divisor", 0, 65536),
+        ("iir_min_depth", 0, 12),
+        ("lmp_no_gain_moves", 0, 64),
     ];
 
     fn slot(&mut self, name: &str) -> Option<&mut i32> {
@@ -88,6 +110,9 @@ impl SearchParams {
             "lmr_min_moves" => &mut self.lmr_min_moves,
             "lmr_base" => &mut self.lmr_base,
             "lmr_divisor" => &mut self.lmr_divisor,
+            "lmr_history_divisor" => &mut self.lmr_history_divisor,
+            "iir_min_depth" => &mut self.iir_min_depth,
+            "lmp_no_gain_moves" => &mut self.lmp_no_gain_moves,
             _ => return None,
         })
     }

@@ -1,6 +1,9 @@
 //! Static evaluation of Ataxx positions, in centipawns from the side to move's view.
 //!
-//! Terms (each is "own minus opponent's", so the sum is antisymmetric in the two sides):
+//! Terms (each but `tempo` is "own minus opponent's", antisymmetric in the two sides):
+//! - `tempo`: [`TEMPO_PERCENT`] of the largest material swing the side to move can make with its
+//!   next move ([`best_swing`]): the side to move moves next, and in Ataxx a move typically gains
+//!   several stones, so a static score without this term is too low for the side to move.
 //! - `material`: [`MATERIAL`] per stone. Stones decide the game (more stones wins).
 //! - `mobility`: [`MOBILITY`] per empty square the side can clone into (growth potential, and a
 //!   side with few clone squares is close to being forced into jumps that open holes).
@@ -11,7 +14,7 @@
 //!
 //! All terms are a few bitboard dilations and popcounts.
 
-use super::bitboard::{doubles, singles};
+use super::bitboard::{SINGLE, Squares, doubles, singles};
 use super::position::Position;
 
 /// Centipawns per stone.
@@ -23,8 +26,34 @@ pub const STABLE: i32 = 8;
 /// Centipawns (a penalty) per empty square next to the side's stones within the opponent's reach.
 pub const HOLE: i32 = -6;
 
-/// The evaluation terms `[material, mobility, stability, holes]` from the side to move's view.
-pub(crate) fn terms(pos: &Position) -> [(&'static str, i32); 4] {
+/// Share of the side to move's best material swing ([`best_swing`]) counted as its tempo,
+/// percent. Measured on 20 positions 16 plies in (search depths 2-7): without it the score
+/// changes by 666 cp on average from one depth to the next, always up at odd depths and down at
+/// even ones (the side to move at the leaves alternates and its next move is not counted); with
+/// 50% the change is 40 cp with no parity bias (2 cp); 70% overshoots (248 cp the other way); a
+/// constant tempo of 200 or 300 cp leaves 267 or 92 cp (it does not follow the position).
+pub const TEMPO_PERCENT: i32 = 50;
+
+/// The largest change of the material term, centipawns, that a side with stones `own` can make
+/// with one move against `opp` on the `empty` squares: a clone adds a stone and flips the
+/// opponent's neighbours of its target (each flip counts twice in the difference), a jump flips
+/// only. A bitboard estimate: no move generation, one popcount per target next to `opp`.
+pub(crate) fn best_swing(own: u64, opp: u64, empty: u64) -> i32 {
+    let clone_to = singles(own) & empty;
+    let jump_to = doubles(own) & empty & !clone_to;
+    let mut best = if clone_to != 0 { 1 } else { 0 };
+    for sq in Squares(clone_to & singles(opp)) {
+        best = best.max(1 + 2 * (SINGLE[sq.index()] & opp).count_ones() as i32);
+    }
+    for sq in Squares(jump_to & singles(opp)) {
+        best = best.max(2 * (SINGLE[sq.index()] & opp).count_ones() as i32);
+    }
+    best * MATERIAL
+}
+
+/// The evaluation terms `[tempo, material, mobility, stability, holes]` from the side to move's
+/// view.
+pub(crate) fn terms(pos: &Position) -> [(&'static str, i32); 5] {
     let us = pos.side.index();
     let own = pos.stones[us];
     let opp = pos.stones[us ^ 1];
@@ -44,7 +73,10 @@ pub(crate) fn terms(pos: &Position) -> [(&'static str, i32); 4] {
     let opp_holes = opp_front & doubles(own);
     let holes = HOLE * (count(own_holes) - count(opp_holes));
 
+    let tempo = best_swing(own, opp, empty) * TEMPO_PERCENT / 100;
+
     [
+        ("tempo", tempo),
         ("material", material),
         ("mobility", mobility),
         ("stability", stability),

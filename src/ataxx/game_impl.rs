@@ -92,14 +92,27 @@ impl Game for Position {
         false
     }
 
-    /// No late-move reductions and no reverse futility pruning. Measured: with them the search
-    /// lost to plain alpha-beta in self-play (15-23-2 over 40 games at 1 s + 20 ms), without them
-    /// it is level: every move changes material, so "late" moves are not quiet and a static
-    /// margin says little about what the next move gains.
+    /// Selective: late-move reductions from the table (adjusted by history: ± 1 ply per 8192),
+    /// reverse futility pruning (80 cp per ply up to depth 6), the "improving" flag and internal
+    /// iterative reductions from depth 4. Measured together against the same engine without
+    /// them (both with the eval's tempo term), 2+0.02: +334 Elo, 153-22-1; completed depth at
+    /// 8 s + 80 ms on mid-game positions went from 6-8 to 10-14. (Before the tempo term,
+    /// LMR and RFP had lost: the score's sign swing with depth parity made margins and
+    /// reduced re-searches meaningless.) Late-move pruning: after 4 moves, jumps that flip
+    /// nothing are skipped (Zataxx prunes them so): +34 ± 27 Elo over 600 games (LOS 99.4 %).
     fn search_params(&self) -> SearchParams {
         SearchParams {
-            rfp: false,
-            lmr: false,
+            rfp: true,
+            rfp_max_depth: 6,
+            rfp_margin: 80,
+            lmr: true,
+            lmr_min_depth: 3,
+            lmr_base: 50,
+            lmr_divisor: 220,
+            lmr_history_divisor: 8192,
+            improving: true,
+            iir_min_depth: 4,
+            lmp_no_gain_moves: 4,
             ..SearchParams::DEFAULT
         }
     }

@@ -211,8 +211,9 @@ fn tune_options() -> Vec<OptionSpec> {
         .collect()
 }
 
-/// `Tune <name>` for each of [`SearchParams::TUNABLE`], in its order.
-const TUNE_NAMES: [&str; 12] = [
+/// `Tune <name>` for each of [`SearchParams::TUNABLE`], in its order (the length is checked
+/// by the type).
+const TUNE_NAMES: [&str; SearchParams::TUNABLE.len()] = [
     "Tune aspiration_min_depth",
     "Tune aspiration_delta",
     "Tune rfp_max_depth",
@@ -225,6 +226,9 @@ const TUNE_NAMES: [&str; 12] = [
     "Tune lmr_min_moves",
     "Tune lmr_base",
     "Tune lmr_divisor",
+    "Tune lmr_history_divisor",
+    "Tune iir_min_depth",
+    "Tune lmp_no_gain_moves",
 ];
 
 /// The registry entry named `name` (case ignored), if any.
@@ -365,6 +369,13 @@ pub fn parse(name: &str, value: &str) -> Result<Setting, OptionError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn every_tune_option_is_named_after_its_value() {
+        for (name, (value, _, _)) in TUNE_NAMES.iter().zip(SearchParams::TUNABLE) {
+            assert_eq!(*name, format!("Tune {value}"));
+        }
+    }
 
     #[test]
     fn values_are_checked_against_the_registry() {

@@ -6,8 +6,11 @@
 //!
 //! Per node: principal variation search with aspiration windows at the root, transposition-table
 //! cutoffs, mate-distance pruning, reverse futility pruning, null-move pruning (where the game
-//! allows it), late-move reductions, and quiescence search on the game's tactical moves. Moves are
-//! ordered TT move first, then by immediate gain (captures), killers, and history.
+//! allows it), internal iterative reductions, late-move reductions (from a table, adjusted by
+//! history and the "improving" flag), late-move pruning of moves that gain nothing, and
+//! quiescence search on the game's tactical moves; each per the game family's
+//! [`SearchParams`]. Moves are ordered TT move first, then by immediate gain (captures), killers,
+//! and history.
 //!
 //! Positions are evaluated through the game's [`Evaluator`] ([`crate::eval`]), chosen by
 //! [`SearchOptions::eval`]: each thread keeps one accumulator per ply, computed at the root and
@@ -381,6 +384,8 @@ struct Worker<'a, G: Game> {
     eval: G::Eval,
     /// The evaluation's accumulator of the position at each ply of the current path.
     accs: Vec<Acc<G>>,
+    /// Static evaluation of the position at each ply of the current path (for "improving").
+    evals: [i32; MAX_PLY + 1],
 }
 
 /// The per-ply accumulator of `G`'s evaluation.
@@ -435,6 +440,7 @@ impl<'a, G: Game> Worker<'a, G> {
             lmr,
             eval,
             accs,
+            evals: [0; MAX_PLY + 1],
         }
     }
 
@@ -837,13 +843,24 @@ impl<'a, G: Game> Worker<'a, G> {
             }
         }
         let static_eval = static_eval.unwrap_or_else(|| self.evaluate(pos, ply));
+        self.evals[ply] = static_eval;
+        // Improving: the side to move stands better than two plies ago.
+        let improving = self.shared.params.improving
+            && !threatened
+            && ply >= 2
+            && static_eval > self.evals[ply - 2];
 
         if !pv_node && !root && !threatened && beta.abs() < MATE_BOUND && !self.shared.basic {
             // Reverse futility pruning: far above beta at low depth, assume it holds.
             let params = &self.shared.params;
+            let rfp_depth = if params.improving && !improving {
+                depth + 1
+            } else {
+                depth
+            };
             if params.rfp
                 && depth <= params.rfp_max_depth
-                && static_eval - params.rfp_margin * depth >= beta
+                && static_eval - params.rfp_margin * rfp_depth >= beta
             {
                 return static_eval;
             }
@@ -873,6 +890,19 @@ impl<'a, G: Game> Worker<'a, G> {
             }
         }
 
+        // Internal iterative reduction: without a TT move this node's ordering is poor and it was
+        // likely not searched before; search it one ply shallower.
+        let params = self.shared.params;
+        let depth = if params.iir_min_depth > 0
+            && tt_move == 0
+            && depth >= params.iir_min_depth
+            && !self.shared.basic
+        {
+            depth - 1
+        } else {
+            depth
+        };
+
         let mut moves = std::mem::take(&mut self.move_lists[ply]);
         pos.generate_moves(&mut moves);
         if root && !self.excluded.is_empty() {
@@ -892,12 +922,13 @@ impl<'a, G: Game> Worker<'a, G> {
             && match moves.iter().position(|&m| pos.encode_move(m) == tt_move) {
                 Some(t) => {
                     moves.swap(0, t);
-                    let (_, tactical) = pos.gain_and_tactical(moves[0]);
+                    let (gain, tactical) = pos.gain_and_tactical(moves[0]);
                     scores.push((
                         TT_MOVE_SCORE,
                         MoveKind {
                             quiet: !tactical,
                             reducible: false,
+                            gain,
                         },
                     ));
                     true
@@ -911,7 +942,6 @@ impl<'a, G: Game> Worker<'a, G> {
         };
         self.quiets_tried[ply].clear();
 
-        let params = self.shared.params;
         let reductions = params.lmr && !self.shared.basic;
         let original_alpha = alpha;
         let mut best = -INF;
@@ -936,6 +966,23 @@ impl<'a, G: Game> Worker<'a, G> {
             }
             let mv = moves[i];
             let kind = scores[i].1;
+            // Late-move pruning of moves that gain nothing: once `lmp_no_gain_moves` moves are
+            // searched and one of them does not lose, the rest that gain nothing are skipped
+            // (they come last in the order, so the loop ends).
+            if params.lmp_no_gain_moves > 0
+                && !root
+                && !self.shared.basic
+                && !threatened
+                && i as i32 >= params.lmp_no_gain_moves
+                && best > -MATE_BOUND
+                && kind.gain <= 0
+                && kind.reducible
+            {
+                if scores.len() == moves.len() {
+                    break;
+                }
+                continue;
+            }
 
             let mut child = pos.clone();
             child.make_move(mv);
@@ -962,6 +1009,13 @@ impl<'a, G: Game> Worker<'a, G> {
                     r = self.lmr[depth.min(MAX_PLY as i32 - 1) as usize][searched.min(63)] as i32;
                     if pv_node {
                         r -= 1;
+                    }
+                    if params.improving && !improving {
+                        r += 1;
+                    }
+                    if params.lmr_history_divisor > 0 {
+                        let code = pos.encode_move(mv) as usize;
+                        r -= self.data.history[side * 65536 + code] / params.lmr_history_divisor;
                     }
                     r = r.clamp(0, new_depth - 1);
                 }
@@ -1043,6 +1097,7 @@ impl<'a, G: Game> Worker<'a, G> {
             let kind = MoveKind {
                 quiet: false,
                 reducible: false,
+                gain,
             };
             return (GAIN_SCORE + gain as i64, kind);
         }
@@ -1050,6 +1105,7 @@ impl<'a, G: Game> Worker<'a, G> {
             let kind = MoveKind {
                 quiet: true,
                 reducible: true,
+                gain,
             };
             return (gain as i64, kind);
         }
@@ -1073,6 +1129,7 @@ impl<'a, G: Game> Worker<'a, G> {
         let kind = MoveKind {
             quiet: true,
             reducible: special == 0,
+            gain,
         };
         (score, kind)
     }
@@ -1157,6 +1214,8 @@ impl<'a, G: Game> Worker<'a, G> {
 struct MoveKind {
     quiet: bool,
     reducible: bool,
+    /// [`Game::move_gain`] of the move.
+    gain: i32,
 }
 
 const TT_MOVE_SCORE: i64 = 1 << 60;
