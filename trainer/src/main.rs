@@ -61,6 +61,34 @@ struct Args {
     /// Seed of the initial weights, the shuffle and the validation split.
     #[arg(long, default_value_t = 1)]
     seed: u64,
+    /// Do not show each training position in one of the board's 8 symmetries at random.
+    #[arg(long)]
+    no_augment: bool,
+}
+
+/// The 8 symmetries of the 7×7 board (rotations and reflections) as square permutations,
+/// `SYMMETRIES[s][sq]` the image of square `sq = rank * 7 + file`. Ataxx's rules (clone to a
+/// neighbour, jump to distance 2, blocked squares part of the position) are the same under all
+/// of them, so a position and its images have the same value: training on a random image of each
+/// position each epoch is 8 times the data for free.
+fn symmetries() -> [[usize; 49]; 8] {
+    let mut out = [[0; 49]; 8];
+    for (s, perm) in out.iter_mut().enumerate() {
+        for (sq, image) in perm.iter_mut().enumerate() {
+            let (mut r, mut f) = (sq / 7, sq % 7);
+            if s & 1 != 0 {
+                f = 6 - f;
+            }
+            if s & 2 != 0 {
+                r = 6 - r;
+            }
+            if s & 4 != 0 {
+                (r, f) = (f, r);
+            }
+            *image = r * 7 + f;
+        }
+    }
+    out
 }
 
 /// One training position: the position and its target in `[0, 1]`.
@@ -122,17 +150,36 @@ struct Model {
 
 /// Inputs of a batch: dense 0/1 features of the side to move's and the other perspective,
 /// and the targets.
-fn batch_tensors(samples: &[Sample], dev: &Device) -> Result<(Tensor, Tensor, Tensor)> {
+/// With `symmetry`, each position is shown as its image under a symmetry picked by `symmetry`.
+fn batch_tensors(
+    samples: &[Sample],
+    dev: &Device,
+    mut symmetry: Option<&mut dyn FnMut() -> &'static [usize; 49]>,
+) -> Result<(Tensor, Tensor, Tensor)> {
     let n = samples.len();
     let mut us = vec![0f32; n * NUM_FEATURES];
     let mut them = vec![0f32; n * NUM_FEATURES];
+    const IDENTITY: [usize; 49] = {
+        let mut id = [0; 49];
+        let mut i = 0;
+        while i < 49 {
+            id[i] = i;
+            i += 1;
+        }
+        id
+    };
     for (i, s) in samples.iter().enumerate() {
         let side = s.pos.side_to_move();
+        let perm = match symmetry.as_mut() {
+            Some(pick) => pick(),
+            None => &IDENTITY,
+        };
+        let image = |f: usize| (f / 49) * 49 + perm[f % 49];
         for f in nnue::features(&s.pos, side) {
-            us[i * NUM_FEATURES + f] = 1.0;
+            us[i * NUM_FEATURES + image(f)] = 1.0;
         }
         for f in nnue::features(&s.pos, side.opponent()) {
-            them[i * NUM_FEATURES + f] = 1.0;
+            them[i * NUM_FEATURES + image(f)] = 1.0;
         }
     }
     let targets: Vec<f32> = samples.iter().map(|s| s.target).collect();
@@ -197,7 +244,7 @@ impl Model {
     fn eval_loss(&self, samples: &[Sample], batch: usize, dev: &Device) -> Result<f64> {
         let mut total = 0.0;
         for chunk in samples.chunks(batch) {
-            let (us, them, t) = batch_tensors(chunk, dev)?;
+            let (us, them, t) = batch_tensors(chunk, dev, None)?;
             total += self.loss(&us, &them, &t)?.to_scalar::<f32>()? as f64 * chunk.len() as f64;
         }
         Ok(total / samples.len().max(1) as f64)
@@ -248,6 +295,7 @@ fn run(args: Args) -> Result<()> {
         bail!("--k must be ≥ 1, --lambda within 0..1 and --batch ≥ 1");
     }
     let dev = Device::Cpu;
+    static SYMS: std::sync::LazyLock<[[usize; 49]; 8]> = std::sync::LazyLock::new(symmetries);
     let t0 = Instant::now();
     let mut samples = read_data(&args)?;
     if samples.len() < 2 {
@@ -300,7 +348,12 @@ fn run(args: Args) -> Result<()> {
             let progress = step as f64 / total_steps as f64;
             let lr = args.lr * (0.1 + 0.9 * 0.5 * (1.0 + (std::f64::consts::PI * progress).cos()));
             opt.set_learning_rate(lr);
-            let (us, them, t) = batch_tensors(chunk, &dev)?;
+            let mut pick = || &SYMS[rng.random_range(0..8)];
+            let (us, them, t) = batch_tensors(
+                chunk,
+                &dev,
+                (!args.no_augment).then_some(&mut pick as &mut dyn FnMut() -> _),
+            )?;
             let loss = model.loss(&us, &them, &t)?;
             opt.backward_step(&loss)?;
             model.clip()?;
@@ -318,7 +371,7 @@ fn run(args: Args) -> Result<()> {
     std::fs::write(&args.output, net.to_bytes())
         .with_context(|| format!("cannot write {}", args.output.display()))?;
     // The quantised network against the float one on the validation positions.
-    let (us, them, _) = batch_tensors(&val[..val.len().min(1000)], &dev)?;
+    let (us, them, _) = batch_tensors(&val[..val.len().min(1000)], &dev, None)?;
     let float: Vec<f32> = model.forward(&us, &them)?.flatten_all()?.to_vec1()?;
     let diff: f64 = val
         .iter()
@@ -334,4 +387,35 @@ fn run(args: Args) -> Result<()> {
         t0.elapsed().as_secs_f64()
     );
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::symmetries;
+
+    /// Each symmetry is a permutation that keeps Chebyshev distances (so clones stay clones and
+    /// jumps stay jumps), and the 8 are distinct.
+    #[test]
+    fn symmetries_are_distinct_isometries() {
+        let syms = symmetries();
+        let dist = |a: usize, b: usize| {
+            let (ra, fa, rb, fb) = (a / 7, a % 7, b / 7, b % 7);
+            ra.abs_diff(rb).max(fa.abs_diff(fb))
+        };
+        for (i, p) in syms.iter().enumerate() {
+            let mut seen = [false; 49];
+            for &img in p {
+                seen[img] = true;
+            }
+            assert!(seen.iter().all(|&s| s));
+            for a in 0..49 {
+                for b in 0..49 {
+                    assert_eq!(dist(a, b), dist(p[a], p[b]));
+                }
+            }
+            for q in &syms[..i] {
+                assert_ne!(p, q);
+            }
+        }
+    }
 }
