@@ -40,7 +40,7 @@ fn parse(line: &str) -> (Position, i32, f64) {
 #[test]
 fn one_game_is_consistent() {
     let mut total = 0;
-    // The built-in network and the hand-written evaluation (the demo network's 300-node games
+    // The built-in network and the hand-written evaluation (the built-in network's 300-node games
     // are short: one side is soon crushed, and mate scores are left out).
     for (seed, eval) in [
         ("1", "hand"),

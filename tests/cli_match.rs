@@ -369,10 +369,12 @@ fn python_ataxx_reads_whole_records() {
             "--depth",
             "2",
         ])
-        .args(["--engine", SKALD])
+        // The hand-written evaluation: games long enough for a wrapped record (the demo
+        // network's depth-2 games end in a rout within 20 plies).
+        .args(["--engine", &format!("cmd={SKALD} option.EvalFile=hand")])
         .args([
             "--engine",
-            &format!("name=weak cmd={SKALD} option.Skill Level=easy"),
+            &format!("name=weak cmd={SKALD} option.Skill Level=easy option.EvalFile=hand"),
         ])
         .arg("--records")
         .arg(&pgn);

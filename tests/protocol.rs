@@ -673,7 +673,7 @@ fn eval_file_chooses_the_ataxx_evaluation_and_a_bad_file_changes_nothing() {
         );
         assert_eq!(eval_total(&mut e), default);
         let best = e.go("go depth 3");
-        assert_eq!(best.len(), 2, "{best}");
+        assert!(matches!(best.len(), 2 | 4), "{best}");
     }
 
     // hand: the hand-written terms; the file of the embedded network: the same as the default.
@@ -700,6 +700,6 @@ fn eval_file_chooses_the_ataxx_evaluation_and_a_bad_file_changes_nothing() {
     e.expect_prefix("info string eval by network ");
     assert_eq!(eval_total(&mut e), default);
     let best = e.go("go depth 3");
-    assert_eq!(best.len(), 2, "{best}");
+    assert!(matches!(best.len(), 2 | 4), "{best}");
     std::fs::remove_dir_all(&dir).ok();
 }

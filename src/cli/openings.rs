@@ -46,10 +46,17 @@ pub struct Args {
     /// Write to this file instead of standard output.
     #[arg(long)]
     pub output: Option<std::path::PathBuf>,
+    /// The evaluation of the balance checks (the engine option EvalFile): <default> (Ataxx's
+    /// built-in network), hand (the hand-written evaluation) or a network file's path.
+    #[arg(long, default_value = skald::eval::EVAL_FILE_DEFAULT)]
+    pub eval_file: String,
 }
 
 /// Runs `skald openings`.
 pub fn run(args: Args) -> Result<()> {
+    let mut engine = Engine::new()?;
+    engine.set_variant(args.variant);
+    engine.set_option("EvalFile", &args.eval_file)?;
     let mut out: Box<dyn Write> = match &args.output {
         None => Box::new(std::io::stdout().lock()),
         Some(p) => Box::new(std::io::BufWriter::new(
@@ -57,8 +64,6 @@ pub fn run(args: Args) -> Result<()> {
         )),
     };
     let mut rng = SeededRng::new(args.seed);
-    let mut engine = Engine::new()?;
-    engine.set_variant(args.variant);
     let mut seen = HashSet::new();
     let mut found = 0;
     let attempts = args.count as u64 * 200 + 1000;
@@ -144,6 +149,8 @@ mod tests {
     fn check(fen: &str, depth: u32) -> bool {
         let mut engine = Engine::new().unwrap();
         engine.set_variant(Variant::Ataxx);
+        // The scores below are the hand-written evaluation's.
+        engine.set_option("EvalFile", "hand").unwrap();
         engine.session_mut().set_position(Some(fen), &[]).unwrap();
         balanced(&mut engine, depth, 60)
     }
