@@ -813,3 +813,84 @@ fn match_plays_htp_against_otep_in_copenhagen() {
         "{text}"
     );
 }
+
+/// `skald openings --moves` writes the start position and the moves; `skald match` plays those
+/// moves first (sent to the engines, in the records), so HTP engines, which have no set-up
+/// command, play varied openings too, and an OTEP engine gets the board after them.
+#[test]
+fn openings_given_as_moves_reach_htp_and_otep_engines() {
+    let dir = temp_dir("htp-openings");
+    let book = dir.join("book.txt");
+    let out = Command::new(SKALD)
+        .args(["openings", "--variant", "copenhagen", "--plies", "3"])
+        .args(["--count", "1", "--seed", "3", "--depth", "1", "--moves"])
+        .args(["--output", book.to_str().unwrap()])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let line = std::fs::read_to_string(&book).unwrap();
+    let (fen, moves) = line.trim().split_once(" moves ").expect("fen moves …");
+    let moves: Vec<&str> = moves.split_whitespace().collect();
+    assert_eq!(moves.len(), 3, "{line}");
+
+    let htp = format!("name=skald-htp proto=htp cmd={SKALD} htp --depth 2");
+    let otep = format!("name=skald-otep proto=otep cmd={SKALD} opentafl");
+    let records = dir.join("games.pgn");
+    let (ok, text, err) = run_match(&[
+        "--variant",
+        "copenhagen",
+        "--games",
+        "2",
+        "--depth",
+        "2",
+        "--tc",
+        "1+0.01",
+        "--openings",
+        book.to_str().unwrap(),
+        "--records",
+        records.to_str().unwrap(),
+        "--engine",
+        &htp,
+        "--engine",
+        &otep,
+    ]);
+    assert!(ok, "{text}\n{err}");
+    assert_clean_games(&text, 2);
+    let pgn = std::fs::read_to_string(&records).unwrap();
+    let opening = format!("1. {} {} 2. {}", moves[0], moves[1], moves[2]);
+    assert_eq!(pgn.matches(&opening).count(), 2, "{opening}\n{pgn}");
+
+    // A set-up position other than the start (a FEN line) is refused for an HTP engine.
+    let out = Command::new(SKALD)
+        .args(["openings", "--variant", "copenhagen", "--plies", "1"])
+        .args(["--count", "1", "--depth", "1"])
+        .output()
+        .unwrap();
+    let after = String::from_utf8_lossy(&out.stdout).into_owned();
+    assert!(!after.contains(" moves ") && after.trim() != fen, "{after}");
+    let setup = dir.join("setup.txt");
+    std::fs::write(&setup, &after).unwrap();
+    let (ok, text, err) = run_match(&[
+        "--variant",
+        "copenhagen",
+        "--depth",
+        "1",
+        "--openings",
+        setup.to_str().unwrap(),
+        "--engine",
+        &htp,
+        "--engine",
+        SKALD,
+    ]);
+    assert!(!ok, "{text}");
+    assert!(
+        err.contains("HTP engines play from the start position only"),
+        "{err}"
+    );
+    assert_eq!(err.trim().lines().count(), 1, "{err}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

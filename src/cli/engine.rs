@@ -533,8 +533,8 @@ impl EngineProcess {
     /// Asks for a move in the game `session` (the moves so far are in it), `side` to move:
     /// UCI/UAI `position fen <setup> moves …` and `go`; HTP the moves the engine has not seen as
     /// `play`, then `generate_move`; OTEP `opponent-move`, `clock`, `play` (as OpenTafl 0.4.8
-    /// sends them). Waits until
-    /// `deadline` (or `abort`).
+    /// sends them; `position <record>` instead of `opponent-move` when more than one move is
+    /// unseen, after an opening's moves). Waits until `deadline` (or `abort`).
     pub fn request_move(
         &mut self,
         session: &dyn Session,
@@ -610,10 +610,13 @@ impl EngineProcess {
                 }
             }
             Proto::Otep => {
-                if let Some(last) = moves.last()
+                let record = notation::fen_to_record(&session.fen());
+                if moves.len() > self.told + 1 {
+                    // Several moves unseen (an opening's, played by the runner): the board.
+                    send(self, &format!("position {record}"))?;
+                } else if let Some(last) = moves.last()
                     && moves.len() > self.told
                 {
-                    let record = notation::fen_to_record(&session.fen());
                     send(self, &format!("opponent-move {last} {record}"))?;
                 }
                 self.told = moves.len();

@@ -50,7 +50,8 @@ pub struct Args {
     /// Games played at the same time (each with its own pair of engine processes).
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=64))]
     pub concurrency: u32,
-    /// A file of opening positions, one FEN a line (`skald openings`); used in order, cycling.
+    /// A file of openings, one a line: a FEN, or a FEN and the moves played from it
+    /// (`<fen> moves <move> …`, as `skald openings --moves` writes them); used in order, cycling.
     #[arg(long)]
     pub openings: Option<std::path::PathBuf>,
     /// Sequential probability ratio test: elo0=<a> elo1=<b> [alpha=0.05] [beta=0.05]
@@ -108,10 +109,18 @@ struct Plan {
     tc: TimeControl,
     depth: Option<u32>,
     margin_ms: u64,
-    openings: Vec<Option<String>>,
+    openings: Vec<Option<Opening>>,
     games: usize,
     next: AtomicUsize,
     stop: AtomicBool,
+}
+
+/// An opening of the `--openings` file: the position set up (FEN) and the moves played from it
+/// before the engines take over (part of the game: sent to the engines and in the records).
+#[derive(Clone, Debug)]
+struct Opening {
+    fen: String,
+    moves: Vec<String>,
 }
 
 /// One finished game, from the runner.
@@ -162,10 +171,12 @@ pub fn run(args: Args) -> Result<()> {
                         spec.label()
                     );
                 }
-                if args.openings.is_some() {
+                let start = new_session(variant).fen();
+                if openings.iter().flatten().any(|o| o.fen != start) {
                     bail!(
-                        "engine '{}': HTP engines play from the start position only (no \
-                         --openings)",
+                        "engine '{}': HTP engines play from the start position only: give the \
+                         openings as the start position and moves ('<fen> moves …', skald \
+                         openings --moves)",
                         spec.label()
                     );
                 }
@@ -506,8 +517,9 @@ fn variant_setup(variant: Variant) -> Vec<(String, String)> {
     }
 }
 
-/// Reads an openings file: one FEN a line; empty lines and lines starting with `#` skipped.
-fn load_openings(path: &std::path::Path, variant: Variant) -> Result<Vec<Option<String>>> {
+/// Reads an openings file: one FEN a line, optionally followed by ` moves ` and moves played
+/// from it; empty lines and lines starting with `#` skipped. Errors name the line.
+fn load_openings(path: &std::path::Path, variant: Variant) -> Result<Vec<Option<Opening>>> {
     let text = std::fs::read_to_string(path)
         .with_context(|| format!("cannot read openings file {}", path.display()))?;
     let mut out = Vec::new();
@@ -516,8 +528,15 @@ fn load_openings(path: &std::path::Path, variant: Variant) -> Result<Vec<Option<
         if line.is_empty() || line.starts_with('#') {
             continue;
         }
+        let (fen, moves) = match line.split_once(" moves ") {
+            Some((fen, moves)) => (fen.trim(), moves.split_whitespace().collect::<Vec<_>>()),
+            None => (
+                line.strip_suffix(" moves").unwrap_or(line).trim(),
+                Vec::new(),
+            ),
+        };
         let mut s = new_session(variant);
-        s.set_position(Some(line), &[])
+        s.set_position(Some(fen), &moves)
             .map_err(|e| anyhow!("{}:{}: {e}", path.display(), i + 1))?;
         if s.outcome().is_decided() {
             bail!(
@@ -526,7 +545,10 @@ fn load_openings(path: &std::path::Path, variant: Variant) -> Result<Vec<Option<
                 i + 1
             );
         }
-        out.push(Some(s.fen()));
+        out.push(Some(Opening {
+            fen: s.setup_fen(),
+            moves: s.moves_played(),
+        }));
     }
     if out.is_empty() {
         bail!("openings file {} has no positions", path.display());
@@ -589,9 +611,10 @@ fn play_game(
     };
     let mut session: Box<dyn Session> = new_session(plan.variant);
     let start_fen = session.fen();
-    if let Some(f) = &opening {
+    if let Some(o) = &opening {
+        let moves: Vec<&str> = o.moves.iter().map(String::as_str).collect();
         session
-            .set_position(Some(f), &[])
+            .set_position(Some(&o.fen), &moves)
             .expect("openings are checked when loaded");
     }
     let setup_fen = session.setup_fen();

@@ -1,4 +1,5 @@
-//! `skald openings`: balanced opening positions for matches, one FEN a line.
+//! `skald openings`: balanced opening positions for matches, one FEN a line (with `--moves`, the
+//! start position and the moves that reach it, `<fen> moves <move> …`).
 //!
 //! Each candidate is the start position followed by `--plies` uniformly random legal moves
 //! (seeded by `--seed`); it is kept when the game is still on, it is new, and searches to
@@ -43,6 +44,10 @@ pub struct Args {
     #[arg(long, default_value_t = 60, allow_negative_numbers = true,
           value_parser = Whole::new(0, 10_000, "").map(|v| v as i32))]
     pub max_score: i32,
+    /// Write each opening as the start position and the moves that reach it (`<fen> moves
+    /// <move> …`), for `skald match` with engines that cannot be set up from a FEN (HTP).
+    #[arg(long)]
+    pub moves: bool,
     /// Write to this file instead of standard output.
     #[arg(long)]
     pub output: Option<std::path::PathBuf>,
@@ -99,7 +104,16 @@ pub fn run(args: Args) -> Result<()> {
         }
         engine.set_session(s.boxed_clone());
         if balanced(&mut engine, args.depth, args.max_score) {
-            writeln!(out, "{}", s.fen())?;
+            if args.moves {
+                writeln!(
+                    out,
+                    "{} moves {}",
+                    s.setup_fen(),
+                    s.moves_played().join(" ")
+                )?;
+            } else {
+                writeln!(out, "{}", s.fen())?;
+            }
             found += 1;
             bar.inc(1);
         }
