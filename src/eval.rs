@@ -47,7 +47,7 @@ pub trait Evaluator<G: Game>: Send + Sync + 'static {
     /// move's view, summing to its evaluation (for the protocols' `eval` display).
     fn terms(&self, pos: &G) -> Vec<(&'static str, i32)>;
 
-    /// What evaluates, in a few words for people (`hand-written`, `network ataxx-v1.nnue`).
+    /// What evaluates, in a few words for people (`hand-written`, `network ataxx-v2.nnue`).
     fn describe(&self) -> String;
 
     /// The evaluation of `pos` from scratch: a fresh accumulator, then [`Evaluator::evaluate`].

@@ -429,7 +429,7 @@ fn sub_row(acc: &mut [i16; HIDDEN], row: &[i16; HIDDEN]) {
 /// Changing the network built in is a change of this one line.
 macro_rules! embedded_file_name {
     () => {
-        "ataxx-v1.nnue"
+        "ataxx-v2.nnue"
     };
 }
 
