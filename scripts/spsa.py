@@ -40,6 +40,10 @@ TUNABLE = {
     "lmr_history_divisor": (0, 0, 65536),
     "iir_min_depth": (0, 0, 12),
     "lmp_no_gain_moves": (0, 0, 64),
+    "fp_max_depth": (0, 0, 12),
+    "fp_min_moves": (3, 1, 64),
+    "fp_margin_base": (160, 0, 1000),
+    "fp_margin": (80, 0, 500),
 }
 
 SCORE = re.compile(r"^Score of .*: (\d+) - (\d+) - (\d+)")

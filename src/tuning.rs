@@ -52,6 +52,16 @@ pub struct SearchParams {
     /// not lost; 0 = none. For games where such moves are rare good ones (Ataxx: jumps that
     /// flip nothing).
     pub lmp_no_gain_moves: i32,
+    /// Futility pruning: deepest remaining depth at which late moves (not the TT move, a killer
+    /// or the counter-move) are skipped when the static evaluation plus
+    /// `fp_margin_base + fp_margin × depth` is at most alpha, plies; 0 = none.
+    pub fp_max_depth: i32,
+    /// Moves searched before futility pruning starts.
+    pub fp_min_moves: i32,
+    /// See [`SearchParams::fp_max_depth`], centipawns.
+    pub fp_margin_base: i32,
+    /// See [`SearchParams::fp_max_depth`], centipawns per ply.
+    pub fp_margin: i32,
 }
 
 impl SearchParams {
@@ -75,10 +85,14 @@ impl SearchParams {
         improving: false,
         iir_min_depth: 0,
         lmp_no_gain_moves: 0,
+        fp_max_depth: 0,
+        fp_min_moves: 3,
+        fp_margin_base: 160,
+        fp_margin: 80,
     };
 
     /// The tunable values: name, smallest and largest value (for `Tune <name>` options and SPSA).
-    pub const TUNABLE: [(&'static str, i32, i32); 15] = [
+    pub const TUNABLE: [(&'static str, i32, i32); 19] = [
         ("aspiration_min_depth", 1, 10),
         ("aspiration_delta", 5, 200),
         ("rfp_max_depth", 1, 12),
@@ -94,6 +108,10 @@ impl SearchParams {
         ("lmr_history_divisor", 0, 65536),
         ("iir_min_depth", 0, 12),
         ("lmp_no_gain_moves", 0, 64),
+        ("fp_max_depth", 0, 12),
+        ("fp_min_moves", 1, 64),
+        ("fp_margin_base", 0, 1000),
+        ("fp_margin", 0, 500),
     ];
 
     fn slot(&mut self, name: &str) -> Option<&mut i32> {
@@ -113,6 +131,10 @@ impl SearchParams {
             "lmr_history_divisor" => &mut self.lmr_history_divisor,
             "iir_min_depth" => &mut self.iir_min_depth,
             "lmp_no_gain_moves" => &mut self.lmp_no_gain_moves,
+            "fp_max_depth" => &mut self.fp_max_depth,
+            "fp_min_moves" => &mut self.fp_min_moves,
+            "fp_margin_base" => &mut self.fp_margin_base,
+            "fp_margin" => &mut self.fp_margin,
             _ => return None,
         })
     }

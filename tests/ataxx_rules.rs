@@ -272,7 +272,8 @@ fn game_trait_basics() {
     assert_eq!(p.variant_name(), "ataxx");
     assert_eq!(p.repetition_rule(), RepetitionRule::Ignored);
     assert!(!p.null_move_allowed());
-    assert_eq!(p.evaluate(), 0);
+    // A symmetric position: only the side to move's tempo, half of a clone's one stone.
+    assert_eq!(p.evaluate(), 50);
     let terms = p.eval_terms();
     assert_eq!(terms.iter().map(|t| t.1).sum::<i32>(), p.evaluate());
     assert_eq!(
@@ -286,6 +287,6 @@ fn game_trait_basics() {
     assert_eq!(n.hash(), n.compute_hash());
     // after x clones, x is a stone up: o (to move) sees -100 material
     let c = play(&p, "b6");
-    assert_eq!(c.eval_terms()[0], ("material", -100));
+    assert!(c.eval_terms().contains(&("material", -100)));
     assert!(!c.is_tactical(Move::Pass));
 }

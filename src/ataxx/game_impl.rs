@@ -100,6 +100,8 @@ impl Game for Position {
     /// LMR and RFP had lost: the score's sign swing with depth parity made margins and
     /// reduced re-searches meaningless.) Late-move pruning: after 4 moves, jumps that flip
     /// nothing are skipped (Zataxx prunes them so): +34 ± 27 Elo over 600 games (LOS 99.4 %).
+    /// Futility pruning up to depth 6 (margin 160 + 80 cp per ply): +36 ± 30 over 469 games
+    /// without the late-move pruning, +22 ± 34 over 391 with it.
     fn search_params(&self) -> SearchParams {
         SearchParams {
             rfp: true,
@@ -113,6 +115,7 @@ impl Game for Position {
             improving: true,
             iir_min_depth: 4,
             lmp_no_gain_moves: 4,
+            fp_max_depth: 6,
             ..SearchParams::DEFAULT
         }
     }

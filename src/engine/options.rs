@@ -229,6 +229,10 @@ const TUNE_NAMES: [&str; SearchParams::TUNABLE.len()] = [
     "Tune lmr_history_divisor",
     "Tune iir_min_depth",
     "Tune lmp_no_gain_moves",
+    "Tune fp_max_depth",
+    "Tune fp_min_moves",
+    "Tune fp_margin_base",
+    "Tune fp_margin",
 ];
 
 /// The registry entry named `name` (case ignored), if any.

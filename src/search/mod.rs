@@ -983,6 +983,22 @@ impl<'a, G: Game> Worker<'a, G> {
                 }
                 continue;
             }
+            // Futility pruning: at low depth, when even a margin above the static evaluation
+            // cannot reach alpha, the late moves are not searched.
+            if params.fp_max_depth > 0
+                && !root
+                && !pv_node
+                && !self.shared.basic
+                && !threatened
+                && depth <= params.fp_max_depth
+                && i as i32 >= params.fp_min_moves
+                && best > -MATE_BOUND
+                && alpha.abs() < MATE_BOUND
+                && kind.reducible
+                && static_eval + params.fp_margin_base + params.fp_margin * depth <= alpha
+            {
+                continue;
+            }
 
             let mut child = pos.clone();
             child.make_move(mv);
