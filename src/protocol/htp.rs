@@ -134,22 +134,13 @@ impl Htp {
 
     /// Reads commands from `input` until `quit` or end of input.
     pub fn run(&mut self, input: &mut dyn BufRead) {
-        let mut buf = Vec::new();
-        while let Some(line) = super::read_line_capped(input, &mut buf, super::MAX_LINE_BYTES) {
-            let line = match line {
-                super::Line::Text(line) => line,
-                super::Line::TooLong(n) => {
-                    self.answer(Err(format!(
-                        "line of {n} bytes ignored: longer than the limit of {} bytes",
-                        super::MAX_LINE_BYTES
-                    )));
-                    continue;
-                }
-            };
-            if self.handle_line(&line) == Flow::Quit {
-                return;
+        super::read_commands(input, |line| match line {
+            Ok(line) => self.handle_line(line) == Flow::Quit,
+            Err(message) => {
+                self.answer(Err(message));
+                false
             }
-        }
+        });
     }
 
     /// Handles one command line and writes its answer. Never panics: an internal fault is

@@ -90,6 +90,29 @@ pub fn read_line(input: &mut dyn BufRead, buf: &mut Vec<u8>) -> Option<String> {
     }
 }
 
+/// The engine modes' command loop: reads lines of at most [`MAX_LINE_BYTES`] from `input` and
+/// hands each to `command` as `Ok(line)`, or, for a longer line (consumed and discarded), the
+/// error message to report as `Err(message)`. `command` returns `true` to quit. Returns `true`
+/// when `command` quit, `false` at the end of input.
+pub fn read_commands(
+    input: &mut dyn BufRead,
+    mut command: impl FnMut(Result<&str, String>) -> bool,
+) -> bool {
+    let mut buf = Vec::new();
+    while let Some(line) = read_line_capped(input, &mut buf, MAX_LINE_BYTES) {
+        let quit = match line {
+            Line::Text(line) => command(Ok(&line)),
+            Line::TooLong(n) => command(Err(format!(
+                "line of {n} bytes ignored: longer than the limit of {MAX_LINE_BYTES} bytes"
+            ))),
+        };
+        if quit {
+            return true;
+        }
+    }
+    false
+}
+
 /// One line as [`read_line_capped`] returns it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Line {

@@ -77,26 +77,16 @@ impl Uci {
     /// finish and answer; one without (`go infinite`, `go ponder`, `go` alone, a clock for the
     /// other side only) is stopped and answers at once.
     pub fn run(&mut self, input: &mut dyn BufRead) {
-        let mut buf = Vec::new();
-        loop {
-            let Some(line) = super::read_line_capped(input, &mut buf, super::MAX_LINE_BYTES) else {
-                self.engine.stop_unbounded();
-                self.engine.wait();
-                return;
-            };
-            let line = match line {
-                super::Line::Text(line) => line,
-                super::Line::TooLong(n) => {
-                    self.error(format!(
-                        "line of {n} bytes ignored: longer than the limit of {} bytes",
-                        super::MAX_LINE_BYTES
-                    ));
-                    continue;
-                }
-            };
-            if self.handle_line(&line) == Flow::Quit {
-                return;
+        let quit = super::read_commands(input, |line| match line {
+            Ok(line) => self.handle_line(line) == Flow::Quit,
+            Err(message) => {
+                self.error(message);
+                false
             }
+        });
+        if !quit {
+            self.engine.stop_unbounded();
+            self.engine.wait();
         }
     }
 
