@@ -589,7 +589,8 @@ impl<'a, G: Game> Worker<'a, G> {
     }
 
     /// `true` when no further iteration should start: stopped, the node limit reached, or (main
-    /// thread, timed search) the soft limit × `scale` ([`time_scale`]) has passed.
+    /// thread, timed search) the soft limit × `scale` ([`time_scale`]; 1 for a fixed `movetime`)
+    /// has passed.
     fn should_stop_between_iterations(&self, scale: f64) -> bool {
         if self.shared.stopped() {
             return true;
@@ -597,6 +598,12 @@ impl<'a, G: Game> Worker<'a, G> {
         if !self.is_main() {
             return false;
         }
+        // A fixed time (`movetime`: soft = hard) is used whole: only a clock's budget scales.
+        let scale = if self.shared.budget.soft == self.shared.budget.hard {
+            1.0
+        } else {
+            scale
+        };
         if self.shared.timed()
             && let Some(soft) = self.shared.budget.soft
             && self.shared.start.elapsed() >= soft.mul_f64(scale)
