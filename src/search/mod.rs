@@ -27,6 +27,7 @@ pub use tt::{Bound, TranspositionTable};
 
 use crate::eval::{EvalChoice, Evaluator};
 use crate::game::{Game, Outcome, RepetitionRule, SearchParams, Side};
+use crossbeam_utils::CachePadded;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
@@ -207,15 +208,18 @@ impl Default for SearchOptions {
     }
 }
 
-/// State shared by all threads of one search.
+/// State shared by all threads of one search. Every thread reads it at every node, so it is
+/// kept in cache lines of its own (`CachePadded` around it in [`search`]): a neighbour on the
+/// heap written by one thread would otherwise evict it from the others' caches (false sharing).
 struct Shared {
     tt: Arc<TranspositionTable>,
     /// `stop` from outside (UCI `stop`) and the ponder state.
     control: Arc<Control>,
     /// Set by the main thread when it has finished, so helpers end too.
     done: AtomicBool,
-    /// Nodes of each thread, refreshed every few thousand nodes.
-    nodes: Vec<AtomicU64>,
+    /// Nodes of each thread, refreshed every 1024 nodes; one counter per cache line, so that
+    /// one thread's refresh does not evict another's counter.
+    nodes: Vec<CachePadded<AtomicU64>>,
     start: Instant,
     budget: TimeBudget,
     node_limit: Option<u64>,
@@ -279,18 +283,20 @@ pub fn search<G: Game>(
         node_limit = Some(node_limit.map_or(skill.max_nodes(), |n| n.min(skill.max_nodes())));
         multipv = multipv.max(4);
     }
-    let shared = Arc::new(Shared {
+    let shared = Arc::new(CachePadded::new(Shared {
         tt: Arc::clone(tt),
         control: Arc::clone(control),
         done: AtomicBool::new(false),
-        nodes: (0..threads).map(|_| AtomicU64::new(0)).collect(),
+        nodes: (0..threads)
+            .map(|_| CachePadded::new(AtomicU64::new(0)))
+            .collect(),
         start: Instant::now(),
         budget: TimeBudget::new(limits, root.side_to_move(), options.move_overhead_ms),
         node_limit,
         basic: options.basic,
         params: options.params.unwrap_or_else(|| root.search_params()),
         eval: options.eval.clone(),
-    });
+    }));
 
     // Helpers on the pool's threads 1..; each sends what it found when it has finished.
     let (finished_tx, finished_rx) = std::sync::mpsc::channel::<ThreadResult<G::Move>>();
@@ -476,6 +482,8 @@ struct Worker<'a, G: Game> {
     /// Killers and history, kept by the thread from one search to the next.
     data: &'a mut ThreadData,
     nodes: u64,
+    /// The other threads' nodes when last looked at (every 1024 nodes; for the node limit).
+    others_nodes: u64,
     seldepth: usize,
     /// The last depth whose iteration finished (0 before the first).
     completed_depth: u32,
@@ -545,6 +553,7 @@ impl<'a, G: Game> Worker<'a, G> {
             shared,
             data,
             nodes: 0,
+            others_nodes: 0,
             seldepth: 0,
             completed_depth: 0,
             result_seldepth: 0,
@@ -811,19 +820,20 @@ impl<'a, G: Game> Worker<'a, G> {
         if self.aborted {
             return true;
         }
-        if let Some(limit) = self.shared.node_limit {
-            let others = if self.shared.nodes.len() > 1 {
-                self.shared.total_nodes() - self.shared.nodes[self.id].load(Ordering::Relaxed)
-            } else {
-                0
-            };
-            if self.nodes + others >= limit {
-                self.aborted = true;
-                return true;
-            }
+        if let Some(limit) = self.shared.node_limit
+            && self.nodes + self.others_nodes >= limit
+        {
+            self.aborted = true;
+            return true;
         }
         if self.nodes & 1023 == 0 {
             self.flush_nodes();
+            if self.shared.nodes.len() > 1 {
+                // The other threads' counts, read here rather than at every node: they change
+                // only every 1024 nodes, and reading them is a cache miss once they have.
+                self.others_nodes =
+                    self.shared.total_nodes() - self.shared.nodes[self.id].load(Ordering::Relaxed);
+            }
             if self.shared.stopped() {
                 self.aborted = true;
             } else if self.is_main()

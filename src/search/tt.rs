@@ -74,6 +74,10 @@ pub const PARALLEL_CLEAR_MIB: usize = 64;
 /// entry (unless it is much shallower, not exact, and the old one is from this search);
 /// otherwise it replaces the entry worth least, worth being depth − 8 × searches since it was
 /// written (an empty entry is worth least of all).
+///
+/// The table's own fields (read at every probe) are aligned to 128 bytes so that nothing
+/// written elsewhere shares their cache lines.
+#[repr(align(128))]
 pub struct TranspositionTable {
     clusters: NonNull<Cluster>,
     len: usize,
