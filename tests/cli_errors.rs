@@ -150,6 +150,10 @@ fn numbers_above_their_bound_are_refused() {
             &["openings", "--variant", "ataxx", "--plies", "41"],
             "--plies must be at most 40",
         ),
+        (
+            &["openings", "--variant", "brandubh", "--played", "0"],
+            "--played must be a positive whole number",
+        ),
     ];
     for (args, expect) in cases {
         one_line_error(args, expect);

@@ -894,3 +894,25 @@ fn openings_given_as_moves_reach_htp_and_otep_engines() {
     assert_eq!(err.trim().lines().count(), 1, "{err}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// `skald openings --played`: candidates kept only when the engine at 4 × the nodes beats itself
+/// at the nodes with both sides; the same seed gives the same file (node limits, one thread).
+#[test]
+fn openings_decided_by_strength_are_reproducible() {
+    let run = || {
+        let out = Command::new(SKALD)
+            .args(["openings", "--variant", "brandubh", "--plies", "4"])
+            .args(["--count", "2", "--seed", "3", "--played", "300"])
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        String::from_utf8(out.stdout).unwrap()
+    };
+    let first = run();
+    assert_eq!(first.lines().count(), 2, "{first}");
+    assert_eq!(first, run());
+}

@@ -23,8 +23,8 @@ use crate::search::{
 };
 use crate::variant::Variant;
 use options::{OptionError, Setting};
-pub use session::new_session;
-use session::{Session, TextReport, TextResult};
+pub use session::{Session, new_session};
+use session::{TextReport, TextResult};
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 

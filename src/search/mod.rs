@@ -22,6 +22,7 @@ pub mod timeman;
 pub mod tt;
 
 pub use threads::{Control, ThreadData, ThreadPool};
+use timeman::time_scale;
 pub use timeman::{Clock, Limits, TimeBudget};
 pub use tt::{Bound, TranspositionTable};
 
@@ -656,10 +657,11 @@ impl<'a, G: Game> Worker<'a, G> {
         // Helper threads start one ply deeper on odd ids so the threads do not all search the
         // same tree at the same time.
         let first_depth = 1 + (self.id % 2) as u32;
-        // How long the last two completed iterations took, for predicting the next one.
-        let mut iteration_times: [Option<Duration>; 2] = [None, None];
+        // For the time manager: completed iterations in a row with the same best move, and the
+        // score of the iteration before.
+        let mut stable_iterations = 0usize;
+        let mut last_score: Option<i32> = None;
         for depth in first_depth..=max_depth {
-            let iteration_start = self.shared.start.elapsed();
             let mut lines: Vec<(i32, Vec<G::Move>)> = Vec::new();
             self.excluded.clear();
             for pv_index in 0..multipv {
@@ -685,6 +687,14 @@ impl<'a, G: Game> Worker<'a, G> {
             // higher score than an earlier one. The sort is stable, so ties keep search order.
             lines.sort_by_key(|(score, _)| std::cmp::Reverse(*score));
             if let Some((score, line)) = lines.first() {
+                if result.depth > 0 && line.first().copied() == result.best_move {
+                    stable_iterations += 1;
+                } else {
+                    stable_iterations = 0;
+                }
+                if result.depth > 0 {
+                    last_score = Some(result.score);
+                }
                 result.best_move = line.first().copied();
                 result.ponder = line.get(1).copied();
                 result.score = *score;
@@ -715,13 +725,8 @@ impl<'a, G: Game> Worker<'a, G> {
                 }
             }
             result.lines = lines;
-            let took = self.shared.start.elapsed().saturating_sub(iteration_start);
-            iteration_times = [iteration_times[1], Some(took)];
-            if self.aborted
-                || self.should_stop_between_iterations()
-                || forced
-                || self.next_iteration_would_overrun(iteration_times)
-            {
+            let scale = time_scale(stable_iterations, last_score, result.score);
+            if self.aborted || self.should_stop_between_iterations(scale) || forced {
                 break;
             }
             // A proven win or loss does not change with more depth: once the search is a few
@@ -736,7 +741,9 @@ impl<'a, G: Game> Worker<'a, G> {
         result
     }
 
-    fn should_stop_between_iterations(&self) -> bool {
+    /// `true` when no further iteration should start: stopped, the node limit reached, or (main
+    /// thread, timed search) the soft limit × `scale` ([`time_scale`]) has passed.
+    fn should_stop_between_iterations(&self, scale: f64) -> bool {
         if self.shared.stopped() {
             return true;
         }
@@ -745,7 +752,7 @@ impl<'a, G: Game> Worker<'a, G> {
         }
         if self.shared.timed()
             && let Some(soft) = self.shared.budget.soft
-            && self.shared.start.elapsed() >= soft
+            && self.shared.start.elapsed() >= soft.mul_f64(scale)
         {
             return true;
         }
@@ -755,25 +762,6 @@ impl<'a, G: Game> Worker<'a, G> {
             return true;
         }
         false
-    }
-
-    /// On the main thread under a time budget: `true` if the next iteration is not expected to
-    /// finish by the soft limit. Its time is predicted from the last one's, times the growth
-    /// from the one before (between 1.5 and 4; 2 when unknown).
-    fn next_iteration_would_overrun(&self, times: [Option<Duration>; 2]) -> bool {
-        let (Some(soft), Some(last)) = (self.shared.budget.soft, times[1]) else {
-            return false;
-        };
-        if !self.is_main() {
-            return false;
-        }
-        let growth = match times[0] {
-            Some(prev) if prev.as_secs_f64() > 0.0 => {
-                (last.as_secs_f64() / prev.as_secs_f64()).clamp(1.5, 4.0)
-            }
-            _ => 2.0,
-        };
-        self.shared.start.elapsed() + last.mul_f64(growth) > soft
     }
 
     fn flush_nodes(&self) {

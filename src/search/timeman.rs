@@ -1,5 +1,6 @@
-//! Time management: turns `go` limits into a soft limit (checked between iterations: do not
-//! start another) and a hard limit (checked inside the search: stop now).
+//! Time management: turns `go` limits into a soft limit (checked between iterations, scaled by
+//! how settled the best move and the score are: do not start another) and a hard limit
+//! (checked inside the search: stop now).
 
 use crate::game::Side;
 use std::time::Duration;
@@ -74,7 +75,7 @@ impl TimeBudget {
     /// if unknown, so the remainder shrinks smoothly) + ¾ of the increment, the increment part
     /// scaled down while usable < [`INCREMENTS_KEPT`] increments; soft ≤ usable / 5. Hard = 3 ×
     /// soft, but never more than a third of usable (¾ with one move to go); both at least 1 ms.
-    /// The search also does not start an iteration it does not expect to finish by soft.
+    /// Between iterations the search compares the time spent with soft × [`time_scale`].
     pub fn new(limits: &Limits, side: Side, overhead_ms: u64) -> TimeBudget {
         if limits.infinite {
             return TimeBudget {
@@ -114,9 +115,36 @@ impl TimeBudget {
     }
 }
 
+/// Soft-limit multipliers by the number of completed iterations in a row that kept the best
+/// move (0: it changed in the last one): a new best move earns more time, a settled one less
+/// (the shape of Stockfish's and Viridithas's best-move-stability factors).
+pub const STABILITY_SCALE: [f64; 5] = [1.8, 1.3, 1.0, 0.85, 0.75];
+
+/// Extra soft time per centipawn the score fell since the previous iteration (a fall of 100 cp
+/// gives ×1.5, the most).
+pub const SCORE_DROP_SCALE_PER_CP: f64 = 0.005;
+
+/// The factor by which the search scales the soft limit before deciding whether to start another
+/// iteration: [`STABILITY_SCALE`] by `stable_iterations`, times 1 + [`SCORE_DROP_SCALE_PER_CP`]
+/// per centipawn `score` fell from `last_score` (at most ×1.5; a rising score changes nothing).
+/// The hard limit still bounds the search whatever the factor.
+pub fn time_scale(stable_iterations: usize, last_score: Option<i32>, score: i32) -> f64 {
+    let stability = STABILITY_SCALE[stable_iterations.min(STABILITY_SCALE.len() - 1)];
+    let drop = last_score.map_or(0, |last| (last - score).clamp(0, 100));
+    stability * (1.0 + drop as f64 * SCORE_DROP_SCALE_PER_CP)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn unsettled_searches_get_more_time() {
+        assert!(time_scale(0, Some(0), 0) > time_scale(4, Some(0), 0));
+        assert!(time_scale(2, Some(50), -50) > time_scale(2, Some(50), 50));
+        assert_eq!(time_scale(9, None, 0), STABILITY_SCALE[4]);
+        assert!(time_scale(0, Some(1000), -1000) <= 1.8 * 1.5 + 1e-9);
+    }
 
     #[test]
     fn movetime_is_exact_less_overhead() {
