@@ -224,3 +224,48 @@ fn pondering_waits_for_ponderhit() {
     e.send("stop");
     e.expect_prefix("bestmove");
 }
+
+/// Lazy SMP answers with the thread the vote picks (issue 11): with two threads, in each game
+/// family and a position after a few moves, `bestmove` is legal and is the first move of the
+/// last `info` line's principal variation (the chosen thread's line is reported last).
+#[test]
+fn two_threads_answer_a_legal_move_with_its_line_last() {
+    let cases = [
+        ("tablut", "d1-b1 e3-h3"),
+        ("brandubh", ""),
+        ("ataxx", "f2 b2 a6"),
+    ];
+    for (variant, moves) in cases {
+        let mut engine = Engine::new().unwrap();
+        engine.set_variant(variant.parse::<Variant>().unwrap());
+        let moves: Vec<&str> = moves.split_whitespace().collect();
+        engine.session_mut().set_position(None, &moves).unwrap();
+        let legal = engine.session().legal_moves();
+
+        let mut e = EngineProcess::start(&[]);
+        e.send(&format!("setoption name UCI_Variant value {variant}"));
+        e.send("setoption name Threads value 2");
+        let position = if moves.is_empty() {
+            "position startpos".to_string()
+        } else {
+            format!("position startpos moves {}", moves.join(" "))
+        };
+        for go in ["go nodes 50000", "go movetime 300"] {
+            e.send(&position);
+            let best = e.go(go);
+            assert!(
+                legal.contains(&best),
+                "{variant} {go}: {best} not in {legal:?}"
+            );
+            let last_pv = e
+                .transcript
+                .iter()
+                .rev()
+                .find(|l| l.starts_with("info depth"))
+                .and_then(|l| l.split(" pv ").nth(1))
+                .and_then(|pv| pv.split_whitespace().next())
+                .map(String::from);
+            assert_eq!(last_pv.as_deref(), Some(best.as_str()), "{variant} {go}");
+        }
+    }
+}

@@ -1,5 +1,6 @@
 //! Iterative-deepening alpha-beta search over any [`Game`], run by one or more threads on a
-//! shared [`TranspositionTable`] (Lazy SMP).
+//! shared [`TranspositionTable`] (Lazy SMP; the answer is the move the threads vote for, see
+//! `best_thread`).
 //!
 //! The search knows nothing of the game it plays: it sees positions only through the [`Game`]
 //! trait. It reports progress through a callback, never by printing.
@@ -27,6 +28,7 @@ pub use tt::{Bound, TranspositionTable};
 
 use crate::eval::{EvalChoice, Evaluator};
 use crate::game::{Game, Outcome, RepetitionRule, SearchParams, Side};
+use crossbeam_utils::CachePadded;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
@@ -207,15 +209,18 @@ impl Default for SearchOptions {
     }
 }
 
-/// State shared by all threads of one search.
+/// State shared by all threads of one search. Every thread reads it at every node, so it is
+/// kept in cache lines of its own (`CachePadded` around it in [`search`]): a neighbour on the
+/// heap written by one thread would otherwise evict it from the others' caches (false sharing).
 struct Shared {
     tt: Arc<TranspositionTable>,
     /// `stop` from outside (UCI `stop`) and the ponder state.
     control: Arc<Control>,
     /// Set by the main thread when it has finished, so helpers end too.
     done: AtomicBool,
-    /// Nodes of each thread, refreshed every few thousand nodes.
-    nodes: Vec<AtomicU64>,
+    /// Nodes of each thread, refreshed every 1024 nodes; one counter per cache line, so that
+    /// one thread's refresh does not evict another's counter.
+    nodes: Vec<CachePadded<AtomicU64>>,
     start: Instant,
     budget: TimeBudget,
     node_limit: Option<u64>,
@@ -279,21 +284,23 @@ pub fn search<G: Game>(
         node_limit = Some(node_limit.map_or(skill.max_nodes(), |n| n.min(skill.max_nodes())));
         multipv = multipv.max(4);
     }
-    let shared = Arc::new(Shared {
+    let shared = Arc::new(CachePadded::new(Shared {
         tt: Arc::clone(tt),
         control: Arc::clone(control),
         done: AtomicBool::new(false),
-        nodes: (0..threads).map(|_| AtomicU64::new(0)).collect(),
+        nodes: (0..threads)
+            .map(|_| CachePadded::new(AtomicU64::new(0)))
+            .collect(),
         start: Instant::now(),
         budget: TimeBudget::new(limits, root.side_to_move(), options.move_overhead_ms),
         node_limit,
         basic: options.basic,
         params: options.params.unwrap_or_else(|| root.search_params()),
         eval: options.eval.clone(),
-    });
+    }));
 
-    // Helpers on the pool's threads 1..; each says when it has finished.
-    let (finished_tx, finished_rx) = std::sync::mpsc::channel::<()>();
+    // Helpers on the pool's threads 1..; each sends what it found when it has finished.
+    let (finished_tx, finished_rx) = std::sync::mpsc::channel::<ThreadResult<G::Move>>();
     let mut helpers = 0;
     if let Some(pool) = pool {
         for id in 1..threads {
@@ -304,11 +311,11 @@ pub fn search<G: Game>(
             let sent = pool.send(
                 id,
                 Box::new(move |data: &mut ThreadData| {
-                    {
+                    let found = {
                         let mut worker = Worker::new(id, &shared, data, &history, &root);
-                        worker.iterate(&root, max_depth, 1, &mut |_| {});
-                    }
-                    let _ = finished.send(());
+                        worker.run(&root, max_depth, 1, &mut |_| {})
+                    };
+                    let _ = finished.send(found);
                 }),
             );
             if sent {
@@ -317,16 +324,45 @@ pub fn search<G: Game>(
         }
     }
     drop(finished_tx);
-    let mut result = {
+    let main = {
         let mut worker = Worker::new(0, &shared, main_data, history, root);
-        worker.iterate(root, max_depth, multipv, report)
+        worker.run(root, max_depth, multipv, report)
     };
     shared.done.store(true, Ordering::Relaxed);
+    let mut found = vec![main];
     for _ in 0..helpers {
-        if finished_rx.recv().is_err() {
-            break;
+        match finished_rx.recv() {
+            Ok(r) => found.push(r),
+            Err(_) => break,
         }
     }
+    // Lazy SMP: with one line wanted and no depth limit, the threads vote for the move
+    // (Stockfish's `get_best_thread`); the chosen thread's line is reported last.
+    let best = if multipv == 1 && limits.depth.is_none() && skill.is_none() {
+        best_thread(&found)
+    } else {
+        0
+    };
+    if best != 0 {
+        let chosen = &found[best];
+        if let Some((score, pv)) = chosen.result.lines.first() {
+            let nodes = shared.total_nodes();
+            let time_ms = shared.start.elapsed().as_millis() as u64;
+            report(&Report {
+                depth: chosen.result.depth,
+                seldepth: chosen.seldepth,
+                multipv: 1,
+                score: Score::from_internal(*score),
+                raw_score: *score,
+                nodes,
+                time_ms,
+                nps: nodes * 1000 / time_ms.max(1),
+                hashfull: shared.tt.hashfull(),
+                pv: pv.clone(),
+            });
+        }
+    }
+    let mut result = found.swap_remove(best).result;
 
     if let Some(skill) = skill {
         let firsts: Vec<(i32, G::Move)> = result
@@ -352,6 +388,94 @@ pub fn search<G: Game>(
     }
 }
 
+/// What one thread of a search found: its answer, the last depth it completed and the deepest
+/// ply its last reported iteration reached.
+#[derive(Clone, Debug)]
+struct ThreadResult<M> {
+    result: SearchResult<M>,
+    completed_depth: u32,
+    seldepth: u32,
+}
+
+/// Added to each thread's score above the lowest before weighting by depth in the vote, in
+/// centipawns (Stockfish uses 14 of its internal units, about 7 cp; skald's scores are
+/// centipawns).
+const VOTE_OFFSET: i64 = 10;
+
+/// The index of the thread whose answer a Lazy SMP search plays (Stockfish's
+/// `ThreadPool::get_best_thread`). Each thread votes for its best move with weight
+/// (score − lowest score of all threads + [`VOTE_OFFSET`]) × completed depth; the move with
+/// most votes wins, and among the threads that chose it the one with the highest weight (a
+/// thread whose line has fewer than three moves weighs nothing there). A proven win beats
+/// everything (the fastest one among several), a proven loss beats an unproven score (the
+/// fastest loss among several: the deeper refutation), and a thread on a lost line never
+/// replaces one that is not. Thread 0 is the starting choice and keeps ties; a thread without
+/// a move has no say.
+fn best_thread<M: Copy + Eq>(threads: &[ThreadResult<M>]) -> usize {
+    let first_move = |t: &ThreadResult<M>| {
+        t.result
+            .lines
+            .first()
+            .and_then(|(_, pv)| pv.first().copied())
+    };
+    let score = |t: &ThreadResult<M>| t.result.lines.first().map_or(-INF, |(s, _)| *s);
+    let Some(min_score) = threads
+        .iter()
+        .filter(|t| first_move(t).is_some())
+        .map(score)
+        .min()
+    else {
+        return 0;
+    };
+    let weight = |t: &ThreadResult<M>| {
+        (score(t) as i64 - min_score as i64 + VOTE_OFFSET) * t.completed_depth as i64
+    };
+    let mut votes: Vec<(M, i64)> = Vec::new();
+    for t in threads {
+        if let Some(mv) = first_move(t) {
+            match votes.iter_mut().find(|(m, _)| *m == mv) {
+                Some((_, v)) => *v += weight(t),
+                None => votes.push((mv, weight(t))),
+            }
+        }
+    }
+    let votes_for = |mv: Option<M>| {
+        votes
+            .iter()
+            .find(|(m, _)| Some(*m) == mv)
+            .map_or(i64::MIN, |(_, v)| *v)
+    };
+    let is_win = |s: i32| s >= MATE_BOUND;
+    let is_loss = |s: i32| s <= -MATE_BOUND;
+    let mut best = 0;
+    for (i, t) in threads.iter().enumerate() {
+        let Some(mv) = first_move(t) else { continue };
+        let b = &threads[best];
+        if first_move(b).is_none() {
+            best = i;
+            continue;
+        }
+        let (best_score, new_score) = (score(b), score(t));
+        let long_line =
+            |t: &ThreadResult<M>| t.result.lines.first().is_some_and(|(_, pv)| pv.len() > 2) as i64;
+        let better_weight = weight(t) * long_line(t) > weight(b) * long_line(b);
+        let (best_votes, new_votes) = (votes_for(first_move(b)), votes_for(Some(mv)));
+        let replace = if is_win(best_score) {
+            new_score > best_score
+        } else if is_loss(best_score) {
+            is_loss(new_score) && new_score < best_score
+        } else {
+            is_win(new_score)
+                || is_loss(new_score)
+                || (new_votes > best_votes || (new_votes == best_votes && better_weight))
+        };
+        if replace {
+            best = i;
+        }
+    }
+    best
+}
+
 /// One search thread's private state.
 struct Worker<'a, G: Game> {
     id: usize,
@@ -359,7 +483,13 @@ struct Worker<'a, G: Game> {
     /// Killers and history, kept by the thread from one search to the next.
     data: &'a mut ThreadData,
     nodes: u64,
+    /// The other threads' nodes when last looked at (every 1024 nodes; for the node limit).
+    others_nodes: u64,
     seldepth: usize,
+    /// The last depth whose iteration finished (0 before the first).
+    completed_depth: u32,
+    /// The selective depth of the iteration the current answer comes from.
+    result_seldepth: u32,
     aborted: bool,
     /// Game history, then the root, then the current search path.
     hashes: Vec<u64>,
@@ -424,7 +554,10 @@ impl<'a, G: Game> Worker<'a, G> {
             shared,
             data,
             nodes: 0,
+            others_nodes: 0,
             seldepth: 0,
+            completed_depth: 0,
+            result_seldepth: 0,
             aborted: false,
             hashes,
             root_index: history.len(),
@@ -478,6 +611,22 @@ impl<'a, G: Game> Worker<'a, G> {
 
     fn is_main(&self) -> bool {
         self.id == 0
+    }
+
+    /// Iterative deepening ([`Worker::iterate`]), with what the best-thread vote needs.
+    fn run(
+        &mut self,
+        root: &G,
+        max_depth: u32,
+        multipv: usize,
+        report: &mut dyn FnMut(&Report<G::Move>),
+    ) -> ThreadResult<G::Move> {
+        let result = self.iterate(root, max_depth, multipv, report);
+        ThreadResult {
+            result,
+            completed_depth: self.completed_depth,
+            seldepth: self.result_seldepth,
+        }
     }
 
     /// Iterative deepening. Returns the best move of the last completed iteration.
@@ -550,6 +699,10 @@ impl<'a, G: Game> Worker<'a, G> {
                 result.ponder = line.get(1).copied();
                 result.score = *score;
                 result.depth = depth;
+                self.result_seldepth = self.seldepth.max(depth as usize) as u32;
+            }
+            if !self.aborted {
+                self.completed_depth = depth;
             }
             if self.is_main() {
                 self.flush_nodes();
@@ -662,19 +815,20 @@ impl<'a, G: Game> Worker<'a, G> {
         if self.aborted {
             return true;
         }
-        if let Some(limit) = self.shared.node_limit {
-            let others = if self.shared.nodes.len() > 1 {
-                self.shared.total_nodes() - self.shared.nodes[self.id].load(Ordering::Relaxed)
-            } else {
-                0
-            };
-            if self.nodes + others >= limit {
-                self.aborted = true;
-                return true;
-            }
+        if let Some(limit) = self.shared.node_limit
+            && self.nodes + self.others_nodes >= limit
+        {
+            self.aborted = true;
+            return true;
         }
         if self.nodes & 1023 == 0 {
             self.flush_nodes();
+            if self.shared.nodes.len() > 1 {
+                // The other threads' counts, read here rather than at every node: they change
+                // only every 1024 nodes, and reading them is a cache miss once they have.
+                self.others_nodes =
+                    self.shared.total_nodes() - self.shared.nodes[self.id].load(Ordering::Relaxed);
+            }
             if self.shared.stopped() {
                 self.aborted = true;
             } else if self.is_main()
@@ -1297,6 +1451,87 @@ mod tests {
             ..Limits::default()
         };
         assert!(engine.search(&limits, &mut |_| {}).best_move.is_some());
+    }
+
+    /// A thread's result for the vote: best move `mv` (a line of `pv_len` moves starting with
+    /// it), `score`, completed `depth`.
+    fn voter(mv: u8, score: i32, depth: u32, pv_len: usize) -> ThreadResult<u8> {
+        let pv: Vec<u8> = std::iter::once(mv)
+            .chain(std::iter::repeat_n(0, pv_len - 1))
+            .collect();
+        ThreadResult {
+            result: SearchResult {
+                best_move: Some(mv),
+                ponder: pv.get(1).copied(),
+                score,
+                depth,
+                nodes: 0,
+                lines: vec![(score, pv)],
+            },
+            completed_depth: depth,
+            seldepth: depth,
+        }
+    }
+
+    #[test]
+    fn the_threads_vote_by_score_and_depth() {
+        // Move 2 has two voters against the main thread's move 1; of its voters, the one with
+        // the higher score × depth weight answers.
+        let threads = [
+            voter(1, 20, 10, 4),
+            voter(2, 30, 12, 4),
+            voter(2, 25, 11, 4),
+        ];
+        assert_eq!(best_thread(&threads), 1);
+        // A deep main thread outvotes a shallow helper: (40 + 10) × 14 against (0 + 10) × 3.
+        let threads = [voter(1, 60, 14, 4), voter(2, 20, 3, 4)];
+        assert_eq!(best_thread(&threads), 0);
+        // Equal votes (one move) and a heavier helper, but its line is truncated: the main
+        // thread's stands; with a full line the helper answers.
+        assert_eq!(best_thread(&[voter(1, 10, 10, 3), voter(1, 40, 10, 1)]), 0);
+        assert_eq!(best_thread(&[voter(1, 10, 10, 3), voter(1, 40, 10, 3)]), 1);
+        // One thread alone.
+        assert_eq!(best_thread(&[voter(3, -5, 2, 1)]), 0);
+    }
+
+    #[test]
+    fn a_proven_result_beats_the_vote() {
+        // A proven win beats any vote; the fastest of several wins.
+        let threads = [
+            voter(1, 50, 20, 4),
+            voter(1, 50, 20, 4),
+            voter(2, MATE - 7, 8, 7),
+        ];
+        assert_eq!(best_thread(&threads), 2);
+        let threads = [
+            voter(2, MATE - 7, 8, 7),
+            voter(3, MATE - 5, 6, 5),
+            voter(1, 50, 9, 4),
+        ];
+        assert_eq!(best_thread(&threads), 1);
+        // A proven loss is believed over an unproven score, and is not given up for one...
+        assert_eq!(
+            best_thread(&[voter(1, 0, 9, 4), voter(2, -MATE + 10, 9, 9)]),
+            1
+        );
+        assert_eq!(
+            best_thread(&[voter(2, -MATE + 10, 9, 9), voter(1, 0, 12, 4)]),
+            0
+        );
+        // ...and of two losses the faster one, the deeper refutation, answers.
+        assert_eq!(
+            best_thread(&[voter(2, -MATE + 10, 9, 9), voter(1, -MATE + 6, 9, 5)]),
+            1
+        );
+    }
+
+    #[test]
+    fn a_thread_without_a_move_has_no_say() {
+        let mut empty = voter(9, 500, 30, 4);
+        empty.result.lines.clear();
+        assert_eq!(best_thread(&[empty.clone(), voter(2, 10, 5, 4)]), 1);
+        assert_eq!(best_thread(&[voter(2, 10, 5, 4), empty.clone()]), 0);
+        assert_eq!(best_thread(&[empty.clone(), empty]), 0);
     }
 
     #[test]

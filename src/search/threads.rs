@@ -11,6 +11,7 @@
 //! search started in ponder mode.
 
 use super::MAX_PLY;
+use crossbeam_utils::CachePadded;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc;
 use std::sync::{Arc, Mutex, MutexGuard};
@@ -23,10 +24,14 @@ const STACK_BYTES: usize = 16 << 20;
 pub(crate) const HISTORY_LEN: usize = 2 * 65536;
 
 /// Per-thread search tables that live from one search to the next (they are allocated once,
-/// with the thread, and reset where a search needs them fresh).
+/// with the thread, and reset where a search needs them fresh). Aligned to 128 bytes (a pair of
+/// cache lines, which x86 processors prefetch together) so that no other thread's data shares
+/// a cache line with it.
+#[repr(align(128))]
 pub struct ThreadData {
-    /// Two killer moves per ply (move codes of `Game::encode_move`, 0 for none).
-    pub(crate) killers: Box<[[u16; 2]; MAX_PLY]>,
+    /// Two killer moves per ply (move codes of `Game::encode_move`, 0 for none), in cache lines
+    /// of their own.
+    pub(crate) killers: Box<CachePadded<[[u16; 2]; MAX_PLY]>>,
     /// The butterfly history: a score per side and move code ([`HISTORY_LEN`] entries).
     pub(crate) history: Vec<i32>,
     /// Counter-moves: per side and code of the opponent's last move, the quiet move that last
@@ -37,7 +42,7 @@ pub struct ThreadData {
 impl Default for ThreadData {
     fn default() -> Self {
         ThreadData {
-            killers: Box::new([[0; 2]; MAX_PLY]),
+            killers: Box::new(CachePadded::new([[0; 2]; MAX_PLY])),
             history: vec![0; HISTORY_LEN],
             counters: vec![0; HISTORY_LEN],
         }
@@ -54,7 +59,10 @@ impl ThreadData {
 }
 
 /// How a running search is steered from outside; shared between the front-end and the search.
+/// Every search thread reads it every 1024 nodes; it is aligned to 128 bytes so that it has its
+/// cache lines to itself.
 #[derive(Debug, Default)]
+#[repr(align(128))]
 pub struct Control {
     stop: AtomicBool,
     pondering: AtomicBool,

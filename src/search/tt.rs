@@ -47,12 +47,39 @@ struct Slot {
     data: AtomicU64,
 }
 
+/// Entries per cluster: four 16-byte entries fill one 64-byte cache line.
+pub const CLUSTER_SIZE: usize = 4;
+
+/// A bucket of entries that share one cache line: a probe or a store touches one line only.
+#[repr(C, align(64))]
+struct Cluster {
+    slots: [Slot; CLUSTER_SIZE],
+}
+
+/// The searches one age step is worth in plies of depth when an entry is chosen for
+/// replacement (Stockfish's `depth8 - relative_age`).
+const AGE_WEIGHT: i32 = 8;
+
+/// Searches are numbered modulo this (the 6-bit age field of an entry).
+const AGE_CYCLE: u64 = 64;
+
 /// Tables at least this large, MiB, are cleared in parallel ([`TranspositionTable::clear`]).
 pub const PARALLEL_CLEAR_MIB: usize = 64;
 
-/// A fixed-size, lock-free transposition table. Size is set in MiB; each entry takes 16 bytes.
+/// A fixed-size, lock-free transposition table. Size is set in MiB; each entry takes 16 bytes,
+/// in clusters of [`CLUSTER_SIZE`] entries per 64-byte cache line. A position's hash picks its
+/// cluster; within the cluster the entry with the same key is found by the key check.
+///
+/// Replacement (as in Stockfish): a result for a position already in the cluster goes into that
+/// entry (unless it is much shallower, not exact, and the old one is from this search);
+/// otherwise it replaces the entry worth least, worth being depth − 8 × searches since it was
+/// written (an empty entry is worth least of all).
+///
+/// The table's own fields (read at every probe) are aligned to 128 bytes so that nothing
+/// written elsewhere shares their cache lines.
+#[repr(align(128))]
 pub struct TranspositionTable {
-    slots: NonNull<Slot>,
+    clusters: NonNull<Cluster>,
     len: usize,
     age: AtomicU64,
 }
@@ -79,21 +106,22 @@ impl TranspositionTable {
         if !(1..=MAX_HASH_MIB).contains(&mib) {
             return Err(TableError::OutOfRange(mib));
         }
-        let len = mib * (1 << 20) / std::mem::size_of::<Slot>();
-        let layout = Layout::array::<Slot>(len).map_err(|_| TableError::AllocationFailed(mib))?;
+        let len = mib * (1 << 20) / std::mem::size_of::<Cluster>();
+        let layout =
+            Layout::array::<Cluster>(len).map_err(|_| TableError::AllocationFailed(mib))?;
         // SAFETY: the layout has nonzero size; zeroed memory is a valid array of atomics.
-        let ptr = unsafe { alloc::alloc_zeroed(layout) } as *mut Slot;
-        let slots = NonNull::new(ptr).ok_or(TableError::AllocationFailed(mib))?;
+        let ptr = unsafe { alloc::alloc_zeroed(layout) } as *mut Cluster;
+        let clusters = NonNull::new(ptr).ok_or(TableError::AllocationFailed(mib))?;
         Ok(TranspositionTable {
-            slots,
+            clusters,
             len,
             age: AtomicU64::new(0),
         })
     }
 
-    /// The number of entries.
+    /// The number of entries ([`CLUSTER_SIZE`] per cluster).
     pub fn len(&self) -> usize {
-        self.len
+        self.len * CLUSTER_SIZE
     }
 
     /// `true` if the table has no entries (never, for a table made by `new`).
@@ -101,26 +129,26 @@ impl TranspositionTable {
         self.len == 0
     }
 
-    fn slots(&self) -> &[Slot] {
-        // SAFETY: `slots` points to `len` initialised (zeroed) slots owned by `self`.
-        unsafe { std::slice::from_raw_parts(self.slots.as_ptr(), self.len) }
+    fn clusters(&self) -> &[Cluster] {
+        // SAFETY: `clusters` points to `len` initialised (zeroed) clusters owned by `self`.
+        unsafe { std::slice::from_raw_parts(self.clusters.as_ptr(), self.len) }
     }
 
     /// Empties the table (for `ucinewgame`). A table of [`PARALLEL_CLEAR_MIB`] or more is
     /// cleared in chunks on rayon's global pool (one thread per core): clearing gigabytes on one
     /// thread takes seconds.
     pub fn clear(&self) {
-        let clear = |slots: &[Slot]| {
-            for slot in slots {
+        let clear = |clusters: &[Cluster]| {
+            for slot in clusters.iter().flat_map(|c| &c.slots) {
                 slot.key_xor_data.store(0, Ordering::Relaxed);
                 slot.data.store(0, Ordering::Relaxed);
             }
         };
-        if self.len * std::mem::size_of::<Slot>() >= PARALLEL_CLEAR_MIB << 20 {
+        if self.len * std::mem::size_of::<Cluster>() >= PARALLEL_CLEAR_MIB << 20 {
             use rayon::prelude::*;
-            self.slots().par_chunks(1 << 16).for_each(clear);
+            self.clusters().par_chunks(1 << 14).for_each(clear);
         } else {
-            clear(self.slots());
+            clear(self.clusters());
         }
         self.age.store(0, Ordering::Relaxed);
     }
@@ -131,39 +159,46 @@ impl TranspositionTable {
     }
 
     fn current_age(&self) -> u64 {
-        self.age.load(Ordering::Relaxed) & 0x3f
+        self.age.load(Ordering::Relaxed) % AGE_CYCLE
     }
 
     #[inline]
-    fn slot(&self, hash: u64) -> &Slot {
+    fn cluster(&self, hash: u64) -> &Cluster {
         let index = ((hash as u128 * self.len as u128) >> 64) as usize;
-        &self.slots()[index]
+        &self.clusters()[index]
     }
 
     /// Looks `hash` up; `None` on a miss (including a torn entry).
     #[inline]
     pub fn probe(&self, hash: u64) -> Option<Entry> {
-        let slot = self.slot(hash);
-        let data = slot.data.load(Ordering::Relaxed);
-        let check = slot.key_xor_data.load(Ordering::Relaxed);
-        if data == 0 || check ^ data != hash {
-            return None;
-        }
-        Some(unpack(data))
+        self.cluster(hash).slots.iter().find_map(|slot| {
+            let data = slot.data.load(Ordering::Relaxed);
+            let check = slot.key_xor_data.load(Ordering::Relaxed);
+            (data != 0 && check ^ data == hash).then(|| unpack(data))
+        })
     }
 
-    /// Stores a result for `hash`, replacing the old entry unless that one is for the same
-    /// position or is from this search and deeper.
+    /// Stores a result for `hash`: into the entry of the same position if the cluster has one,
+    /// else over the entry worth least (see [`TranspositionTable`]).
     #[inline]
     pub fn store(&self, hash: u64, entry: Entry) {
-        let slot = self.slot(hash);
-        let old_data = slot.data.load(Ordering::Relaxed);
-        let old_key = slot.key_xor_data.load(Ordering::Relaxed) ^ old_data;
+        let cluster = self.cluster(hash);
         let age = self.current_age();
         let mut entry = entry;
-        if old_data != 0 {
+        let mut victim = &cluster.slots[0];
+        let mut victim_worth = i32::MAX;
+        for slot in &cluster.slots {
+            let old_data = slot.data.load(Ordering::Relaxed);
+            if old_data == 0 {
+                if victim_worth > i32::MIN {
+                    victim = slot;
+                    victim_worth = i32::MIN;
+                }
+                continue;
+            }
+            let old_key = slot.key_xor_data.load(Ordering::Relaxed) ^ old_data;
             let old = unpack(old_data);
-            let old_age = (old_data >> 58) & 0x3f;
+            let old_age = old_data >> 58;
             if old_key == hash {
                 if entry.mv == 0 {
                     entry.mv = old.mv;
@@ -171,25 +206,32 @@ impl TranspositionTable {
                 if entry.bound != Bound::Exact && entry.depth + 2 < old.depth && old_age == age {
                     return;
                 }
-            } else if old_age == age && entry.bound != Bound::Exact && entry.depth + 3 < old.depth {
-                return;
+                victim = slot;
+                break;
+            }
+            let searches_ago = (AGE_CYCLE + age - old_age) % AGE_CYCLE;
+            let worth = old.depth as i32 - AGE_WEIGHT * searches_ago as i32;
+            if worth < victim_worth {
+                victim = slot;
+                victim_worth = worth;
             }
         }
         let data = pack(entry, age);
-        slot.data.store(data, Ordering::Relaxed);
-        slot.key_xor_data.store(hash ^ data, Ordering::Relaxed);
+        victim.data.store(data, Ordering::Relaxed);
+        victim.key_xor_data.store(hash ^ data, Ordering::Relaxed);
     }
 
-    /// How full the table is, in permill, from a sample of the first 1000 entries written in
-    /// the current search (UCI `hashfull`).
+    /// How full the table is, in permill: the share of entries written in the current search
+    /// among those of the first 250 clusters (1000 entries; UCI `hashfull`).
     pub fn hashfull(&self) -> u32 {
         let age = self.current_age();
-        let sample = self.slots().iter().take(1000);
-        let n = sample.len().max(1);
+        let sample = self.clusters().iter().take(1000 / CLUSTER_SIZE);
+        let n = (sample.len() * CLUSTER_SIZE).max(1);
         let used = sample
+            .flat_map(|c| &c.slots)
             .filter(|s| {
                 let d = s.data.load(Ordering::Relaxed);
-                d != 0 && (d >> 58) & 0x3f == age
+                d != 0 && d >> 58 == age
             })
             .count();
         (used * 1000 / n) as u32
@@ -198,9 +240,9 @@ impl TranspositionTable {
 
 impl Drop for TranspositionTable {
     fn drop(&mut self) {
-        let layout = Layout::array::<Slot>(self.len).expect("layout was valid at allocation");
+        let layout = Layout::array::<Cluster>(self.len).expect("layout was valid at allocation");
         // SAFETY: allocated in `new` with this layout.
-        unsafe { alloc::dealloc(self.slots.as_ptr() as *mut u8, layout) }
+        unsafe { alloc::dealloc(self.clusters.as_ptr() as *mut u8, layout) }
     }
 }
 
@@ -273,6 +315,173 @@ mod tests {
         assert!(keys.iter().all(|&k| tt.probe(k) == Some(e)));
         tt.clear();
         assert!(keys.iter().all(|&k| tt.probe(k).is_none()));
+    }
+
+    fn entry(depth: u8, eval: i16) -> Entry {
+        Entry {
+            mv: 7,
+            score: 11,
+            eval,
+            depth,
+            bound: Bound::Lower,
+        }
+    }
+
+    /// Keys that all fall into cluster 0 (the index is taken from the top bits) and differ
+    /// below.
+    fn same_cluster_keys(n: u64) -> Vec<u64> {
+        (1..=n).collect()
+    }
+
+    #[test]
+    fn a_cluster_fills_one_cache_line() {
+        assert_eq!(std::mem::size_of::<Cluster>(), 64);
+        assert_eq!(std::mem::align_of::<Cluster>(), 64);
+        let tt = TranspositionTable::new(1).unwrap();
+        assert_eq!(tt.len(), (1 << 20) / 16);
+        assert_eq!(tt.clusters.as_ptr() as usize % 64, 0);
+    }
+
+    #[test]
+    fn a_cluster_holds_four_positions() {
+        let tt = TranspositionTable::new(1).unwrap();
+        let keys = same_cluster_keys(4);
+        for (i, &k) in keys.iter().enumerate() {
+            tt.store(k, entry(5, i as i16));
+        }
+        for (i, &k) in keys.iter().enumerate() {
+            assert_eq!(tt.probe(k), Some(entry(5, i as i16)));
+        }
+    }
+
+    #[test]
+    fn the_same_position_replaces_its_own_entry() {
+        let tt = TranspositionTable::new(1).unwrap();
+        let keys = same_cluster_keys(4);
+        for &k in &keys {
+            tt.store(k, entry(9, 0));
+        }
+        // A shallower result for a stored position goes into that position's entry (within
+        // two plies; or exact), not over another position's.
+        tt.store(keys[2], entry(8, 42));
+        assert_eq!(tt.probe(keys[2]), Some(entry(8, 42)));
+        for &k in [keys[0], keys[1], keys[3]].iter() {
+            assert_eq!(tt.probe(k), Some(entry(9, 0)));
+        }
+        // A much shallower bound from this search does not overwrite a deep one...
+        tt.store(keys[2], entry(1, 43));
+        assert_eq!(tt.probe(keys[2]), Some(entry(8, 42)));
+        // ...but does from a later search, and keeps the old move if it has none.
+        tt.new_search();
+        tt.store(
+            keys[2],
+            Entry {
+                mv: 0,
+                ..entry(1, 44)
+            },
+        );
+        assert_eq!(tt.probe(keys[2]), Some(entry(1, 44)));
+    }
+
+    #[test]
+    fn deeper_and_newer_entries_are_kept() {
+        let tt = TranspositionTable::new(1).unwrap();
+        let keys = same_cluster_keys(7);
+        for (&k, depth) in keys.iter().zip([10, 3, 8, 9]) {
+            tt.store(k, entry(depth, 0));
+        }
+        // The cluster is full: the shallowest entry goes.
+        tt.store(keys[4], entry(4, 0));
+        assert_eq!(tt.probe(keys[1]), None);
+        for &k in [keys[0], keys[2], keys[3], keys[4]].iter() {
+            assert!(tt.probe(k).is_some());
+        }
+        // Two searches later, a shallow new entry replaces the old entry of least worth
+        // (depth − 8 × age), here the depth-4 one; then the depth-8 one...
+        tt.new_search();
+        tt.new_search();
+        tt.store(keys[5], entry(1, 0));
+        assert_eq!(tt.probe(keys[4]), None);
+        tt.store(keys[6], entry(1, 0));
+        assert_eq!(tt.probe(keys[2]), None);
+        // ...and the new entries, though shallow, outlast the old deep ones.
+        tt.store(keys[1], entry(2, 0));
+        assert_eq!(tt.probe(keys[3]), None);
+        for &k in [keys[0], keys[1], keys[5], keys[6]].iter() {
+            assert!(tt.probe(k).is_some(), "{k}");
+        }
+    }
+
+    #[test]
+    fn a_torn_entry_is_a_miss() {
+        let tt = TranspositionTable::new(1).unwrap();
+        let (a, b) = (0x1111_2222_3333_4444u64, 0x1111_2222_3333_4445u64);
+        tt.store(a, entry(5, 1));
+        tt.store(b, entry(6, 2));
+        // Another thread's write of `b` got half-way over `a`'s entry: its data word with
+        // `a`'s check word. The key check turns this into a miss.
+        let slots = &tt.cluster(a).slots;
+        let ia = slots
+            .iter()
+            .position(|s| {
+                s.data.load(Ordering::Relaxed) ^ s.key_xor_data.load(Ordering::Relaxed) == a
+            })
+            .unwrap();
+        let ib = slots
+            .iter()
+            .position(|s| {
+                s.data.load(Ordering::Relaxed) ^ s.key_xor_data.load(Ordering::Relaxed) == b
+            })
+            .unwrap();
+        let b_data = slots[ib].data.load(Ordering::Relaxed);
+        slots[ia].data.store(b_data, Ordering::Relaxed);
+        assert_eq!(tt.probe(a), None);
+        assert_eq!(tt.probe(b), Some(entry(6, 2)));
+    }
+
+    #[test]
+    fn threads_writing_at_once_never_give_a_wrong_hit() {
+        // Two writers fill the same small table, each entry's evaluation derived from its key;
+        // a reader checks that every hit carries its own key's data.
+        let tt = TranspositionTable::new(1).unwrap();
+        let keys: Vec<u64> = (0..50_000u64)
+            .map(|i| i.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1)
+            .collect();
+        let tag = |k: u64| (k >> 17) as i16;
+        std::thread::scope(|s| {
+            for t in 0..2 {
+                let (tt, keys) = (&tt, &keys);
+                s.spawn(move || {
+                    for round in 0..4u8 {
+                        for &k in keys.iter().skip(t) {
+                            tt.store(k, entry(round + t as u8, tag(k)));
+                        }
+                    }
+                });
+            }
+            for _ in 0..4 {
+                for &k in &keys {
+                    if let Some(e) = tt.probe(k) {
+                        assert_eq!(e.eval, tag(k));
+                    }
+                }
+            }
+        });
+    }
+
+    #[test]
+    fn hashfull_counts_this_search_s_entries() {
+        let tt = TranspositionTable::new(1).unwrap();
+        assert_eq!(tt.hashfull(), 0);
+        // One entry in each of the first 250 clusters: a quarter of the sample.
+        for i in 0..250u64 {
+            // The smallest key mapped to cluster i.
+            let key = (((i as u128) << 64).div_ceil(tt.len as u128)) as u64;
+            tt.store(key, entry(3, 0));
+        }
+        assert_eq!(tt.hashfull(), 250);
+        tt.new_search();
+        assert_eq!(tt.hashfull(), 0);
     }
 
     #[test]
