@@ -1,5 +1,6 @@
-//! `skald datagen`: self-play Ataxx games for training the network evaluation
-//! ([`skald::ataxx::nnue`]), one position a line.
+//! `skald datagen`: self-play games for training the Ataxx network evaluation
+//! ([`skald::ataxx::nnue`]) or tuning the tafl evaluation's weights (`examples/texel.rs`), one
+//! position a line. `--variant` picks the game (default `ataxx`).
 //!
 //! Each game starts from `--plies` uniformly random legal moves from the start position, drawn
 //! by a generator seeded from `--seed` and the game's number; the opening is kept when the game
@@ -18,7 +19,7 @@
 //! x5o/7/2x4/7/7/7/o5x o 0 1 | -112 | 0.0
 //! ```
 //!
-//! - `FEN`: the position (ataxx.md), before the move.
+//! - `FEN`: the position (ataxx.md, or the tafl FEN of rules.md), before the move.
 //! - `score`: the search score in centipawns, **from the side to move's view**.
 //! - `result`: the final result of the game **from the side to move's view**: `1.0` it won,
 //!   `0.5` draw, `0.0` it lost.
@@ -42,6 +43,9 @@ use std::time::Instant;
 /// Arguments of `skald datagen`.
 #[derive(clap::Args, Debug)]
 pub struct Args {
+    /// The game to play: ataxx or a tafl variant (brandubh, tablut, ...).
+    #[arg(long, default_value = "ataxx", value_parser = super::parse_variant)]
+    pub variant: Variant,
     /// Number of games to play.
     #[arg(long, default_value_t = 100, value_parser = clap::value_parser!(u64).range(1..))]
     pub games: u64,
@@ -108,7 +112,7 @@ fn play_game(engine: &mut Engine, args: &Args, game: u64) -> Result<Vec<String>>
                  larger --max-opening-score"
             );
         }
-        let mut s = new_session(Variant::Ataxx);
+        let mut s = new_session(args.variant);
         for _ in 0..args.plies {
             let moves = s.legal_moves();
             if moves.is_empty() {
@@ -196,7 +200,7 @@ pub fn run(args: Args) -> Result<()> {
                         return;
                     }
                 }
-                engine.set_variant(Variant::Ataxx);
+                engine.set_variant(args.variant);
                 loop {
                     let game = next.fetch_add(1, Ordering::Relaxed);
                     if game >= args.games {

@@ -59,7 +59,9 @@ mod rules;
 mod zobrist;
 
 pub use bitboard::{Bitboard, MAX_SQUARES, Square, Squares, Wide};
-pub use eval::TERM_COUNT;
+pub use eval::{
+    EvalFeatures, EvalWeights, FEATURE_COUNT, FEATURE_NAMES, FEATURE_TERMS, TERM_COUNT, TERM_NAMES,
+};
 pub use position::{
     ATTACKER_VALUE, BrandubhPosition, DEFENDER_VALUE, KING_VALUE, LargePosition, Move, Position,
     brandubh, copenhagen, copenhagen13, parse_square, square_name, tablut, tawlbwrdd,

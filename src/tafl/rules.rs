@@ -451,6 +451,13 @@ pub struct Rules<B> {
     pub marked: B,
     /// Squares orthogonally next to an escape square, not escape squares themselves.
     pub approach: B,
+    /// For the evaluation: squares diagonally next to an escape square that are neither escape
+    /// squares nor [`Rules::approach`] and on which an attacker may stop (the corner guards'
+    /// posts of the corner-escape variants; none with edge escape).
+    pub guard_diagonal: B,
+    /// For the evaluation: squares two steps (Manhattan) from the nearest escape square, not
+    /// [`Rules::guard_diagonal`], on which an attacker may stop (the outer guard ring).
+    pub guard_ring: B,
     /// The squares on the board's edge.
     pub(crate) edge_mask: B,
     /// Board without the first file (for shifting west).
@@ -468,6 +475,9 @@ pub struct Rules<B> {
     /// The raw evaluation of the start position from the defenders' view, computed on first use
     /// and subtracted by the evaluation (see `eval.rs`).
     pub(crate) balance: std::sync::OnceLock<i32>,
+    /// The evaluation's weights for these rules ([`super::EvalWeights::for_variant`] of the
+    /// rules' name).
+    pub eval_weights: &'static super::EvalWeights,
 }
 
 impl<B: Bitboard> std::fmt::Debug for Rules<B> {
@@ -553,6 +563,22 @@ impl<B: Bitboard> Rules<B> {
             approach |= adjacent[e as usize];
         }
         approach = approach & !escape & !no_stop[0];
+        let mut guard_diagonal = B::ZERO;
+        let mut guard_ring = B::ZERO;
+        for sq in 0..n {
+            let (f, r) = ((sq % sz) as i32, (sq / sz) as i32);
+            let diagonal = options
+                .escape
+                .iter()
+                .any(|&e| ((e % sz) as i32 - f).abs() == 1 && ((e / sz) as i32 - r).abs() == 1);
+            if diagonal {
+                guard_diagonal |= B::bit(sq);
+            } else if escape_distance[sq as usize] == 2 {
+                guard_ring |= B::bit(sq);
+            }
+        }
+        guard_diagonal = guard_diagonal & !escape & !approach & !no_stop[0];
+        guard_ring = guard_ring & !escape & !approach & !no_stop[0];
         let name: &'static str = Box::leak(options.name.clone().into_boxed_str());
         Ok(Rules {
             name,
@@ -618,6 +644,8 @@ impl<B: Bitboard> Rules<B> {
             },
             marked: no_stop[0] & no_stop[1],
             approach,
+            guard_diagonal,
+            guard_ring,
             edge_mask: mask::<B>(&edge(size)),
             not_file_first: mask::<B>(&first),
             not_file_last: mask::<B>(&last),
@@ -626,6 +654,7 @@ impl<B: Bitboard> Rules<B> {
             adjacent,
             escape_distance,
             balance: std::sync::OnceLock::new(),
+            eval_weights: super::EvalWeights::for_variant(&options.name),
             options,
         })
     }
