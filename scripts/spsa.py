@@ -44,6 +44,8 @@ TUNABLE = {
     "fp_min_moves": (3, 1, 64),
     "fp_margin_base": (160, 0, 1000),
     "fp_margin": (80, 0, 500),
+    "cont_history_plies": (0, 0, 2),
+    "lmr_cont_history": (0, 0, 1),
 }
 
 SCORE = re.compile(r"^Score of .*: (\d+) - (\d+) - (\d+)")

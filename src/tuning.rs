@@ -62,6 +62,12 @@ pub struct SearchParams {
     pub fp_margin_base: i32,
     /// See [`SearchParams::fp_max_depth`], centipawns per ply.
     pub fp_margin: i32,
+    /// Continuation history: how many earlier plies' moves (0, 1 or 2) index the tables that
+    /// order quiet moves with the butterfly history (and adjust their reductions); 0 = none.
+    pub cont_history_plies: i32,
+    /// 1: the late-move reductions' history adjustment ([`SearchParams::lmr_history_divisor`])
+    /// adds the continuation history to the butterfly history; 0: butterfly history alone.
+    pub lmr_cont_history: i32,
 }
 
 impl SearchParams {
@@ -89,10 +95,12 @@ impl SearchParams {
         fp_min_moves: 3,
         fp_margin_base: 160,
         fp_margin: 80,
+        cont_history_plies: 0,
+        lmr_cont_history: 0,
     };
 
     /// The tunable values: name, smallest and largest value (for `Tune <name>` options and SPSA).
-    pub const TUNABLE: [(&'static str, i32, i32); 19] = [
+    pub const TUNABLE: [(&'static str, i32, i32); 21] = [
         ("aspiration_min_depth", 1, 10),
         ("aspiration_delta", 5, 200),
         ("rfp_max_depth", 1, 12),
@@ -112,6 +120,8 @@ impl SearchParams {
         ("fp_min_moves", 1, 64),
         ("fp_margin_base", 0, 1000),
         ("fp_margin", 0, 500),
+        ("cont_history_plies", 0, 2),
+        ("lmr_cont_history", 0, 1),
     ];
 
     fn slot(&mut self, name: &str) -> Option<&mut i32> {
@@ -135,6 +145,8 @@ impl SearchParams {
             "fp_min_moves" => &mut self.fp_min_moves,
             "fp_margin_base" => &mut self.fp_margin_base,
             "fp_margin" => &mut self.fp_margin,
+            "cont_history_plies" => &mut self.cont_history_plies,
+            "lmr_cont_history" => &mut self.lmr_cont_history,
             _ => return None,
         })
     }

@@ -233,6 +233,8 @@ const TUNE_NAMES: [&str; SearchParams::TUNABLE.len()] = [
     "Tune fp_min_moves",
     "Tune fp_margin_base",
     "Tune fp_margin",
+    "Tune cont_history_plies",
+    "Tune lmr_cont_history",
 ];
 
 /// The registry entry named `name` (case ignored), if any.

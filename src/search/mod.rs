@@ -10,7 +10,8 @@
 //! history and the "improving" flag), late-move pruning of moves that gain nothing, and
 //! quiescence search on the game's tactical moves; each per the game family's
 //! [`SearchParams`]. Moves are ordered TT move first, then by immediate gain (captures), killers,
-//! and history.
+//! the counter-move, and history (butterfly, plus continuation history indexed by the moves one
+//! and two plies earlier where the family's parameters use it).
 //!
 //! Positions are evaluated through the game's [`Evaluator`] ([`crate::eval`]), chosen by
 //! [`SearchOptions::eval`]: each thread keeps one accumulator per ply, computed at the root and
@@ -371,10 +372,18 @@ struct Worker<'a, G: Game> {
     move_lists: Vec<Vec<G::Move>>,
     /// Ordering score and kind per move, per ply.
     score_lists: Vec<Vec<(i64, MoveKind)>>,
-    /// Quiet moves searched at each ply without a cutoff (for the history malus).
-    quiets_tried: Vec<Vec<u16>>,
+    /// Quiet moves searched at each ply without a cutoff, as (move code, history index), for
+    /// the history malus.
+    quiets_tried: Vec<Vec<(u16, usize)>>,
     /// Code of the move that led to each ply's position (0 at the root and after a null move).
     came_by: [u16; MAX_PLY + 1],
+    /// The game's [`Game::history_index_count`], `n`: the continuation history has `n × n`
+    /// entries.
+    cont_n: usize,
+    /// Where the continuation-history row of the move that led to each ply's position starts
+    /// (its history index × `cont_n`); [`NO_ROW`] at the root, after a null move, or when the
+    /// continuation history is off.
+    cont_row: [usize; MAX_PLY + 1],
     pv: Vec<Vec<G::Move>>,
     /// Root moves not to search (the better lines of a MultiPV search).
     excluded: Vec<G::Move>,
@@ -402,7 +411,13 @@ impl<'a, G: Game> Worker<'a, G> {
         history: &[u64],
         root: &G,
     ) -> Self {
-        data.clear();
+        data.clear_for_search();
+        let cont_n = if shared.params.cont_history_plies > 0 {
+            root.history_index_count()
+        } else {
+            0
+        };
+        data.size_cont_history(cont_n);
         let eval = root.evaluator(&shared.eval);
         let mut accs: Vec<Acc<G>> = vec![Default::default(); MAX_PLY + 1];
         eval.refresh(root, &mut accs[0]);
@@ -433,6 +448,8 @@ impl<'a, G: Game> Worker<'a, G> {
             score_lists: (0..MAX_PLY).map(|_| Vec::with_capacity(256)).collect(),
             quiets_tried: (0..MAX_PLY).map(|_| Vec::with_capacity(64)).collect(),
             came_by: [0; MAX_PLY + 1],
+            cont_n,
+            cont_row: [NO_ROW; MAX_PLY + 1],
             pv: (0..MAX_PLY + 1)
                 .map(|_| Vec::with_capacity(MAX_PLY))
                 .collect(),
@@ -878,6 +895,7 @@ impl<'a, G: Game> Worker<'a, G> {
                     self.accs[ply + 1] = self.accs[ply].clone();
                 }
                 self.came_by[ply + 1] = 0;
+                self.cont_row[ply + 1] = NO_ROW;
                 self.hashes.push(child.hash());
                 let v = -self.negamax(&child, depth - 1 - r, -beta, -beta + 1, ply + 1, true);
                 self.hashes.pop();
@@ -1004,6 +1022,11 @@ impl<'a, G: Game> Worker<'a, G> {
             child.make_move(mv);
             self.update_acc(pos, mv, &child, ply);
             self.came_by[ply + 1] = pos.encode_move(mv);
+            self.cont_row[ply + 1] = if self.cont_n > 0 {
+                pos.history_index(mv) * self.cont_n
+            } else {
+                NO_ROW
+            };
             self.hashes.push(child.hash());
             let new_depth = depth - 1;
             let mut v;
@@ -1031,7 +1054,11 @@ impl<'a, G: Game> Worker<'a, G> {
                     }
                     if params.lmr_history_divisor > 0 {
                         let code = pos.encode_move(mv) as usize;
-                        r -= self.data.history[side * 65536 + code] / params.lmr_history_divisor;
+                        let mut h = self.data.history[side * 65536 + code];
+                        if self.cont_n > 0 && params.lmr_cont_history > 0 {
+                            h += self.cont_score(ply, pos.history_index(mv));
+                        }
+                        r -= h / params.lmr_history_divisor;
                     }
                     r = r.clamp(0, new_depth - 1);
                 }
@@ -1067,7 +1094,12 @@ impl<'a, G: Game> Worker<'a, G> {
                 }
             }
             if kind.quiet {
-                self.quiets_tried[ply].push(pos.encode_move(mv));
+                let index = if self.cont_n > 0 {
+                    pos.history_index(mv)
+                } else {
+                    0
+                };
+                self.quiets_tried[ply].push((pos.encode_move(mv), index));
             }
         }
         self.move_lists[ply] = moves;
@@ -1135,10 +1167,13 @@ impl<'a, G: Game> Worker<'a, G> {
         } else {
             0
         };
-        let history = self.data.history[side * 65536 + code as usize] as i64;
+        let mut history = self.data.history[side * 65536 + code as usize] as i64;
+        if self.cont_n > 0 && special == 0 {
+            history += self.cont_score(ply, pos.history_index(mv)) as i64;
+        }
         let score = ((gain.max(0) as i64) << 32)
             + if special > 0 {
-                (HISTORY_MAX as i64) * 2 + special
+                (HISTORY_MAX as i64) * 4 + special
             } else {
                 history
             };
@@ -1150,10 +1185,41 @@ impl<'a, G: Game> Worker<'a, G> {
         (score, kind)
     }
 
+    /// The rows of the continuation history that apply at `ply`: those of the moves one and
+    /// two plies earlier (as many as [`SearchParams::cont_history_plies`]), [`NO_ROW`] where
+    /// there is none.
+    #[inline]
+    fn cont_rows(&self, ply: usize) -> [usize; 2] {
+        let plies = self.shared.params.cont_history_plies;
+        [
+            if plies >= 1 {
+                self.cont_row[ply]
+            } else {
+                NO_ROW
+            },
+            if plies >= 2 && ply >= 1 {
+                self.cont_row[ply - 1]
+            } else {
+                NO_ROW
+            },
+        ]
+    }
+
+    /// The continuation-history score of a move with history index `index` at `ply`: the sum
+    /// over [`Worker::cont_rows`], within ±2 × [`HISTORY_MAX`].
+    #[inline]
+    fn cont_score(&self, ply: usize, index: usize) -> i32 {
+        self.cont_rows(ply)
+            .iter()
+            .filter(|&&row| row != NO_ROW)
+            .map(|&row| self.data.cont_history[row + index] as i32)
+            .sum()
+    }
+
     /// A quiet move caused a cutoff: it becomes a killer and the counter-move of the move
-    /// before, earns history, and the quiet moves tried before it lose as much (malus). History
-    /// moves by "gravity" (`h += bonus - h × |bonus| / HISTORY_MAX`), so it stays within
-    /// ±[`HISTORY_MAX`] and recent results weigh more.
+    /// before, earns history (butterfly and continuation), and the quiet moves tried before it
+    /// lose as much (malus). History moves by "gravity" (`h += bonus - h × |bonus| /
+    /// HISTORY_MAX`), so it stays within ±[`HISTORY_MAX`] and recent results weigh more.
     fn reward_quiet(&mut self, pos: &G, mv: G::Move, ply: usize, side: usize, depth: i32) {
         let code = pos.encode_move(mv);
         if self.data.killers[ply][0] != code {
@@ -1168,12 +1234,31 @@ impl<'a, G: Game> Worker<'a, G> {
             *h += delta - (*h as i64 * delta.abs() as i64 / HISTORY_MAX as i64) as i32;
         };
         gravity(&mut self.data.history[side * 65536 + code as usize], bonus);
-        for &tried in &self.quiets_tried[ply] {
+        for &(tried, _) in &self.quiets_tried[ply] {
             if tried != code {
                 gravity(
                     &mut self.data.history[side * 65536 + tried as usize],
                     -bonus,
                 );
+            }
+        }
+        if self.cont_n > 0 {
+            let cont = |h: &mut i16, delta: i32| {
+                let mut v = *h as i32;
+                gravity(&mut v, delta);
+                *h = v as i16;
+            };
+            let index = pos.history_index(mv);
+            for row in self.cont_rows(ply) {
+                if row == NO_ROW {
+                    continue;
+                }
+                cont(&mut self.data.cont_history[row + index], bonus);
+                for &(tried, tried_index) in &self.quiets_tried[ply] {
+                    if tried != code {
+                        cont(&mut self.data.cont_history[row + tried_index], -bonus);
+                    }
+                }
             }
         }
     }
@@ -1239,6 +1324,8 @@ const TT_MOVE_SCORE: i64 = 1 << 60;
 const HISTORY_BONUS_MAX: i32 = 1600;
 const GAIN_SCORE: i64 = 1 << 50;
 const HISTORY_MAX: i32 = 16384;
+/// No continuation-history row ([`Worker::cont_row`]).
+const NO_ROW: usize = usize::MAX;
 const MAX_QDEPTH: u32 = 12;
 
 /// Mate scores are stored relative to the node, so that a stored mate found at one ply can be
