@@ -68,6 +68,13 @@ pub struct SearchParams {
     /// 1: the late-move reductions' history adjustment ([`SearchParams::lmr_history_divisor`])
     /// adds the continuation history to the butterfly history; 0: butterfly history alone.
     pub lmr_cont_history: i32,
+    /// Singular extensions: shallowest depth at which the TT move is tested for being the only
+    /// good move (and extended one ply if so), plies; 0 = none.
+    pub se_min_depth: i32,
+    /// The TT entry must be at most this much shallower than the node for the test, plies.
+    pub se_tt_depth_margin: i32,
+    /// The test's bound lies this far below the TT score per ply of depth, centipawns.
+    pub se_margin: i32,
 }
 
 impl SearchParams {
@@ -97,10 +104,13 @@ impl SearchParams {
         fp_margin: 80,
         cont_history_plies: 0,
         lmr_cont_history: 0,
+        se_min_depth: 0,
+        se_tt_depth_margin: 3,
+        se_margin: 2,
     };
 
     /// The tunable values: name, smallest and largest value (for `Tune <name>` options and SPSA).
-    pub const TUNABLE: [(&'static str, i32, i32); 21] = [
+    pub const TUNABLE: [(&'static str, i32, i32); 24] = [
         ("aspiration_min_depth", 1, 10),
         ("aspiration_delta", 5, 200),
         ("rfp_max_depth", 1, 12),
@@ -122,6 +132,9 @@ impl SearchParams {
         ("fp_margin", 0, 500),
         ("cont_history_plies", 0, 2),
         ("lmr_cont_history", 0, 1),
+        ("se_min_depth", 0, 20),
+        ("se_tt_depth_margin", 0, 10),
+        ("se_margin", 0, 100),
     ];
 
     fn slot(&mut self, name: &str) -> Option<&mut i32> {
@@ -147,6 +160,9 @@ impl SearchParams {
             "fp_margin" => &mut self.fp_margin,
             "cont_history_plies" => &mut self.cont_history_plies,
             "lmr_cont_history" => &mut self.lmr_cont_history,
+            "se_min_depth" => &mut self.se_min_depth,
+            "se_tt_depth_margin" => &mut self.se_tt_depth_margin,
+            "se_margin" => &mut self.se_margin,
             _ => return None,
         })
     }

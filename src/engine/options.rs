@@ -235,6 +235,9 @@ const TUNE_NAMES: [&str; SearchParams::TUNABLE.len()] = [
     "Tune fp_margin",
     "Tune cont_history_plies",
     "Tune lmr_cont_history",
+    "Tune se_min_depth",
+    "Tune se_tt_depth_margin",
+    "Tune se_margin",
 ];
 
 /// The registry entry named `name` (case ignored), if any.

@@ -6,7 +6,8 @@
 //!
 //! Per node: principal variation search with aspiration windows at the root, transposition-table
 //! cutoffs, mate-distance pruning, reverse futility pruning, null-move pruning (where the game
-//! allows it), internal iterative reductions, late-move reductions (from a table, adjusted by
+//! allows it), singular extensions of the TT move (with multi-cut), internal iterative
+//! reductions, late-move reductions (from a table, adjusted by
 //! history and the "improving" flag), late-move pruning of moves that gain nothing, and
 //! quiescence search on the game's tactical moves; each per the game family's
 //! [`SearchParams`]. Moves are ordered TT move first, then by immediate gain (captures), killers,
@@ -387,6 +388,11 @@ struct Worker<'a, G: Game> {
     pv: Vec<Vec<G::Move>>,
     /// Root moves not to search (the better lines of a MultiPV search).
     excluded: Vec<G::Move>,
+    /// Per ply, the code of the move a singular-extension test leaves out of the node's search
+    /// (0 for none).
+    singular_excluded: [u16; MAX_PLY + 1],
+    /// The depth of the current iteration, plies.
+    root_depth: i32,
     /// Late-move reduction table, indexed by depth and move number.
     lmr: Vec<[u8; 64]>,
     /// The evaluation ([`SearchOptions::eval`] for this game).
@@ -454,6 +460,8 @@ impl<'a, G: Game> Worker<'a, G> {
                 .map(|_| Vec::with_capacity(MAX_PLY))
                 .collect(),
             excluded: Vec::new(),
+            singular_excluded: [0; MAX_PLY + 1],
+            root_depth: 0,
             lmr,
             eval,
             accs,
@@ -646,6 +654,7 @@ impl<'a, G: Game> Worker<'a, G> {
 
     /// Root search with an aspiration window around the previous iteration's score.
     fn aspiration(&mut self, root: &G, depth: i32, prev: i32, pv_index: usize) -> i32 {
+        self.root_depth = depth;
         let params = &self.shared.params;
         if depth < params.aspiration_min_depth
             || pv_index > 0
@@ -840,6 +849,8 @@ impl<'a, G: Game> Worker<'a, G> {
             return self.quiescence(pos, alpha, beta, ply, 0);
         }
 
+        // A singular-extension test of the TT move: this node is searched without it.
+        let singular_excluded = self.singular_excluded[ply];
         let hash = pos.hash();
         let entry = self.shared.tt.probe(hash);
         let mut tt_move = 0u16;
@@ -847,7 +858,7 @@ impl<'a, G: Game> Worker<'a, G> {
         if let Some(e) = entry {
             tt_move = e.mv;
             static_eval = Some(e.eval as i32);
-            if !pv_node && e.depth as i32 >= depth {
+            if !pv_node && singular_excluded == 0 && e.depth as i32 >= depth {
                 let s = score_from_tt(e.score as i32, ply);
                 let cut = match e.bound {
                     Bound::Exact => true,
@@ -867,7 +878,13 @@ impl<'a, G: Game> Worker<'a, G> {
             && ply >= 2
             && static_eval > self.evals[ply - 2];
 
-        if !pv_node && !root && !threatened && beta.abs() < MATE_BOUND && !self.shared.basic {
+        if !pv_node
+            && !root
+            && !threatened
+            && singular_excluded == 0
+            && beta.abs() < MATE_BOUND
+            && !self.shared.basic
+        {
             // Reverse futility pruning: far above beta at low depth, assume it holds.
             let params = &self.shared.params;
             let rfp_depth = if params.improving && !improving {
@@ -921,10 +938,58 @@ impl<'a, G: Game> Worker<'a, G> {
             depth
         };
 
+        // Singular extension: when the TT move's lower bound is deep enough and every other move
+        // fails low against a margin below it at a reduced depth, the TT move is the only good
+        // one and is searched one ply deeper; when the others reach beta too (multi-cut), the
+        // node fails high at once.
+        let mut tt_extension = 0;
+        if params.se_min_depth > 0
+            && !root
+            && singular_excluded == 0
+            && !self.shared.basic
+            && depth >= params.se_min_depth
+            && tt_move != 0
+            && (ply as i32) < 2 * self.root_depth
+            && let Some(e) = entry
+            && e.bound != Bound::Upper
+            && e.depth as i32 >= depth - params.se_tt_depth_margin
+        {
+            let tt_score = score_from_tt(e.score as i32, ply);
+            if tt_score.abs() < MATE_BOUND {
+                let singular_beta = tt_score - params.se_margin * depth;
+                self.singular_excluded[ply] = tt_move;
+                let v = self.negamax(
+                    pos,
+                    (depth - 1) / 2,
+                    singular_beta - 1,
+                    singular_beta,
+                    ply,
+                    was_null,
+                );
+                self.singular_excluded[ply] = 0;
+                if self.aborted {
+                    return 0;
+                }
+                self.pv[ply].clear();
+                if v < singular_beta {
+                    tt_extension = 1;
+                } else if singular_beta >= beta {
+                    return singular_beta;
+                }
+            }
+        }
+
         let mut moves = std::mem::take(&mut self.move_lists[ply]);
         pos.generate_moves(&mut moves);
         if root && !self.excluded.is_empty() {
             moves.retain(|m| !self.excluded.contains(m));
+        }
+        if singular_excluded != 0 {
+            moves.retain(|&m| pos.encode_move(m) != singular_excluded);
+            if moves.is_empty() {
+                self.move_lists[ply] = moves;
+                return alpha;
+            }
         }
         if moves.is_empty() {
             self.move_lists[ply] = moves;
@@ -1028,7 +1093,11 @@ impl<'a, G: Game> Worker<'a, G> {
                 NO_ROW
             };
             self.hashes.push(child.hash());
-            let new_depth = depth - 1;
+            let new_depth = if tt_first && i == 0 {
+                depth - 1 + tt_extension
+            } else {
+                depth - 1
+            };
             let mut v;
             let searched = i;
             if searched == 0 {
@@ -1112,7 +1181,7 @@ impl<'a, G: Game> Worker<'a, G> {
         } else {
             Bound::Upper
         };
-        if !root || self.excluded.is_empty() {
+        if (!root || self.excluded.is_empty()) && singular_excluded == 0 {
             self.shared.tt.store(
                 hash,
                 tt::Entry {
@@ -1389,6 +1458,64 @@ mod tests {
             ..Limits::default()
         };
         assert!(engine.search(&limits, &mut |_| {}).best_move.is_some());
+    }
+
+    /// Searches `root` to `depth` with `params` on one thread; returns (best move, nodes).
+    fn fixed_depth<G: Game>(root: &G, depth: u32, params: SearchParams) -> (Option<G::Move>, u64) {
+        let tt = Arc::new(TranspositionTable::new(4).unwrap());
+        let limits = Limits {
+            depth: Some(depth),
+            ..Limits::default()
+        };
+        let options = SearchOptions {
+            params: Some(params),
+            ..SearchOptions::default()
+        };
+        let mut data = ThreadData::default();
+        let r = search(
+            root,
+            &[],
+            &limits,
+            &options,
+            &tt,
+            &Control::new(false),
+            &mut data,
+            None,
+            &mut |_| {},
+        );
+        (r.best_move, r.nodes)
+    }
+
+    /// Singular extensions and the continuation history, switched on at a depth the search
+    /// reaches, change the tree and still give a move, in both game families.
+    #[test]
+    fn singular_extensions_and_continuation_history_run_in_both_families() {
+        fn check<G: Game>(root: &G, depth: u32) {
+            let base = SearchParams {
+                cont_history_plies: 0,
+                se_min_depth: 0,
+                ..root.search_params()
+            };
+            let (mv, plain) = fixed_depth(root, depth, base);
+            assert!(mv.is_some());
+            for params in [
+                SearchParams {
+                    se_min_depth: 3,
+                    ..base
+                },
+                SearchParams {
+                    cont_history_plies: 2,
+                    lmr_cont_history: 1,
+                    ..base
+                },
+            ] {
+                let (mv, nodes) = fixed_depth(root, depth, params);
+                assert!(mv.is_some());
+                assert_ne!(nodes, plain, "{params:?}");
+            }
+        }
+        check(&crate::tafl::brandubh(), 7);
+        check(&crate::ataxx::Position::start(), 6);
     }
 
     #[test]
