@@ -44,6 +44,11 @@ TUNABLE = {
     "fp_min_moves": (3, 1, 64),
     "fp_margin_base": (160, 0, 1000),
     "fp_margin": (80, 0, 500),
+    "cont_history_plies": (0, 0, 2),
+    "lmr_cont_history": (0, 0, 1),
+    "se_min_depth": (0, 0, 20),
+    "se_tt_depth_margin": (3, 0, 10),
+    "se_margin": (2, 0, 100),
 }
 
 SCORE = re.compile(r"^Score of .*: (\d+) - (\d+) - (\d+)")

@@ -295,6 +295,21 @@ pub trait Game: Clone + Send + Sync + fmt::Debug + 'static {
         SearchParams::DEFAULT
     }
 
+    /// How many distinct values [`Game::history_index`] takes in this game (the side of a
+    /// continuation-history table); 0 when the game gives none (then the search keeps no
+    /// continuation history). The default is 0.
+    fn history_index_count(&self) -> usize {
+        0
+    }
+
+    /// The move's index in the continuation history, below [`Game::history_index_count`]: what
+    /// moves and where it lands, as Stockfish's (piece, to-square) pair (tafl: the moving
+    /// piece's kind, which implies its side, and the destination; Ataxx: the mover, clone or
+    /// jump, and the destination). Only called with a legal move of this position.
+    fn history_index(&self, _mv: Self::Move) -> usize {
+        0
+    }
+
     /// The move's immediate gain ([`Game::move_gain`]) and whether it is tactical
     /// ([`Game::is_tactical`]), in one call: games override it to make the move at most once.
     fn gain_and_tactical(&self, mv: Self::Move) -> (i32, bool) {

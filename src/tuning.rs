@@ -62,6 +62,19 @@ pub struct SearchParams {
     pub fp_margin_base: i32,
     /// See [`SearchParams::fp_max_depth`], centipawns per ply.
     pub fp_margin: i32,
+    /// Continuation history: how many earlier plies' moves (0, 1 or 2) index the tables that
+    /// order quiet moves with the butterfly history (and adjust their reductions); 0 = none.
+    pub cont_history_plies: i32,
+    /// 1: the late-move reductions' history adjustment ([`SearchParams::lmr_history_divisor`])
+    /// adds the continuation history to the butterfly history; 0: butterfly history alone.
+    pub lmr_cont_history: i32,
+    /// Singular extensions: shallowest depth at which the TT move is tested for being the only
+    /// good move (and extended one ply if so), plies; 0 = none.
+    pub se_min_depth: i32,
+    /// The TT entry must be at most this much shallower than the node for the test, plies.
+    pub se_tt_depth_margin: i32,
+    /// The test's bound lies this far below the TT score per ply of depth, centipawns.
+    pub se_margin: i32,
 }
 
 impl SearchParams {
@@ -89,10 +102,15 @@ impl SearchParams {
         fp_min_moves: 3,
         fp_margin_base: 160,
         fp_margin: 80,
+        cont_history_plies: 0,
+        lmr_cont_history: 0,
+        se_min_depth: 0,
+        se_tt_depth_margin: 3,
+        se_margin: 2,
     };
 
     /// The tunable values: name, smallest and largest value (for `Tune <name>` options and SPSA).
-    pub const TUNABLE: [(&'static str, i32, i32); 19] = [
+    pub const TUNABLE: [(&'static str, i32, i32); 24] = [
         ("aspiration_min_depth", 1, 10),
         ("aspiration_delta", 5, 200),
         ("rfp_max_depth", 1, 12),
@@ -112,6 +130,11 @@ impl SearchParams {
         ("fp_min_moves", 1, 64),
         ("fp_margin_base", 0, 1000),
         ("fp_margin", 0, 500),
+        ("cont_history_plies", 0, 2),
+        ("lmr_cont_history", 0, 1),
+        ("se_min_depth", 0, 20),
+        ("se_tt_depth_margin", 0, 10),
+        ("se_margin", 0, 100),
     ];
 
     fn slot(&mut self, name: &str) -> Option<&mut i32> {
@@ -135,6 +158,11 @@ impl SearchParams {
             "fp_min_moves" => &mut self.fp_min_moves,
             "fp_margin_base" => &mut self.fp_margin_base,
             "fp_margin" => &mut self.fp_margin,
+            "cont_history_plies" => &mut self.cont_history_plies,
+            "lmr_cont_history" => &mut self.lmr_cont_history,
+            "se_min_depth" => &mut self.se_min_depth,
+            "se_tt_depth_margin" => &mut self.se_tt_depth_margin,
+            "se_margin" => &mut self.se_margin,
             _ => return None,
         })
     }

@@ -233,6 +233,11 @@ const TUNE_NAMES: [&str; SearchParams::TUNABLE.len()] = [
     "Tune fp_min_moves",
     "Tune fp_margin_base",
     "Tune fp_margin",
+    "Tune cont_history_plies",
+    "Tune lmr_cont_history",
+    "Tune se_min_depth",
+    "Tune se_tt_depth_margin",
+    "Tune se_margin",
 ];
 
 /// The registry entry named `name` (case ignored), if any.

@@ -7,11 +7,13 @@
 //!
 //! Per node: principal variation search with aspiration windows at the root, transposition-table
 //! cutoffs, mate-distance pruning, reverse futility pruning, null-move pruning (where the game
-//! allows it), internal iterative reductions, late-move reductions (from a table, adjusted by
+//! allows it), singular extensions of the TT move (with multi-cut), internal iterative
+//! reductions, late-move reductions (from a table, adjusted by
 //! history and the "improving" flag), late-move pruning of moves that gain nothing, and
 //! quiescence search on the game's tactical moves; each per the game family's
 //! [`SearchParams`]. Moves are ordered TT move first, then by immediate gain (captures), killers,
-//! and history.
+//! the counter-move, and history (butterfly, plus continuation history indexed by the moves one
+//! and two plies earlier where the family's parameters use it).
 //!
 //! Positions are evaluated through the game's [`Evaluator`] ([`crate::eval`]), chosen by
 //! [`SearchOptions::eval`]: each thread keeps one accumulator per ply, computed at the root and
@@ -502,13 +504,26 @@ struct Worker<'a, G: Game> {
     move_lists: Vec<Vec<G::Move>>,
     /// Ordering score and kind per move, per ply.
     score_lists: Vec<Vec<(i64, MoveKind)>>,
-    /// Quiet moves searched at each ply without a cutoff (for the history malus).
-    quiets_tried: Vec<Vec<u16>>,
+    /// Quiet moves searched at each ply without a cutoff, as (move code, history index), for
+    /// the history malus.
+    quiets_tried: Vec<Vec<(u16, usize)>>,
     /// Code of the move that led to each ply's position (0 at the root and after a null move).
     came_by: [u16; MAX_PLY + 1],
+    /// The game's [`Game::history_index_count`], `n`: the continuation history has `n × n`
+    /// entries.
+    cont_n: usize,
+    /// Where the continuation-history row of the move that led to each ply's position starts
+    /// (its history index × `cont_n`); [`NO_ROW`] at the root, after a null move, or when the
+    /// continuation history is off.
+    cont_row: [usize; MAX_PLY + 1],
     pv: Vec<Vec<G::Move>>,
     /// Root moves not to search (the better lines of a MultiPV search).
     excluded: Vec<G::Move>,
+    /// Per ply, the code of the move a singular-extension test leaves out of the node's search
+    /// (0 for none).
+    singular_excluded: [u16; MAX_PLY + 1],
+    /// The depth of the current iteration, plies.
+    root_depth: i32,
     /// Late-move reduction table, indexed by depth and move number.
     lmr: Vec<[u8; 64]>,
     /// The evaluation ([`SearchOptions::eval`] for this game).
@@ -533,7 +548,13 @@ impl<'a, G: Game> Worker<'a, G> {
         history: &[u64],
         root: &G,
     ) -> Self {
-        data.clear();
+        data.clear_for_search();
+        let cont_n = if shared.params.cont_history_plies > 0 {
+            root.history_index_count()
+        } else {
+            0
+        };
+        data.size_cont_history(cont_n);
         let eval = root.evaluator(&shared.eval);
         let mut accs: Vec<Acc<G>> = vec![Default::default(); MAX_PLY + 1];
         eval.refresh(root, &mut accs[0]);
@@ -567,10 +588,14 @@ impl<'a, G: Game> Worker<'a, G> {
             score_lists: (0..MAX_PLY).map(|_| Vec::with_capacity(256)).collect(),
             quiets_tried: (0..MAX_PLY).map(|_| Vec::with_capacity(64)).collect(),
             came_by: [0; MAX_PLY + 1],
+            cont_n,
+            cont_row: [NO_ROW; MAX_PLY + 1],
             pv: (0..MAX_PLY + 1)
                 .map(|_| Vec::with_capacity(MAX_PLY))
                 .collect(),
             excluded: Vec::new(),
+            singular_excluded: [0; MAX_PLY + 1],
+            root_depth: 0,
             lmr,
             eval,
             accs,
@@ -777,6 +802,7 @@ impl<'a, G: Game> Worker<'a, G> {
 
     /// Root search with an aspiration window around the previous iteration's score.
     fn aspiration(&mut self, root: &G, depth: i32, prev: i32, pv_index: usize) -> i32 {
+        self.root_depth = depth;
         let params = &self.shared.params;
         if depth < params.aspiration_min_depth
             || pv_index > 0
@@ -972,6 +998,8 @@ impl<'a, G: Game> Worker<'a, G> {
             return self.quiescence(pos, alpha, beta, ply, 0);
         }
 
+        // A singular-extension test of the TT move: this node is searched without it.
+        let singular_excluded = self.singular_excluded[ply];
         let hash = pos.hash();
         let entry = self.shared.tt.probe(hash);
         let mut tt_move = 0u16;
@@ -979,7 +1007,7 @@ impl<'a, G: Game> Worker<'a, G> {
         if let Some(e) = entry {
             tt_move = e.mv;
             static_eval = Some(e.eval as i32);
-            if !pv_node && e.depth as i32 >= depth {
+            if !pv_node && singular_excluded == 0 && e.depth as i32 >= depth {
                 let s = score_from_tt(e.score as i32, ply);
                 let cut = match e.bound {
                     Bound::Exact => true,
@@ -999,7 +1027,13 @@ impl<'a, G: Game> Worker<'a, G> {
             && ply >= 2
             && static_eval > self.evals[ply - 2];
 
-        if !pv_node && !root && !threatened && beta.abs() < MATE_BOUND && !self.shared.basic {
+        if !pv_node
+            && !root
+            && !threatened
+            && singular_excluded == 0
+            && beta.abs() < MATE_BOUND
+            && !self.shared.basic
+        {
             // Reverse futility pruning: far above beta at low depth, assume it holds.
             let params = &self.shared.params;
             let rfp_depth = if params.improving && !improving {
@@ -1027,6 +1061,7 @@ impl<'a, G: Game> Worker<'a, G> {
                     self.accs[ply + 1] = self.accs[ply].clone();
                 }
                 self.came_by[ply + 1] = 0;
+                self.cont_row[ply + 1] = NO_ROW;
                 self.hashes.push(child.hash());
                 let v = -self.negamax(&child, depth - 1 - r, -beta, -beta + 1, ply + 1, true);
                 self.hashes.pop();
@@ -1052,10 +1087,58 @@ impl<'a, G: Game> Worker<'a, G> {
             depth
         };
 
+        // Singular extension: when the TT move's lower bound is deep enough and every other move
+        // fails low against a margin below it at a reduced depth, the TT move is the only good
+        // one and is searched one ply deeper; when the others reach beta too (multi-cut), the
+        // node fails high at once.
+        let mut tt_extension = 0;
+        if params.se_min_depth > 0
+            && !root
+            && singular_excluded == 0
+            && !self.shared.basic
+            && depth >= params.se_min_depth
+            && tt_move != 0
+            && (ply as i32) < 2 * self.root_depth
+            && let Some(e) = entry
+            && e.bound != Bound::Upper
+            && e.depth as i32 >= depth - params.se_tt_depth_margin
+        {
+            let tt_score = score_from_tt(e.score as i32, ply);
+            if tt_score.abs() < MATE_BOUND {
+                let singular_beta = tt_score - params.se_margin * depth;
+                self.singular_excluded[ply] = tt_move;
+                let v = self.negamax(
+                    pos,
+                    (depth - 1) / 2,
+                    singular_beta - 1,
+                    singular_beta,
+                    ply,
+                    was_null,
+                );
+                self.singular_excluded[ply] = 0;
+                if self.aborted {
+                    return 0;
+                }
+                self.pv[ply].clear();
+                if v < singular_beta {
+                    tt_extension = 1;
+                } else if singular_beta >= beta {
+                    return singular_beta;
+                }
+            }
+        }
+
         let mut moves = std::mem::take(&mut self.move_lists[ply]);
         pos.generate_moves(&mut moves);
         if root && !self.excluded.is_empty() {
             moves.retain(|m| !self.excluded.contains(m));
+        }
+        if singular_excluded != 0 {
+            moves.retain(|&m| pos.encode_move(m) != singular_excluded);
+            if moves.is_empty() {
+                self.move_lists[ply] = moves;
+                return alpha;
+            }
         }
         if moves.is_empty() {
             self.move_lists[ply] = moves;
@@ -1153,8 +1236,17 @@ impl<'a, G: Game> Worker<'a, G> {
             child.make_move(mv);
             self.update_acc(pos, mv, &child, ply);
             self.came_by[ply + 1] = pos.encode_move(mv);
+            self.cont_row[ply + 1] = if self.cont_n > 0 {
+                pos.history_index(mv) * self.cont_n
+            } else {
+                NO_ROW
+            };
             self.hashes.push(child.hash());
-            let new_depth = depth - 1;
+            let new_depth = if tt_first && i == 0 {
+                depth - 1 + tt_extension
+            } else {
+                depth - 1
+            };
             let mut v;
             let searched = i;
             if searched == 0 {
@@ -1180,7 +1272,11 @@ impl<'a, G: Game> Worker<'a, G> {
                     }
                     if params.lmr_history_divisor > 0 {
                         let code = pos.encode_move(mv) as usize;
-                        r -= self.data.history[side * 65536 + code] / params.lmr_history_divisor;
+                        let mut h = self.data.history[side * 65536 + code];
+                        if self.cont_n > 0 && params.lmr_cont_history > 0 {
+                            h += self.cont_score(ply, pos.history_index(mv));
+                        }
+                        r -= h / params.lmr_history_divisor;
                     }
                     r = r.clamp(0, new_depth - 1);
                 }
@@ -1216,7 +1312,12 @@ impl<'a, G: Game> Worker<'a, G> {
                 }
             }
             if kind.quiet {
-                self.quiets_tried[ply].push(pos.encode_move(mv));
+                let index = if self.cont_n > 0 {
+                    pos.history_index(mv)
+                } else {
+                    0
+                };
+                self.quiets_tried[ply].push((pos.encode_move(mv), index));
             }
         }
         self.move_lists[ply] = moves;
@@ -1229,7 +1330,7 @@ impl<'a, G: Game> Worker<'a, G> {
         } else {
             Bound::Upper
         };
-        if !root || self.excluded.is_empty() {
+        if (!root || self.excluded.is_empty()) && singular_excluded == 0 {
             self.shared.tt.store(
                 hash,
                 tt::Entry {
@@ -1284,10 +1385,13 @@ impl<'a, G: Game> Worker<'a, G> {
         } else {
             0
         };
-        let history = self.data.history[side * 65536 + code as usize] as i64;
+        let mut history = self.data.history[side * 65536 + code as usize] as i64;
+        if self.cont_n > 0 && special == 0 {
+            history += self.cont_score(ply, pos.history_index(mv)) as i64;
+        }
         let score = ((gain.max(0) as i64) << 32)
             + if special > 0 {
-                (HISTORY_MAX as i64) * 2 + special
+                (HISTORY_MAX as i64) * 4 + special
             } else {
                 history
             };
@@ -1299,10 +1403,41 @@ impl<'a, G: Game> Worker<'a, G> {
         (score, kind)
     }
 
+    /// The rows of the continuation history that apply at `ply`: those of the moves one and
+    /// two plies earlier (as many as [`SearchParams::cont_history_plies`]), [`NO_ROW`] where
+    /// there is none.
+    #[inline]
+    fn cont_rows(&self, ply: usize) -> [usize; 2] {
+        let plies = self.shared.params.cont_history_plies;
+        [
+            if plies >= 1 {
+                self.cont_row[ply]
+            } else {
+                NO_ROW
+            },
+            if plies >= 2 && ply >= 1 {
+                self.cont_row[ply - 1]
+            } else {
+                NO_ROW
+            },
+        ]
+    }
+
+    /// The continuation-history score of a move with history index `index` at `ply`: the sum
+    /// over [`Worker::cont_rows`], within ±2 × [`HISTORY_MAX`].
+    #[inline]
+    fn cont_score(&self, ply: usize, index: usize) -> i32 {
+        self.cont_rows(ply)
+            .iter()
+            .filter(|&&row| row != NO_ROW)
+            .map(|&row| self.data.cont_history[row + index] as i32)
+            .sum()
+    }
+
     /// A quiet move caused a cutoff: it becomes a killer and the counter-move of the move
-    /// before, earns history, and the quiet moves tried before it lose as much (malus). History
-    /// moves by "gravity" (`h += bonus - h × |bonus| / HISTORY_MAX`), so it stays within
-    /// ±[`HISTORY_MAX`] and recent results weigh more.
+    /// before, earns history (butterfly and continuation), and the quiet moves tried before it
+    /// lose as much (malus). History moves by "gravity" (`h += bonus - h × |bonus| /
+    /// HISTORY_MAX`), so it stays within ±[`HISTORY_MAX`] and recent results weigh more.
     fn reward_quiet(&mut self, pos: &G, mv: G::Move, ply: usize, side: usize, depth: i32) {
         let code = pos.encode_move(mv);
         if self.data.killers[ply][0] != code {
@@ -1317,12 +1452,31 @@ impl<'a, G: Game> Worker<'a, G> {
             *h += delta - (*h as i64 * delta.abs() as i64 / HISTORY_MAX as i64) as i32;
         };
         gravity(&mut self.data.history[side * 65536 + code as usize], bonus);
-        for &tried in &self.quiets_tried[ply] {
+        for &(tried, _) in &self.quiets_tried[ply] {
             if tried != code {
                 gravity(
                     &mut self.data.history[side * 65536 + tried as usize],
                     -bonus,
                 );
+            }
+        }
+        if self.cont_n > 0 {
+            let cont = |h: &mut i16, delta: i32| {
+                let mut v = *h as i32;
+                gravity(&mut v, delta);
+                *h = v as i16;
+            };
+            let index = pos.history_index(mv);
+            for row in self.cont_rows(ply) {
+                if row == NO_ROW {
+                    continue;
+                }
+                cont(&mut self.data.cont_history[row + index], bonus);
+                for &(tried, tried_index) in &self.quiets_tried[ply] {
+                    if tried != code {
+                        cont(&mut self.data.cont_history[row + tried_index], -bonus);
+                    }
+                }
             }
         }
     }
@@ -1388,6 +1542,8 @@ const TT_MOVE_SCORE: i64 = 1 << 60;
 const HISTORY_BONUS_MAX: i32 = 1600;
 const GAIN_SCORE: i64 = 1 << 50;
 const HISTORY_MAX: i32 = 16384;
+/// No continuation-history row ([`Worker::cont_row`]).
+const NO_ROW: usize = usize::MAX;
 const MAX_QDEPTH: u32 = 12;
 
 /// Mate scores are stored relative to the node, so that a stored mate found at one ply can be
@@ -1532,6 +1688,64 @@ mod tests {
         assert_eq!(best_thread(&[empty.clone(), voter(2, 10, 5, 4)]), 1);
         assert_eq!(best_thread(&[voter(2, 10, 5, 4), empty.clone()]), 0);
         assert_eq!(best_thread(&[empty.clone(), empty]), 0);
+    }
+
+    /// Searches `root` to `depth` with `params` on one thread; returns (best move, nodes).
+    fn fixed_depth<G: Game>(root: &G, depth: u32, params: SearchParams) -> (Option<G::Move>, u64) {
+        let tt = Arc::new(TranspositionTable::new(4).unwrap());
+        let limits = Limits {
+            depth: Some(depth),
+            ..Limits::default()
+        };
+        let options = SearchOptions {
+            params: Some(params),
+            ..SearchOptions::default()
+        };
+        let mut data = ThreadData::default();
+        let r = search(
+            root,
+            &[],
+            &limits,
+            &options,
+            &tt,
+            &Control::new(false),
+            &mut data,
+            None,
+            &mut |_| {},
+        );
+        (r.best_move, r.nodes)
+    }
+
+    /// Singular extensions and the continuation history, switched on at a depth the search
+    /// reaches, change the tree and still give a move, in both game families.
+    #[test]
+    fn singular_extensions_and_continuation_history_run_in_both_families() {
+        fn check<G: Game>(root: &G, depth: u32) {
+            let base = SearchParams {
+                cont_history_plies: 0,
+                se_min_depth: 0,
+                ..root.search_params()
+            };
+            let (mv, plain) = fixed_depth(root, depth, base);
+            assert!(mv.is_some());
+            for params in [
+                SearchParams {
+                    se_min_depth: 3,
+                    ..base
+                },
+                SearchParams {
+                    cont_history_plies: 2,
+                    lmr_cont_history: 1,
+                    ..base
+                },
+            ] {
+                let (mv, nodes) = fixed_depth(root, depth, params);
+                assert!(mv.is_some());
+                assert_ne!(nodes, plain, "{params:?}");
+            }
+        }
+        check(&crate::tafl::brandubh(), 7);
+        check(&crate::ataxx::Position::start(), 6);
     }
 
     #[test]

@@ -37,6 +37,11 @@ pub struct ThreadData {
     /// Counter-moves: per side and code of the opponent's last move, the quiet move that last
     /// refuted it ([`HISTORY_LEN`] entries, 0 for none).
     pub(crate) counters: Vec<u16>,
+    /// Continuation history: a score per pair (history index of the move one or two plies
+    /// earlier, history index of the move), `n × n` entries for the game's
+    /// `n` = [`crate::game::Game::history_index_count`]; resized when a search's game needs
+    /// another size.
+    pub(crate) cont_history: Vec<i16>,
 }
 
 impl Default for ThreadData {
@@ -45,6 +50,7 @@ impl Default for ThreadData {
             killers: Box::new(CachePadded::new([[0; 2]; MAX_PLY])),
             history: vec![0; HISTORY_LEN],
             counters: vec![0; HISTORY_LEN],
+            cont_history: Vec::new(),
         }
     }
 }
@@ -52,9 +58,23 @@ impl Default for ThreadData {
 impl ThreadData {
     /// Forgets everything learnt (a new game): killers and history to zero, in place.
     pub fn clear(&mut self) {
+        self.clear_for_search();
+        self.cont_history.fill(0);
+    }
+
+    /// What each search starts without: killers, butterfly history and counter-moves (the
+    /// continuation history is kept from one search of a game to the next).
+    pub(crate) fn clear_for_search(&mut self) {
         self.killers.fill([0; 2]);
         self.history.fill(0);
         self.counters.fill(0);
+    }
+
+    /// Makes the continuation history `n × n` entries (zeroed if its size changes).
+    pub(crate) fn size_cont_history(&mut self, n: usize) {
+        if self.cont_history.len() != n * n {
+            self.cont_history = vec![0; n * n];
+        }
     }
 }
 

@@ -1361,6 +1361,23 @@ impl<B: Bitboard> Game for Position<B> {
 
     /// Boards up to 128 squares: from-square × 128 + to-square. Larger boards (up to 19×19):
     /// from-square (9 bits), direction (2 bits: north, east, south, west), distance (5 bits).
+    /// Three piece kinds (attacker, defender, king) times the squares.
+    fn history_index_count(&self) -> usize {
+        3 * super::rules::square_count(self.rules.size) as usize
+    }
+
+    /// `kind × squares + to`, kind 0 attacker, 1 defender, 2 king.
+    fn history_index(&self, mv: Move) -> usize {
+        let kind = if self.side == Side::First {
+            0
+        } else if self.king.has(mv.from) {
+            2
+        } else {
+            1
+        };
+        kind * super::rules::square_count(self.rules.size) as usize + mv.to as usize
+    }
+
     fn encode_move(&self, mv: Move) -> u16 {
         let r = self.rules;
         if r.small_moves {
