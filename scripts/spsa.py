@@ -49,6 +49,7 @@ TUNABLE = {
     "se_min_depth": (0, 0, 20),
     "se_tt_depth_margin": (3, 0, 10),
     "se_margin": (2, 0, 100),
+    "expected_moves": (30, 5, 60),
 }
 
 SCORE = re.compile(r"^Score of .*: (\d+) - (\d+) - (\d+)")

@@ -75,6 +75,9 @@ pub struct SearchParams {
     pub se_tt_depth_margin: i32,
     /// The test's bound lies this far below the TT score per ply of depth, centipawns.
     pub se_margin: i32,
+    /// Moves the time manager plans for when the clock gives no `movestogo`: the soft limit is
+    /// this share of the usable time (plus most of the increment); short games want fewer.
+    pub expected_moves: i32,
 }
 
 impl SearchParams {
@@ -107,10 +110,11 @@ impl SearchParams {
         se_min_depth: 0,
         se_tt_depth_margin: 3,
         se_margin: 2,
+        expected_moves: 30,
     };
 
     /// The tunable values: name, smallest and largest value (for `Tune <name>` options and SPSA).
-    pub const TUNABLE: [(&'static str, i32, i32); 24] = [
+    pub const TUNABLE: [(&'static str, i32, i32); 25] = [
         ("aspiration_min_depth", 1, 10),
         ("aspiration_delta", 5, 200),
         ("rfp_max_depth", 1, 12),
@@ -133,6 +137,7 @@ impl SearchParams {
         ("cont_history_plies", 0, 2),
         ("lmr_cont_history", 0, 1),
         ("se_min_depth", 0, 20),
+        ("expected_moves", 5, 60),
         ("se_tt_depth_margin", 0, 10),
         ("se_margin", 0, 100),
     ];
@@ -161,6 +166,7 @@ impl SearchParams {
             "cont_history_plies" => &mut self.cont_history_plies,
             "lmr_cont_history" => &mut self.lmr_cont_history,
             "se_min_depth" => &mut self.se_min_depth,
+            "expected_moves" => &mut self.expected_moves,
             "se_tt_depth_margin" => &mut self.se_tt_depth_margin,
             "se_margin" => &mut self.se_margin,
             _ => return None,

@@ -236,6 +236,7 @@ const TUNE_NAMES: [&str; SearchParams::TUNABLE.len()] = [
     "Tune cont_history_plies",
     "Tune lmr_cont_history",
     "Tune se_min_depth",
+    "Tune expected_moves",
     "Tune se_tt_depth_margin",
     "Tune se_margin",
 ];

@@ -286,6 +286,7 @@ pub fn search<G: Game>(
         node_limit = Some(node_limit.map_or(skill.max_nodes(), |n| n.min(skill.max_nodes())));
         multipv = multipv.max(4);
     }
+    let params = options.params.unwrap_or_else(|| root.search_params());
     let shared = Arc::new(CachePadded::new(Shared {
         tt: Arc::clone(tt),
         control: Arc::clone(control),
@@ -294,10 +295,15 @@ pub fn search<G: Game>(
             .map(|_| CachePadded::new(AtomicU64::new(0)))
             .collect(),
         start: Instant::now(),
-        budget: TimeBudget::new(limits, root.side_to_move(), options.move_overhead_ms),
+        budget: TimeBudget::new(
+            limits,
+            root.side_to_move(),
+            options.move_overhead_ms,
+            params.expected_moves.max(1) as u32,
+        ),
         node_limit,
         basic: options.basic,
-        params: options.params.unwrap_or_else(|| root.search_params()),
+        params,
         eval: options.eval.clone(),
     }));
 

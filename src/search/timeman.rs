@@ -71,12 +71,13 @@ impl TimeBudget {
     /// Budgets a move for `side` from `limits`, keeping [`reserve_ms`] of the clock in reserve
     /// (`overhead_ms` is the UCI `Move Overhead` option: communication and GUI lag).
     ///
-    /// With a clock, of the usable time (time left − reserve): soft = usable / moves-to-go (30
-    /// if unknown, so the remainder shrinks smoothly) + ¾ of the increment, the increment part
+    /// With a clock, of the usable time (time left − reserve): soft = usable / moves-to-go
+    /// (`expected_moves`, [`crate::tuning::SearchParams::expected_moves`], if unknown, so the
+    /// remainder shrinks smoothly) + ¾ of the increment, the increment part
     /// scaled down while usable < [`INCREMENTS_KEPT`] increments; soft ≤ usable / 5. Hard = 3 ×
     /// soft, but never more than a third of usable (¾ with one move to go); both at least 1 ms.
     /// Between iterations the search compares the time spent with soft × [`time_scale`].
-    pub fn new(limits: &Limits, side: Side, overhead_ms: u64) -> TimeBudget {
+    pub fn new(limits: &Limits, side: Side, overhead_ms: u64, expected_moves: u32) -> TimeBudget {
         if limits.infinite {
             return TimeBudget {
                 soft: None,
@@ -98,7 +99,11 @@ impl TimeBudget {
         };
         let inc = limits.clock.inc[side.index()];
         let usable = left.saturating_sub(reserve_ms(left, overhead_ms)).max(1);
-        let mtg = limits.clock.moves_to_go.unwrap_or(30).clamp(1, 50) as u64;
+        let mtg = limits
+            .clock
+            .moves_to_go
+            .unwrap_or(expected_moves)
+            .clamp(1, 50) as u64;
         let inc_part = if usable >= INCREMENTS_KEPT * inc {
             inc * 3 / 4
         } else {
@@ -160,7 +165,7 @@ mod tests {
             movetime: Some(1000),
             ..Limits::default()
         };
-        let b = TimeBudget::new(&limits, Side::First, 10);
+        let b = TimeBudget::new(&limits, Side::First, 10, 30);
         assert_eq!(b.hard, Some(Duration::from_millis(990)));
     }
 
@@ -175,7 +180,7 @@ mod tests {
                 },
                 ..Limits::default()
             };
-            let b = TimeBudget::new(&limits, Side::Second, 10);
+            let b = TimeBudget::new(&limits, Side::Second, 10, 30);
             let hard = b.hard.unwrap().as_millis() as u64;
             assert!(hard <= left.max(1), "left {left} hard {hard}");
             assert!(b.soft.unwrap() <= b.hard.unwrap());
@@ -198,7 +203,7 @@ mod tests {
                     },
                     ..Limits::default()
                 };
-                let b = TimeBudget::new(&limits, Side::First, 10);
+                let b = TimeBudget::new(&limits, Side::First, 10, 30);
                 let used = b.soft.unwrap().as_millis() as u64;
                 assert!(used < left, "{base}+{inc}: used {used} of {left}");
                 left = left - used + inc;
@@ -224,7 +229,7 @@ mod tests {
                 },
                 ..Limits::default()
             };
-            let b = TimeBudget::new(&limits, Side::First, 10);
+            let b = TimeBudget::new(&limits, Side::First, 10, 30);
             let hard = b.hard.unwrap().as_millis() as u64;
             assert!(
                 hard <= left.saturating_sub(reserve_ms(left, 10)).max(1),
