@@ -895,10 +895,11 @@ fn openings_given_as_moves_reach_htp_and_otep_engines() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
-/// `skald openings --played`: candidates kept only when the engine at 4 × the nodes beats itself
-/// at the nodes with both sides; the same seed gives the same file (node limits, one thread).
+/// `skald openings --played`: candidates kept only when the engine's self-play at the nodes and
+/// at twice the nodes is won by different sides; the same seed gives the same file (node
+/// limits, one thread).
 #[test]
-fn openings_decided_by_strength_are_reproducible() {
+fn openings_open_at_a_node_count_are_reproducible() {
     let run = || {
         let out = Command::new(SKALD)
             .args(["openings", "--variant", "brandubh", "--plies", "4"])
