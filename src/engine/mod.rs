@@ -154,8 +154,12 @@ impl Engine {
     }
 
     /// A new game of the same variant (UCI `ucinewgame`): the start position, empty tables.
+    /// Tuning values set by `Tune …` options are kept (same variant, same family): SPSA sets
+    /// them once per engine process and the match runner starts every game with `ucinewgame`.
     pub fn new_game(&mut self) {
+        let params = self.search_options.params;
         self.set_variant(self.variant);
+        self.search_options.params = params;
     }
 
     /// Empties the transposition table and every thread's history tables. Waits for the
@@ -442,5 +446,24 @@ impl Drop for Engine {
     fn drop(&mut self) {
         self.stop();
         self.wait();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `ucinewgame` between games must not undo `setoption name Tune …` (SPSA sets the values once
+    /// per engine process); a new variant drops them (another family, other values).
+    #[test]
+    fn tune_values_survive_a_new_game_and_not_a_new_variant() {
+        let mut engine = Engine::new().unwrap();
+        engine.apply(Setting::Variant(Variant::Brandubh)).unwrap();
+        engine.apply(Setting::Tune("lmr_base", 120)).unwrap();
+        engine.new_game();
+        let params = engine.search_options().params.expect("kept");
+        assert_eq!(params.get("lmr_base"), Some(120));
+        engine.apply(Setting::Variant(Variant::Ataxx)).unwrap();
+        assert_eq!(engine.search_options().params, None);
     }
 }
