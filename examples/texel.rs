@@ -20,11 +20,15 @@
 //! position, the `balance` term), so the loss is smooth and the fit is a full-batch gradient
 //! descent (Adam) on the features, computed once. The large tactical weights (`decided`,
 //! `open_line_win`, `open_lines_double`) stay fixed, and positions the search scored beyond
-//! ±1500 cp (tactics the static evaluation does not see) are left out. The last tenth of the
+//! ±1500 cp (tactics the static evaluation does not see) are left out; with `--quiet`, positions
+//! where the side to move has a tactical move (a capture, a king move to an escape: what
+//! quiescence search resolves before it trusts the evaluation) are left out instead, at any
+//! score below 5000 cp, so that threats the side to move must answer stay in the data. The last tenth of the
 //! file (whole games at its end) is held out and its error printed for the current and the
 //! tuned weights. Prints the tuned set as a Rust `EvalWeights` literal. Errors (missing file, a
 //! bad line) are one line on standard error and exit status 1.
 
+use skald::game::Game;
 use skald::tafl::{
     Bitboard, FEATURE_COUNT, FEATURE_NAMES, Position, Rules, brandubh_rules, copenhagen_rules,
     tablut_rules, tawlbwrdd_rules,
@@ -36,6 +40,14 @@ const FIXED: [&str; 4] = ["decided", "open_line_win", "open_lines_double", "atta
 
 /// Positions whose search score is beyond this are left out (centipawns).
 const MAX_SCORE: i32 = 1500;
+
+/// With `--quiet`: positions are kept at any score below this (centipawns; `open_line_win` is
+/// 5000), and left out instead when the side to move has a tactical move.
+const QUIET_MAX_SCORE: i32 = 5000;
+
+/// With `--quiet`, these stay as they are too: threats of the side to move, which quiet
+/// positions do not have.
+const QUIET_FIXED: [&str; 2] = ["fork_to_move", "threat_to_move"];
 
 fn main() {
     if let Err(e) = run() {
@@ -50,9 +62,14 @@ struct Sample {
     result: f64,
 }
 
-fn load<B: Bitboard>(rules: &'static Rules<B>, text: &str) -> Result<Vec<Sample>, String> {
+fn load<B: Bitboard>(
+    rules: &'static Rules<B>,
+    text: &str,
+    quiet: bool,
+) -> Result<Vec<Sample>, String> {
     let start = Position::start(rules).eval_features().to_array();
     let mut samples = Vec::new();
+    let mut tactical = Vec::new();
     for (n, line) in text.lines().enumerate() {
         let bad = |what: &str| format!("line {}: {what}: {line}", n + 1);
         let mut parts = line.split('|').map(str::trim);
@@ -62,10 +79,17 @@ fn load<B: Bitboard>(rules: &'static Rules<B>, text: &str) -> Result<Vec<Sample>
         };
         let score: i32 = score.parse().map_err(|_| bad("bad score"))?;
         let result: f64 = result.parse().map_err(|_| bad("bad result"))?;
-        if score.abs() > MAX_SCORE {
+        if score.abs() > if quiet { QUIET_MAX_SCORE } else { MAX_SCORE } {
             continue;
         }
         let pos = Position::from_fen(rules, fen).map_err(|e| bad(&e.to_string()))?;
+        if quiet {
+            tactical.clear();
+            pos.generate_tactical(&mut tactical);
+            if !tactical.is_empty() {
+                continue;
+            }
+        }
         let attackers_to_move = fen.split_whitespace().nth(1) == Some("a");
         let f = pos.eval_features().to_array();
         let mut features = [0.0; FEATURE_COUNT];
@@ -117,10 +141,12 @@ fn fit_k(w: &[f64; FEATURE_COUNT], bias: f64, samples: &[Sample]) -> f64 {
 }
 
 fn run() -> Result<(), String> {
-    let args: Vec<String> = std::env::args().skip(1).collect();
+    let mut args: Vec<String> = std::env::args().skip(1).collect();
+    let quiet = args.iter().any(|a| a == "--quiet");
+    args.retain(|a| a != "--quiet");
     let [variant, file, rest @ ..] = args.as_slice() else {
         return Err(
-            "usage: texel <brandubh|tablut|tawlbwrdd|copenhagen> <datagen file> \
+            "usage: texel [--quiet] <brandubh|tablut|tawlbwrdd|copenhagen> <datagen file> \
                     [iterations]"
                 .into(),
         );
@@ -132,16 +158,19 @@ fn run() -> Result<(), String> {
     let text = std::fs::read_to_string(file).map_err(|e| format!("cannot read {file}: {e}"))?;
     let (samples, current) = match variant.as_str() {
         "brandubh" => (
-            load(brandubh_rules(), &text)?,
+            load(brandubh_rules(), &text, quiet)?,
             brandubh_rules().eval_weights,
         ),
-        "tablut" => (load(tablut_rules(), &text)?, tablut_rules().eval_weights),
+        "tablut" => (
+            load(tablut_rules(), &text, quiet)?,
+            tablut_rules().eval_weights,
+        ),
         "tawlbwrdd" => (
-            load(tawlbwrdd_rules(), &text)?,
+            load(tawlbwrdd_rules(), &text, quiet)?,
             tawlbwrdd_rules().eval_weights,
         ),
         "copenhagen" => (
-            load(copenhagen_rules(), &text)?,
+            load(copenhagen_rules(), &text, quiet)?,
             copenhagen_rules().eval_weights,
         ),
         v => return Err(format!("unknown tafl variant {v}")),
@@ -164,7 +193,12 @@ fn run() -> Result<(), String> {
         train.len(),
         test.len()
     );
-    let free: Vec<bool> = FEATURE_NAMES.iter().map(|n| !FIXED.contains(n)).collect();
+    // Quiet positions give the side to move no capture and no escape: the weights of those
+    // threats are not seen there and stay as they are.
+    let free: Vec<bool> = FEATURE_NAMES
+        .iter()
+        .map(|n| !(FIXED.contains(n) || quiet && QUIET_FIXED.contains(n)))
+        .collect();
     // Adam on the mean squared error, step in centipawns.
     let (lr, b1, b2, eps) = (2.0, 0.9, 0.999, 1e-12);
     let (mut m, mut v) = ([0.0; FEATURE_COUNT], [0.0; FEATURE_COUNT]);
