@@ -104,7 +104,7 @@ fn play_game(engine: &mut Engine, args: &Args, game: u64) -> Result<Vec<String>>
         ..Limits::default()
     };
     let mut tries = 0;
-    let mut session = loop {
+    let session = loop {
         tries += 1;
         if tries > 1000 {
             bail!(
@@ -132,26 +132,24 @@ fn play_game(engine: &mut Engine, args: &Args, game: u64) -> Result<Vec<String>>
         }
     };
     let mut samples = Vec::new();
-    while !session.outcome().is_decided() {
-        engine.set_session(session.boxed_clone());
-        let result = engine.search(&limits, &mut |_| {});
-        if let Score::Cp(score) = result.score {
-            samples.push(Sample {
-                fen: session.fen(),
-                side: session.side_to_move(),
-                score,
-            });
-        }
-        let Some(mv) = result.best_move else {
-            bail!("the search gave no move in {}", session.fen());
-        };
-        session
-            .play(&mv)
-            .map_err(|e| anyhow::anyhow!("the search's move {mv} in {}: {e}", session.fen()))?;
-    }
-    let winner = match session.outcome() {
+    let end = super::selfplay::play_out(
+        engine,
+        session.as_ref(),
+        args.nodes,
+        usize::MAX,
+        &mut |s, result| {
+            if let Score::Cp(score) = result.score {
+                samples.push(Sample {
+                    fen: s.fen(),
+                    side: s.side_to_move(),
+                    score,
+                });
+            }
+        },
+    )?;
+    let winner = match end.outcome() {
         Outcome::Decided { winner, .. } => winner,
-        Outcome::Ongoing => unreachable!("the loop ends when the game is decided"),
+        Outcome::Ongoing => unreachable!("the game is played until it is decided"),
     };
     Ok(samples
         .into_iter()

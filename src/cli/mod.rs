@@ -9,6 +9,7 @@ pub mod matches;
 pub mod openings;
 pub mod play;
 pub mod record;
+pub mod selfplay;
 pub mod stats;
 
 use skald::game::{Outcome, Side};

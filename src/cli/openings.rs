@@ -186,20 +186,12 @@ fn open_at(engine: &mut Engine, start: &dyn Session, nodes: u64) -> bool {
 /// for a draw, a game longer than [`MAX_GAME_PLIES`] or a search without a move.
 fn self_play_winner(engine: &mut Engine, start: &dyn Session, nodes: u64) -> Option<Side> {
     engine.clear_tables();
-    let limits = Limits {
-        nodes: Some(nodes),
-        ..Limits::default()
-    };
-    let mut s = start.boxed_clone();
-    for _ in 0..MAX_GAME_PLIES {
-        if let Outcome::Decided { winner, .. } = s.outcome() {
-            return winner;
-        }
-        engine.set_session(s.boxed_clone());
-        let mv = engine.search(&limits, &mut |_| {}).best_move?;
-        s.play(&mv).ok()?;
+    let end =
+        super::selfplay::play_out(engine, start, nodes, MAX_GAME_PLIES, &mut |_, _| {}).ok()?;
+    match end.outcome() {
+        Outcome::Decided { winner, .. } => winner,
+        Outcome::Ongoing => None,
     }
-    None
 }
 
 #[cfg(test)]
