@@ -14,7 +14,10 @@ pairs of theta+ against theta- (colours swapped on each opening), and moves thet
 result (Spall's SPSA with the usual gain sequences a_k = a / (A + k + 1)^0.602,
 c_k = c / (k + 1)^0.101; c and a per value scale with its range). It prints theta after every
 iteration and, at the end, the values to write into src/tuning.rs (or the game family's set).
-Stdlib only; the match runner is skald's own, so the rules are judged by skald's library.
+The starting values are the tafl family's (SearchParams::DEFAULT); for Ataxx or a tafl variant
+with its own set, pass that set's values with --start (Ataxx: rfp_margin=80,lmp_no_gain_moves=4
+among those above). Stdlib only; the match runner is skald's own, so the rules are judged by
+skald's library.
 """
 
 import argparse
@@ -23,7 +26,7 @@ import re
 import subprocess
 import sys
 
-# name: (default, min, max), as SearchParams::TUNABLE in src/tuning.rs says.
+# name: (tafl family value, min, max), as SearchParams::TUNABLE in src/tuning.rs says.
 TUNABLE = {
     "aspiration_min_depth": (4, 1, 10),
     "aspiration_delta": (30, 5, 200),
