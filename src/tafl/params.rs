@@ -22,15 +22,19 @@ pub fn search_params_for_variant(name: &str) -> SearchParams {
 /// 50 → 54, divisor 220 → 185: larger reductions) and the aspiration window (30 → 25); it left
 /// `rfp_max_depth` (6) and `lmr_min_moves` (2) as they were. Against the same engine with the
 /// family's values, 400 games at 2 s + 20 ms: 226-153-21, +64.1 ± 26.3 Elo (pentanomial; SPRT
-/// [0, 10] llr 2.48, inconclusive).
+/// [0, 10] llr 2.48, inconclusive). A second run (150 iterations from those values, on
+/// `rfp_margin`, `rfp_max_depth`, `nmp_min_depth`, `lmr_min_depth`, `lmr_min_moves_pv`,
+/// `lmr_min_moves`, `expected_moves` and `lmr_divisor`) moved only `rfp_margin` 74 → 54 and
+/// `lmr_divisor` 185 → 196: against the first run's values, 400 games, 201-171-28,
+/// +26.1 ± 21.2 (llr 1.21, inconclusive).
 static VARIANT_PARAMS: &[(&str, SearchParams)] = &[(
     "brandubh",
     SearchParams {
-        rfp_margin: 74,
+        rfp_margin: 54,
         nmp_base: 2,
         nmp_divisor: 5,
         lmr_base: 54,
-        lmr_divisor: 185,
+        lmr_divisor: 196,
         aspiration_delta: 25,
         ..SearchParams::DEFAULT
     },
