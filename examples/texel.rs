@@ -23,9 +23,9 @@
 //! ±1500 cp (tactics the static evaluation does not see) are left out; with `--quiet`, positions
 //! where the side to move has a tactical move (a capture, a king move to an escape: what
 //! quiescence search resolves before it trusts the evaluation) are left out instead, at any
-//! score below 5000 cp, so that threats the side to move must answer stay in the data. The last tenth of the
-//! file (whole games at its end) is held out and its error printed for the current and the
-//! tuned weights. Prints the tuned set as a Rust `EvalWeights` literal. Errors (missing file, a
+//! score below 5000 cp, so that threats the side to move must answer stay in the data. The last
+//! tenth of the file (whole games at its end) is held out and its error printed for the current
+//! and the tuned weights. Prints the tuned set as a Rust `EvalWeights` literal. Errors (missing file, a
 //! bad line) are one line on standard error and exit status 1.
 
 use skald::game::Game;

@@ -93,14 +93,14 @@ impl Game for Position {
     }
 
     /// Selective: late-move reductions from the table (adjusted by history: ± 1 ply per 8192),
-    /// reverse futility pruning (80 cp per ply up to depth 6), the "improving" flag and internal
-    /// iterative reductions from depth 4. Measured together against the same engine without
+    /// reverse futility pruning (up to depth 6; 80 cp per ply when measured, SPSA's values
+    /// below), the "improving" flag and internal iterative reductions from depth 4. Measured together against the same engine without
     /// them (both with the eval's tempo term), 2+0.02: +334 Elo, 153-22-1; completed depth at
     /// 8 s + 80 ms on mid-game positions went from 6-8 to 10-14. (Before the tempo term,
     /// LMR and RFP had lost: the score's sign swing with depth parity made margins and
-    /// reduced re-searches meaningless.) Late-move pruning: after 4 moves, jumps that flip
+    /// reduced re-searches meaningless.) Late-move pruning: after 4 moves (then), jumps that flip
     /// nothing are skipped (Zataxx prunes them so): +34 ± 27 Elo over 600 games (LOS 99.4 %).
-    /// Futility pruning up to depth 6 (margin 160 + 80 cp per ply): +36 ± 30 over 469 games
+    /// Futility pruning up to depth 6 (margin 160 + 80 cp per ply then): +36 ± 30 over 469 games
     /// without the late-move pruning, +22 ± 34 over 391 with it. Continuation history (two
     /// plies, in the order of quiet moves, kept through a game): +26.7 ± 40.4 over 300 games
     /// (159-136-5); added to the reductions' history adjustment it was −25.5 ± 38.0.

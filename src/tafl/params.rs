@@ -45,11 +45,12 @@ mod tests {
     use super::*;
 
     #[test]
-    fn variants_without_a_tuned_set_use_the_family_default() {
+    fn brandubh_has_its_own_set_and_the_others_the_family_default() {
         assert_eq!(search_params_for_variant("tablut"), SearchParams::DEFAULT);
         assert_eq!(
             search_params_for_variant("no such rules"),
             SearchParams::DEFAULT
         );
+        assert_ne!(search_params_for_variant("brandubh"), SearchParams::DEFAULT);
     }
 }
