@@ -20,7 +20,7 @@
 
 use super::Output;
 use crate::engine::session::{GameSession, Session, TextResult};
-use crate::engine::{Engine, options};
+use crate::engine::{Engine, Overrides, options};
 use crate::game::Side;
 use crate::search::{Limits, Score};
 use crate::tafl::{Position, RuleOptions, Rules, Wide, opentafl as notation};
@@ -519,33 +519,42 @@ impl Otep {
             movetime: Some(budget),
             ..Limits::default()
         };
-        let multipv = (rejected.len() + 1).min(options::MAX_MULTIPV as usize);
-        self.engine
-            .set_option("MultiPV", &multipv.to_string())
-            .map_err(|e| e.to_string())?;
-        self.engine
-            .set_option("Move Overhead", "0")
-            .map_err(|e| e.to_string())?;
+        // One line more than the moves the host refused here, so that one is left to play; the
+        // engine's own options are not changed (this search's settings only).
+        let overrides = Overrides {
+            multipv: Some((rejected.len() + 1).min(options::MAX_MULTIPV as usize)),
+            move_overhead_ms: Some(0),
+        };
         let out = &self.out;
         let started = std::time::Instant::now();
         let mut progress = Progress::default();
-        let result = self.engine.search(&limits, &mut |r| {
+        let found = self.engine.search_with(&limits, &overrides, &mut |r| {
             if r.multipv == 1 && progress.due(r.time_ms) {
                 out.line(Progress::line(r.depth, r.score, r.nodes, r.time_ms, &r.pv));
             }
         });
-        out.line(Progress::result_line(
-            &result,
-            started.elapsed().as_millis() as u64,
-        ));
+        let mut candidates: Vec<String> = Vec::new();
+        match found {
+            Ok(result) => {
+                out.line(Progress::result_line(
+                    &result,
+                    started.elapsed().as_millis() as u64,
+                ));
+                candidates.extend(
+                    result
+                        .lines
+                        .iter()
+                        .filter_map(|(_, pv)| pv.first().cloned()),
+                );
+                candidates.extend(result.best_move);
+            }
+            // A fault in the search: said on standard error, and a legal move still played.
+            Err(e) => eprintln!("skald opentafl: {e}; playing a legal move instead"),
+        }
         let g = self.engine.session();
-        let best = result
-            .lines
-            .iter()
-            .filter_map(|(_, pv)| pv.first())
-            .chain(result.best_move.iter())
+        let best = candidates
+            .into_iter()
             .find(|m| !rejected.contains(m))
-            .cloned()
             .or_else(|| g.legal_moves().into_iter().find(|m| !rejected.contains(m)))
             .ok_or("no legal move left to play")?;
         self.game()?.play(&best).map_err(|e| e.to_string())?;
@@ -572,23 +581,21 @@ impl Otep {
             movetime: Some(((secs * 1000.0) as u64).clamp(10, 3_600_000)),
             ..Limits::default()
         };
-        self.engine
-            .set_option(
-                "MultiPV",
-                &count.min(options::MAX_MULTIPV as usize).to_string(),
-            )
-            .map_err(|e| e.to_string())?;
-        self.engine
-            .set_option("Move Overhead", "10")
-            .map_err(|e| e.to_string())?;
+        let overrides = Overrides {
+            multipv: Some(count.min(options::MAX_MULTIPV as usize)),
+            move_overhead_ms: Some(10),
+        };
         // The lines of the last complete depth, best first.
         let out = &self.out;
         let mut progress = Progress::default();
-        let result = self.engine.search(&limits, &mut |r| {
-            if r.multipv == 1 && progress.due(r.time_ms) {
-                out.line(Progress::line(r.depth, r.score, r.nodes, r.time_ms, &r.pv));
-            }
-        });
+        let result = self
+            .engine
+            .search_with(&limits, &overrides, &mut |r| {
+                if r.multipv == 1 && progress.due(r.time_ms) {
+                    out.line(Progress::line(r.depth, r.score, r.nodes, r.time_ms, &r.pv));
+                }
+            })
+            .map_err(|e| e.to_string())?;
         let mut parts = Vec::new();
         for (score, pv) in result.lines.iter().take(count) {
             if pv.is_empty() {

@@ -33,13 +33,17 @@ use crate::game::{Game, Outcome, RepetitionRule, SearchParams, Side};
 use crossbeam_utils::CachePadded;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 /// The score of a win at the root, in centipawns; a win in `p` plies scores `MATE - p`.
 pub const MATE: i32 = 30_000;
 /// Scores at or beyond this magnitude are wins or losses (mate scores).
 pub const MATE_BOUND: i32 = MATE - 1_000;
 const INF: i32 = MATE + 1;
+/// Tests only: a [`SearchParams::expected_moves`] of this value makes every helper thread of a
+/// Lazy SMP search panic as it starts (the fault path's test).
+#[cfg(test)]
+pub(crate) const HELPER_FAULT_MARKER: i32 = -77;
 /// The deepest ply the search reaches (the stack size).
 pub const MAX_PLY: usize = 128;
 
@@ -252,8 +256,10 @@ impl Shared {
 /// - `history`: Zobrist hashes of the game's positions before `root`, oldest first (for
 ///   repetition).
 /// - `control`: [`Control::stop`] it from another thread to end the search; the best move found
-///   so far is returned. With `limits.infinite`, or while it ponders, the search returns only
-///   once stopped (or, pondering, once its time is up after [`Control::ponderhit`]).
+///   so far is returned (after depth 1 at least: an answer is always searched). While it
+///   ponders no time limit applies. The search returns when it is done even if `limits.infinite`
+///   is set or it still ponders: holding the answer until `stop` or `ponderhit` is the caller's
+///   policy ([`Control::wait_released`]).
 /// - `main_data`: the calling thread's tables (thread 0 of `pool`); `pool` runs the other
 ///   `options.threads - 1` workers (Lazy SMP; threads beyond the pool's size are not used).
 /// - `report`: called on the calling thread after each completed iteration.
@@ -307,8 +313,11 @@ pub fn search<G: Game>(
         eval: options.eval.clone(),
     }));
 
-    // Helpers on the pool's threads 1..; each sends what it found when it has finished.
-    let (finished_tx, finished_rx) = std::sync::mpsc::channel::<ThreadResult<G::Move>>();
+    // Helpers on the pool's threads 1..; each sends what it found when it has finished, or the
+    // panic that ended it (raised again on this thread below, so that a fault in a helper is
+    // reported like one in the main thread instead of vanishing).
+    type Found<M> = std::thread::Result<ThreadResult<M>>;
+    let (finished_tx, finished_rx) = std::sync::mpsc::channel::<Found<G::Move>>();
     let mut helpers = 0;
     if let Some(pool) = pool {
         for id in 1..threads {
@@ -319,10 +328,14 @@ pub fn search<G: Game>(
             let sent = pool.send(
                 id,
                 Box::new(move |data: &mut ThreadData| {
-                    let found = {
+                    let found = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
                         let mut worker = Worker::new(id, &shared, data, &history, &root);
                         worker.run(&root, max_depth, 1, &mut |_| {})
-                    };
+                    }));
+                    if found.is_err() {
+                        // The main thread must not search on alone until its own limits.
+                        shared.done.store(true, Ordering::Relaxed);
+                    }
                     let _ = finished.send(found);
                 }),
             );
@@ -332,17 +345,28 @@ pub fn search<G: Game>(
         }
     }
     drop(finished_tx);
-    let main = {
+    let main = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
         let mut worker = Worker::new(0, &shared, main_data, history, root);
         worker.run(root, max_depth, multipv, report)
-    };
+    }));
+    // Whatever happened, the helpers end now and are waited for before this returns or
+    // unwinds (they share the table and the tables of the pool).
     shared.done.store(true, Ordering::Relaxed);
-    let mut found = vec![main];
+    let mut found = Vec::with_capacity(helpers + 1);
+    let mut fault = None;
+    match main {
+        Ok(r) => found.push(r),
+        Err(panic) => fault = Some(panic),
+    }
     for _ in 0..helpers {
         match finished_rx.recv() {
-            Ok(r) => found.push(r),
+            Ok(Ok(r)) => found.push(r),
+            Ok(Err(panic)) => fault = fault.or(Some(panic)),
             Err(_) => break,
         }
+    }
+    if let Some(panic) = fault {
+        std::panic::resume_unwind(panic);
     }
     // Lazy SMP: with one line wanted and no depth limit, the threads vote for the move
     // (Stockfish's `get_best_thread`); the chosen thread's line is reported last.
@@ -384,11 +408,6 @@ pub fn search<G: Game>(
             }
             result.best_move = Some(mv);
         }
-    }
-    // `bestmove` waits for `stop` in an infinite search, and for `stop` or `ponderhit` while
-    // pondering.
-    while (limits.infinite || control.is_pondering()) && !control.is_stopped() {
-        std::thread::sleep(Duration::from_millis(1));
     }
     SearchResult {
         nodes: shared.total_nodes(),
@@ -525,6 +544,10 @@ struct Worker<'a, G: Game> {
     pv: Vec<Vec<G::Move>>,
     /// Root moves not to search (the better lines of a MultiPV search).
     excluded: Vec<G::Move>,
+    /// The best root line the current iteration has found so far (first line of a MultiPV
+    /// search only): a move that raised alpha at the root, with its score (a lower bound after
+    /// an aspiration fail-high). An iteration cut short answers with it, as Stockfish does.
+    root_found: Option<(i32, Vec<G::Move>)>,
     /// Per ply, the code of the move a singular-extension test leaves out of the node's search
     /// (0 for none).
     singular_excluded: [u16; MAX_PLY + 1],
@@ -554,6 +577,11 @@ impl<'a, G: Game> Worker<'a, G> {
         history: &[u64],
         root: &G,
     ) -> Self {
+        #[cfg(test)]
+        assert!(
+            id == 0 || shared.params.expected_moves != HELPER_FAULT_MARKER,
+            "a fault in a helper thread, on purpose"
+        );
         data.clear_for_search();
         let cont_n = if shared.params.cont_history_plies > 0 {
             root.history_index_count()
@@ -600,6 +628,7 @@ impl<'a, G: Game> Worker<'a, G> {
                 .map(|_| Vec::with_capacity(MAX_PLY))
                 .collect(),
             excluded: Vec::new(),
+            root_found: None,
             singular_excluded: [0; MAX_PLY + 1],
             root_depth: 0,
             lmr,
@@ -695,6 +724,7 @@ impl<'a, G: Game> Worker<'a, G> {
         for depth in first_depth..=max_depth {
             let mut lines: Vec<(i32, Vec<G::Move>)> = Vec::new();
             self.excluded.clear();
+            self.root_found = None;
             for pv_index in 0..multipv {
                 self.seldepth = 0;
                 let score = self.aspiration(root, depth as i32, prev_score, pv_index);
@@ -708,6 +738,16 @@ impl<'a, G: Game> Worker<'a, G> {
                     prev_score = score;
                 }
                 lines.push((score, line));
+            }
+            // An iteration cut short before its first line was complete still answers with the
+            // best root move it found, if any (a move that beat the first one searched, or
+            // failed high).
+            if self.aborted
+                && lines.is_empty()
+                && multipv == 1
+                && let Some(found) = self.root_found.take()
+            {
+                lines.push(found);
             }
             // A depth cut short counts only when nothing is known yet: with several lines, the
             // last complete depth's lines (and best move) stand.
@@ -841,13 +881,18 @@ impl<'a, G: Game> Worker<'a, G> {
         }
     }
 
-    /// Checks the stop flags, the hard time limit and the node limit.
+    /// Checks the stop flags, the hard time limit and the node limit. The main thread's first
+    /// iteration (depth 1) is never cut short, so the answer is always a searched move with a
+    /// report behind it, whatever the limits (`go nodes 1`, a `stop` sent before the search
+    /// began).
     #[inline]
     fn check_stop(&mut self) -> bool {
         if self.aborted {
             return true;
         }
-        if let Some(limit) = self.shared.node_limit
+        let may_stop = self.completed_depth > 0 || !self.is_main();
+        if may_stop
+            && let Some(limit) = self.shared.node_limit
             && self.nodes + self.others_nodes >= limit
         {
             self.aborted = true;
@@ -861,7 +906,9 @@ impl<'a, G: Game> Worker<'a, G> {
                 self.others_nodes =
                     self.shared.total_nodes() - self.shared.nodes[self.id].load(Ordering::Relaxed);
             }
-            if self.shared.stopped() {
+            if !may_stop {
+                // Depth 1 of the main thread: nothing may stop it.
+            } else if self.shared.stopped() {
                 self.aborted = true;
             } else if self.is_main()
                 && self.shared.timed()
@@ -1284,7 +1331,9 @@ impl<'a, G: Game> Worker<'a, G> {
                         }
                         r -= h / params.lmr_history_divisor;
                     }
-                    r = r.clamp(0, new_depth - 1);
+                    // Never below depth 0 of the reduced search, never an extension; `new_depth`
+                    // may be 0 here when `lmr_min_depth` is 1.
+                    r = r.clamp(0, (new_depth - 1).max(0));
                 }
                 v = -self.negamax(&child, new_depth - r, -alpha - 1, -alpha, ply + 1, false);
                 if v > alpha && r > 0 {
@@ -1309,6 +1358,9 @@ impl<'a, G: Game> Worker<'a, G> {
                     head[ply].clear();
                     head[ply].push(mv);
                     head[ply].extend_from_slice(&tail[0]);
+                    if root && self.excluded.is_empty() {
+                        self.root_found = Some((v, head[ply].clone()));
+                    }
                     if v >= beta {
                         if kind.quiet && !self.shared.basic {
                             self.reward_quiet(pos, mv, ply, side, depth);
@@ -1602,7 +1654,7 @@ mod tests {
                     ..Limits::default()
                 };
                 let r = engine.search(&limits, &mut |_| {});
-                assert!(r.best_move.is_some(), "{fen:?}");
+                assert!(r.unwrap().best_move.is_some(), "{fen:?}");
             }
         }
         // A tafl game too (its accumulator is `()`), with null moves.
@@ -1612,7 +1664,13 @@ mod tests {
             nodes: Some(20_000),
             ..Limits::default()
         };
-        assert!(engine.search(&limits, &mut |_| {}).best_move.is_some());
+        assert!(
+            engine
+                .search(&limits, &mut |_| {})
+                .unwrap()
+                .best_move
+                .is_some()
+        );
     }
 
     /// A thread's result for the vote: best move `mv` (a line of `pv_len` moves starting with
