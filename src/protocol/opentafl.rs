@@ -66,26 +66,33 @@ impl OtClock {
             ms: [a, d],
             overtime_now: [a_ot, d_ot],
             overtime_ms: num(args[2])?.saturating_mul(1000),
-            overtimes: [num(args[3])? as u32, num(args[4])? as u32],
+            overtimes: [
+                num(args[3])?.min(u32::MAX as u64) as u32,
+                num(args[4])?.min(u32::MAX as u64) as u32,
+            ],
         })
     }
 
-    /// Milliseconds to spend on this move for `side`.
+    /// Milliseconds to spend on this move for `side`. Any clock values are safe (the arithmetic
+    /// saturates).
     pub fn budget_ms(&self, side: Side) -> u64 {
         let i = side.index();
         let left = self.ms[i];
         let spare_periods = self.overtimes[i] > 0 && self.overtime_ms > 0;
+        let six_tenths = |ms: u64| ms / 10 * 6 + ms % 10 * 6 / 10;
         let raw = if self.overtime_now[i] || left == 0 {
             // In overtime: spend part of what is left of this period.
             let period = if left > 0 { left } else { self.overtime_ms };
-            period * 6 / 10
+            six_tenths(period)
         } else {
             let ot = if spare_periods {
-                self.overtime_ms * 6 / 10
+                six_tenths(self.overtime_ms)
             } else {
                 0
             };
-            (left / 30 + ot).min(left / 2 + ot)
+            (left / 30)
+                .saturating_add(ot)
+                .min((left / 2).saturating_add(ot))
         };
         raw.saturating_sub(50).max(10)
     }
@@ -664,6 +671,24 @@ mod tests {
         assert!(c.budget_ms(Side::First) < 60000 / 2 + 6000);
         assert!(c.budget_ms(Side::Second) <= 59000 * 6 / 10);
         assert!(OtClock::parse(&["1", "2", "3"]).is_err());
+        // The largest values that parse budget without overflow (debug builds check).
+        let max = u64::MAX.to_string();
+        for fields in [
+            [
+                max.as_str(),
+                max.as_str(),
+                max.as_str(),
+                max.as_str(),
+                max.as_str(),
+            ],
+            ["0*", "0", max.as_str(), max.as_str(), "0"],
+            [&format!("{max}*"), "1", "0", "0", "0"],
+        ] {
+            let c = OtClock::parse(&fields).unwrap();
+            for side in [Side::First, Side::Second] {
+                assert!(c.budget_ms(side) >= 10);
+            }
+        }
         assert!(OtClock::parse(&["x", "2", "3", "4", "5"]).is_err());
     }
 
