@@ -561,6 +561,14 @@ struct Worker<'a, G: Game> {
     accs: Vec<Acc<G>>,
     /// Static evaluation of the position at each ply of the current path (for "improving").
     evals: [i32; MAX_PLY + 1],
+    /// Plies since the last null move on the current path, at each ply (`u32::MAX` when there
+    /// was none): the repetition window ([`Worker::repetition_window`]).
+    plies_from_null: [u32; MAX_PLY + 1],
+    /// How many times a repetition rule has decided a node of this search (a win or loss that
+    /// depends on the path to the node, not on the position alone). A node whose subtree
+    /// raised it and whose score is a mate score does not store that score in the
+    /// transposition table, where another path could find it.
+    path_verdicts: u64,
 }
 
 /// The per-ply accumulator of `G`'s evaluation.
@@ -635,6 +643,8 @@ impl<'a, G: Game> Worker<'a, G> {
             eval,
             accs,
             evals: [0; MAX_PLY + 1],
+            plies_from_null: [u32::MAX; MAX_PLY + 1],
+            path_verdicts: 0,
         }
     }
 
@@ -921,14 +931,27 @@ impl<'a, G: Game> Worker<'a, G> {
         self.aborted
     }
 
+    /// How many positions before the one on top of the hash stack (`pos`, at `ply`) may equal
+    /// it: none before the last irreversible move (the halfmove clock, which is also the
+    /// move-limit clock where a game has one), and none before the last null move of the
+    /// search path (Stockfish's `pliesFromNull`): a null move is no move of the game, and the
+    /// board before it is the board after it, so comparing across it would find a "repetition"
+    /// that no real line contains (the Copenhagen rule that a defender may not recreate a board
+    /// then scored every defender null move as a loss).
+    fn repetition_window(&self, pos: &G, ply: usize) -> usize {
+        (pos.halfmove_clock() as usize)
+            .min(self.plies_from_null[ply] as usize)
+            .min(self.hashes.len() - 1)
+    }
+
     /// `true` if the position on top of the hash stack occurred before and the game draws
     /// repetitions. Only positions since the last irreversible move can repeat.
-    fn is_repetition(&self, pos: &G) -> bool {
+    fn is_repetition(&self, pos: &G, ply: usize) -> bool {
         if self.repetition == RepetitionRule::Ignored {
             return false;
         }
         let n = self.hashes.len();
-        let window = (pos.halfmove_clock() as usize).min(n - 1);
+        let window = self.repetition_window(pos, ply);
         let hash = self.hashes[n - 1];
         self.hashes[n - 1 - window..n - 1]
             .iter()
@@ -949,11 +972,11 @@ impl<'a, G: Game> Worker<'a, G> {
     /// steers away from a losing repetition and into a winning one.
     fn repetition_score(&self, pos: &G, ply: usize) -> Option<i32> {
         if !self.repetition.is_decisive() {
-            return self.is_repetition(pos).then_some(0);
+            return self.is_repetition(pos, ply).then_some(0);
         }
         let nth = self.repetition.nth()? as usize;
         let n = self.hashes.len();
-        let window = (pos.halfmove_clock() as usize).min(n - 1);
+        let window = self.repetition_window(pos, ply);
         let hash = self.hashes[n - 1];
         // Earlier positions with the same side to move: every second one back; for a forbidden
         // board, every earlier position with the same placement, whichever side was to move.
@@ -1025,6 +1048,9 @@ impl<'a, G: Game> Worker<'a, G> {
                 return Self::terminal_score(outcome, pos.side_to_move(), ply);
             }
             if let Some(score) = self.repetition_score(pos, ply) {
+                if score != 0 {
+                    self.path_verdicts += 1;
+                }
                 return score;
             }
             // Mate-distance pruning: no line from here beats a faster mate already found.
@@ -1051,6 +1077,7 @@ impl<'a, G: Game> Worker<'a, G> {
             return self.quiescence(pos, alpha, beta, ply, 0);
         }
 
+        let path_verdicts_before = self.path_verdicts;
         // A singular-extension test of the TT move: this node is searched without it.
         let singular_excluded = self.singular_excluded[ply];
         let hash = pos.hash();
@@ -1060,8 +1087,13 @@ impl<'a, G: Game> Worker<'a, G> {
         if let Some(e) = entry {
             tt_move = e.mv;
             static_eval = Some(e.eval as i32);
-            if !pv_node && singular_excluded == 0 && e.depth as i32 >= depth {
-                let s = score_from_tt(e.score as i32, ply);
+            let s = score_from_tt(e.score as i32, ply);
+            // A stored mate beyond this position's move-limit clock gives no cutoff.
+            if !pv_node
+                && singular_excluded == 0
+                && e.depth as i32 >= depth
+                && mate_within_move_limit(pos, s, ply)
+            {
                 let cut = match e.bound {
                     Bound::Exact => true,
                     Bound::Lower => s >= beta,
@@ -1115,6 +1147,7 @@ impl<'a, G: Game> Worker<'a, G> {
                 }
                 self.came_by[ply + 1] = 0;
                 self.cont_row[ply + 1] = NO_ROW;
+                self.plies_from_null[ply + 1] = 0;
                 self.hashes.push(child.hash());
                 let v = -self.negamax(&child, depth - 1 - r, -beta, -beta + 1, ply + 1, true);
                 self.hashes.pop();
@@ -1295,6 +1328,7 @@ impl<'a, G: Game> Worker<'a, G> {
                 NO_ROW
             };
             self.hashes.push(child.hash());
+            self.plies_from_null[ply + 1] = self.plies_from_null[ply].saturating_add(1);
             let new_depth = if tt_first && i == 0 {
                 depth - 1 + tt_extension
             } else {
@@ -1388,7 +1422,9 @@ impl<'a, G: Game> Worker<'a, G> {
         } else {
             Bound::Upper
         };
-        if (!root || self.excluded.is_empty()) && singular_excluded == 0 {
+        // A mate that a repetition verdict below decided holds on this path only.
+        let path_mate = best.abs() >= MATE_BOUND && self.path_verdicts != path_verdicts_before;
+        if (!root || self.excluded.is_empty()) && singular_excluded == 0 && !path_mate {
             self.shared.tt.store(
                 hash,
                 tt::Entry {
@@ -1604,6 +1640,19 @@ const HISTORY_MAX: i32 = 16384;
 const NO_ROW: usize = usize::MAX;
 const MAX_QDEPTH: u32 = 12;
 
+/// `false` for a mate score (`score`, relative to the root, at `ply`) farther from `pos` than
+/// its move-limit clock lets the game run ([`Game::plies_to_move_limit`]): found where the
+/// clock was lower, it is no forced result here (Stockfish downgrades such TT mates by its
+/// 50-move counter the same way). Other scores are `true`.
+fn mate_within_move_limit<G: Game>(pos: &G, score: i32, ply: usize) -> bool {
+    if score.abs() < MATE_BOUND {
+        return true;
+    }
+    let distance = (MATE - score.abs()) as i64 - ply as i64;
+    pos.plies_to_move_limit()
+        .is_none_or(|left| distance <= left as i64)
+}
+
 /// Mate scores are stored relative to the node, so that a stored mate found at one ply can be
 /// reused at another.
 fn score_to_tt(v: i32, ply: usize) -> i32 {
@@ -1810,6 +1859,149 @@ mod tests {
         }
         check(&crate::tafl::brandubh(), 7);
         check(&crate::ataxx::Position::start(), 6);
+    }
+
+    /// Runs `f` with a one-thread worker for `root` (game history `history`, oldest first),
+    /// on a fresh 1 MiB table, with no limits.
+    fn with_worker<G: Game, R>(
+        root: &G,
+        history: &[u64],
+        f: impl FnOnce(&mut Worker<'_, G>) -> R,
+    ) -> R {
+        let shared = Shared {
+            tt: Arc::new(TranspositionTable::new(1).unwrap()),
+            control: Control::new(false),
+            done: AtomicBool::new(false),
+            nodes: vec![CachePadded::new(AtomicU64::new(0))],
+            start: Instant::now(),
+            budget: TimeBudget {
+                soft: None,
+                hard: None,
+            },
+            node_limit: None,
+            basic: false,
+            params: root.search_params(),
+            eval: EvalChoice::Default,
+        };
+        let mut data = ThreadData::default();
+        let mut worker = Worker::new(0, &shared, &mut data, history, root);
+        f(&mut worker)
+    }
+
+    /// Makes `text` in `pos` as the search does at `ply` (a real move: one ply further from the
+    /// last null move), returning the child.
+    fn push_move<G: Game>(w: &mut Worker<'_, G>, pos: &G, text: &str, ply: usize) -> G {
+        let mut child = pos.clone();
+        child.make_move(pos.parse_move(text).unwrap());
+        w.hashes.push(child.hash());
+        w.plies_from_null[ply + 1] = w.plies_from_null[ply].saturating_add(1);
+        child
+    }
+
+    /// The move from `mv`'s destination back to its origin (tafl `d4-d6` → `d6-d4`).
+    fn reverse(mv: &str) -> String {
+        let (from, to) = mv.split_once('-').unwrap();
+        format!("{to}-{from}")
+    }
+
+    /// Copenhagen 11×11: a defender move may not recreate an earlier board (copenhagen.md). A
+    /// defender *null move* leaves the board as it was, but it is no move of the game: the
+    /// search must not judge the board after it as recreated (it did, so every defender null
+    /// move scored as a loss and never cut off). A real recreation, five plies on, still is one:
+    ///
+    /// ```text
+    /// P0 (defenders to move) -d-> P1 -a-> P2 -d back-> P3 -a back-> P4 (= P0) -d-> P5 (= P1)
+    /// ```
+    #[test]
+    fn a_null_move_is_no_repetition_for_the_copenhagen_defenders() {
+        let mut p0 = crate::tafl::copenhagen();
+        let mut moves = Vec::new();
+        p0.generate_moves(&mut moves);
+        p0.make_move(moves[0]);
+        assert_eq!(p0.side_to_move(), Side::Second);
+        with_worker(&p0, &[], |w| {
+            let mut null = p0.clone();
+            null.make_null_move();
+            w.hashes.push(null.hash());
+            w.plies_from_null[1] = 0;
+            assert_eq!(w.repetition_score(&null, 1), None);
+            w.hashes.pop();
+        });
+        let pick = |pos: &crate::tafl::LargePosition| {
+            let mut moves = Vec::new();
+            pos.generate_moves(&mut moves);
+            pos.move_to_string(moves[0])
+        };
+        with_worker(&p0, &[], |w| {
+            let d = pick(&p0);
+            let p1 = push_move(w, &p0, &d, 0);
+            let a = pick(&p1);
+            let p2 = push_move(w, &p1, &a, 1);
+            let p3 = push_move(w, &p2, &reverse(&d), 2);
+            assert_eq!(w.repetition_score(&p3, 3), None);
+            let p4 = push_move(w, &p3, &reverse(&a), 3);
+            // The attackers recreated P0's board: their moves may.
+            assert_eq!(w.repetition_score(&p4, 4), None);
+            let p5 = push_move(w, &p4, &d, 4);
+            // The defenders recreated P1's board: the attackers (to move) win.
+            assert_eq!(w.repetition_score(&p5, 5), Some(MATE - 5));
+        });
+    }
+
+    /// A win that a repetition rule gives is a property of the path, not of the position: it
+    /// must not reach the transposition table as a mate score, where another path to the same
+    /// position would take it for a forced win. Brandubh under OpenTafl's `tfr:l` (the side
+    /// whose move makes a position occur a third time wins): the attackers' first move recreates
+    /// a position the game history already has twice.
+    #[test]
+    fn a_repetition_verdict_is_not_stored_as_a_mate_score() {
+        let mut options = crate::tafl::RuleOptions::brandubh();
+        options.repetition = RepetitionRule::MoverWins(3);
+        let rules = crate::tafl::Rules::<u64>::leak(options).unwrap();
+        let fen = crate::tafl::brandubh().fen().replacen(" 0 ", " 20 ", 1);
+        let root = crate::tafl::Position::from_fen(rules, &fen).unwrap();
+        assert_eq!(root.halfmove_clock(), 20, "{fen}");
+        let mut moves = Vec::new();
+        root.generate_moves(&mut moves);
+        let mut child = root.clone();
+        child.make_move(moves[0]);
+        let history = [1, child.hash(), 2, child.hash()];
+        with_worker(&root, &history, |w| {
+            let score = w.negamax(&root, 2, -INF, INF, 0, false);
+            assert_eq!(score, MATE - 1);
+            let stored = w.shared.tt.probe(root.hash());
+            assert!(
+                stored.is_none_or(|e| (e.score as i32).abs() < MATE_BOUND),
+                "{stored:?}"
+            );
+        });
+    }
+
+    /// A mate score in the table, found where a move-limit clock was low, is no cutoff where the
+    /// clock leaves fewer plies than the mate needs (Ataxx, halfmove clock 99 of 100: the same
+    /// board, the same key).
+    #[test]
+    fn a_stored_mate_does_not_outlive_the_move_limit_clock() {
+        let pos = crate::ataxx::Position::start()
+            .with_fen("x5o/7/7/7/7/7/o5x x 99 50")
+            .unwrap();
+        with_worker(&pos, &[], |w| {
+            w.shared.tt.store(
+                pos.hash(),
+                tt::Entry {
+                    mv: 0,
+                    score: score_to_tt(MATE - 10, 0) as i16,
+                    eval: 0,
+                    depth: 60,
+                    bound: Bound::Exact,
+                },
+            );
+            let score = w.negamax(&pos, 2, 0, 1, 0, false);
+            assert!(score.abs() < MATE_BOUND, "{score}");
+        });
+        assert!(!mate_within_move_limit(&pos, MATE - 10, 0));
+        assert!(mate_within_move_limit(&pos, MATE - 1, 0));
+        assert!(mate_within_move_limit(&pos, 250, 0));
     }
 
     #[test]
