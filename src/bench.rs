@@ -1,6 +1,7 @@
-//! `bench`: a fixed search over positions of all four games, one thread, fixed depth. The total
-//! node count is the search's signature: any change to search behaviour changes it, and the same
-//! binary gives the same count on every run and machine (a test pins it).
+//! `bench`: a fixed search over positions of every game (brandubh, tablut, tawlbwrdd, Copenhagen
+//! 11×11, Ataxx), one thread, fixed depth. The total node count is the search's signature: any
+//! change to search behaviour changes it, and the same binary gives the same count on every run
+//! and machine (a test pins it).
 
 use crate::engine::{Engine, EngineError};
 use crate::search::Limits;
@@ -34,6 +35,18 @@ pub const POSITIONS: &[(Variant, &str)] = &[
     (
         Variant::Tawlbwrdd,
         "4tttt3/1t3t5/11/t2T2T3t/t3TT4t/tt1TTKTT1tt/t4TT3t/t3TT5/11/5t4t/3ttttt3 a 6 4",
+    ),
+    (
+        Variant::Copenhagen,
+        "3ttttt3/5t5/11/t4T4t/t3TTT3t/tt1TTKTT1tt/t3TTT3t/t4T4t/11/5t5/3ttttt3 a 0 1",
+    ),
+    (
+        Variant::Copenhagen,
+        "4ttt2t1/1t9/1t9/t2t1T1t2t/t3T1T1T1t/t2TTKTT2t/tT3T4t/t5T3t/11/4t1T4/3ttttt3 a 14 8",
+    ),
+    (
+        Variant::Copenhagen,
+        "3ttttt3/1t8t/6T4/t5T4/t3TT1T2t/tt1TTK1T1tt/t3TTT1T1t/5t4t/5tt4/11/3ttt1t3 a 14 8",
     ),
     (Variant::Ataxx, "x5o/7/7/7/7/7/o5x x 0 1"),
     (Variant::Ataxx, "1o2x2/o4x1/7/2o4/3o2x/7/7 x 1 7"),

@@ -335,6 +335,14 @@ pub trait Game: Clone + Send + Sync + fmt::Debug + 'static {
         false
     }
 
+    /// `true` when the side to move has a move that wins the game at once (tafl: the
+    /// defenders' king has an open line to an escape square). Exact, never a guess: the search
+    /// scores such a position as a win in one without searching it. It is the threat that
+    /// [`Game::must_answer`] sees from the other side. The default is `false`.
+    fn can_win_at_once(&self) -> bool {
+        false
+    }
+
     /// Parses move text (rules.md, "Moves") and checks it is legal here. Errors say why.
     fn parse_move(&self, text: &str) -> Result<Self::Move, ParseError>;
 
