@@ -3,7 +3,7 @@
 //! change to search behaviour changes it, and the same binary gives the same count on every run
 //! and machine (a test pins it).
 
-use crate::engine::{Engine, EngineError};
+use crate::engine::{Engine, EngineError, Overrides, Stopper};
 use crate::search::Limits;
 use crate::variant::Variant;
 use std::time::Instant;
@@ -66,6 +66,8 @@ pub struct BenchResult {
     pub nodes: u64,
     /// Wall time, ms.
     pub time_ms: u64,
+    /// The run was stopped before its end ([`run_until`]): `nodes` is no signature then.
+    pub stopped: bool,
 }
 
 impl BenchResult {
@@ -99,6 +101,22 @@ pub fn run_with_eval(
     depth: u32,
     threads: usize,
     eval_file: &str,
+    each: impl FnMut(Variant, &str, u64),
+) -> Result<BenchResult, EngineError> {
+    run_until(depth, threads, eval_file, &Stopper::new(), each)
+}
+
+/// [`run_with_eval`] that another thread can end early with `stopper` (UCI `bench` and
+/// `stop`): the position being searched ends after its depth 1, the rest are skipped, and the
+/// result says `stopped`.
+///
+/// # Errors
+/// As [`run_with_eval`].
+pub fn run_until(
+    depth: u32,
+    threads: usize,
+    eval_file: &str,
+    stopper: &Stopper,
     mut each: impl FnMut(Variant, &str, u64),
 ) -> Result<BenchResult, EngineError> {
     let mut engine = Engine::new()?;
@@ -113,17 +131,23 @@ pub fn run_with_eval(
     let start = Instant::now();
     let mut nodes = 0;
     for &(variant, fen) in POSITIONS {
+        if stopper.is_stopped() {
+            break;
+        }
         engine.set_variant(variant);
         engine
             .session_mut()
             .set_position(Some(fen), &[])
             .expect("bench positions are valid FENs");
-        let n = engine.search(&limits, &mut |_| {})?.nodes;
+        let n = engine
+            .search_until(&limits, &Overrides::default(), stopper, &mut |_| {})?
+            .nodes;
         each(variant, fen, n);
         nodes += n;
     }
     Ok(BenchResult {
         nodes,
         time_ms: start.elapsed().as_millis() as u64,
+        stopped: stopper.is_stopped(),
     })
 }

@@ -3,6 +3,7 @@
 
 use crate::game::Game;
 use rayon::prelude::*;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 /// For each legal move of `pos`, the move's text and perft(`depth` − 1) of the position after it,
 /// in move-generation order. `depth` must be at least 1. The counts add up to perft(`depth`).
@@ -17,6 +18,45 @@ pub fn divide<G: Game>(pos: &G, depth: u32) -> Vec<(String, u64)> {
             (pos.move_to_string(mv), child.perft(depth.saturating_sub(1)))
         })
         .collect()
+}
+
+/// [`divide`] that can be ended early: `each(move, count)` is called for each root move as its
+/// count is done, and `stop` is read between the subtrees two plies down (so a stop takes
+/// effect within one perft(`depth` − 2)). Returns `false` if it was stopped (the counts given
+/// so far are right, the rest missing).
+pub fn divide_until<G: Game>(
+    pos: &G,
+    depth: u32,
+    stop: &AtomicBool,
+    each: &mut dyn FnMut(&str, u64),
+) -> bool {
+    let mut moves = Vec::new();
+    pos.generate_moves(&mut moves);
+    let mut replies = Vec::new();
+    for mv in moves {
+        let mut child = pos.clone();
+        child.make_move(mv);
+        let count = if depth <= 2 {
+            child.perft(depth.saturating_sub(1))
+        } else {
+            child.generate_moves(&mut replies);
+            let mut sum = 0;
+            for &reply in &replies {
+                if stop.load(Ordering::Relaxed) {
+                    return false;
+                }
+                let mut grandchild = child.clone();
+                grandchild.make_move(reply);
+                sum += grandchild.perft(depth - 2);
+            }
+            sum
+        };
+        if stop.load(Ordering::Relaxed) {
+            return false;
+        }
+        each(&pos.move_to_string(mv), count);
+    }
+    true
 }
 
 /// [`divide`] with the root moves shared out among `threads` threads (a rayon pool of that

@@ -143,6 +143,14 @@ pub trait Session: Send {
     fn moves_played(&self) -> Vec<String>;
     /// perft divide: each legal move with its perft(`depth` − 1).
     fn divide(&self, depth: u32) -> Vec<(String, u64)>;
+    /// perft divide that `stop` can end early ([`crate::perft::divide_until`]): `each(move,
+    /// count)` per root move; `false` if stopped.
+    fn divide_until(
+        &self,
+        depth: u32,
+        stop: &std::sync::atomic::AtomicBool,
+        each: &mut dyn FnMut(&str, u64),
+    ) -> bool;
     /// Searches the current position on the calling thread with `data` (thread 0's tables),
     /// using `options.threads` threads of `pool` (see [`crate::search::search`]).
     #[allow(clippy::too_many_arguments)]
@@ -348,6 +356,15 @@ impl<G: Game> Session for GameSession<G> {
 
     fn divide(&self, depth: u32) -> Vec<(String, u64)> {
         crate::perft::divide(&self.pos, depth)
+    }
+
+    fn divide_until(
+        &self,
+        depth: u32,
+        stop: &std::sync::atomic::AtomicBool,
+        each: &mut dyn FnMut(&str, u64),
+    ) -> bool {
+        crate::perft::divide_until(&self.pos, depth, stop, each)
     }
 
     fn search(
