@@ -249,7 +249,7 @@ impl Uci {
         if let Outcome::Decided { winner, reason } = self.engine.outcome() {
             let who = match winner {
                 None => "draw".to_string(),
-                Some(side) => format!("{} win", self.engine.variant().side_name(side)),
+                Some(side) => self.engine.variant().side_wins(side).to_string(),
             };
             // After any search still running has answered, so the answers stay in order.
             self.engine.wait();
@@ -311,7 +311,7 @@ impl Uci {
             Outcome::Decided {
                 winner: Some(w),
                 reason,
-            } => format!("{} win ({reason})", variant.side_name(w)),
+            } => format!("{} ({reason})", variant.side_wins(w)),
         };
         self.out.line(format!("Outcome: {state}"));
     }
