@@ -74,6 +74,16 @@ pub enum Proto {
 }
 
 impl Proto {
+    /// The protocol's name as people write it: `UCI`, `UAI`, `HTP`, `OTEP`.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Proto::Uci => "UCI",
+            Proto::Uai => "UAI",
+            Proto::Htp => "HTP",
+            Proto::Otep => "OTEP",
+        }
+    }
+
     /// Parses `uci`, `uai`, `htp` or `otep` (any case).
     pub fn parse(text: &str) -> Result<Proto> {
         match text.to_ascii_lowercase().as_str() {

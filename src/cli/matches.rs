@@ -724,11 +724,11 @@ fn referee_starts(
             if !diff.is_empty() {
                 bail!(
                     "engine '{label}' (OTEP) would be told OpenTafl's rules '{rules}', engine \
-                     '{}' ({:?}) skald's {variant}; they differ ({}), and one referee cannot \
+                     '{}' ({}) skald's {variant}; they differ ({}), and one referee cannot \
                      judge a game by both: pair OTEP engines with OTEP engines (skald itself: \
                      proto=otep cmd=<skald> opentafl)",
                     specs[other].label(),
-                    protos[other],
+                    protos[other].name(),
                     diff.join(", ")
                 );
             }
