@@ -1053,6 +1053,18 @@ fn records_with_spaced_ellipses_result_tags_and_resignations() {
         text.contains("game 1: brandubh, 3 plies, attackers win (resignation)"),
         "{text}"
     );
+    // analyze --record ends with the record's result too.
+    let out = Command::new(SKALD)
+        .args(["analyze", "--depth", "1", "--record"])
+        .arg(&otg)
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{text}");
+    assert!(
+        text.contains("final position: attackers win (resignation)"),
+        "{text}"
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }
 
