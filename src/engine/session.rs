@@ -133,7 +133,9 @@ pub trait Session: Send {
     /// The outcome, repetition included.
     fn outcome(&self) -> Outcome;
     /// The static evaluation that `eval` selects, by named terms (centipawns, side to move's
-    /// view), and what evaluates in a few words ([`crate::eval::Evaluator::describe`]).
+    /// view), and what evaluates in a few words ([`crate::eval::Evaluator::describe`]). A
+    /// decided game (repetition included) is worth its result, for every family: the one term
+    /// `decided` ([`Outcome::value_for`]), evaluated by `the rules`.
     fn eval_terms(&self, eval: &EvalChoice) -> (Vec<(&'static str, i32)>, String);
     /// The search's tuning values for this game's family.
     fn search_params(&self) -> SearchParams;
@@ -330,6 +332,9 @@ impl<G: Game> Session for GameSession<G> {
     }
 
     fn eval_terms(&self, eval: &EvalChoice) -> (Vec<(&'static str, i32)>, String) {
+        if let Some(v) = self.outcome().value_for(self.pos.side_to_move()) {
+            return (vec![("decided", v)], "the rules".to_string());
+        }
         let evaluator = self.pos.evaluator(eval);
         (evaluator.terms(&self.pos), evaluator.describe())
     }

@@ -489,7 +489,7 @@ fn outcome_text(variant: Variant, outcome: Outcome) -> String {
         Outcome::Decided {
             winner: Some(w),
             reason,
-        } => format!("{} win ({reason})", variant.side_name(w)),
+        } => format!("{} ({reason})", variant.side_wins(w)),
     }
 }
 
