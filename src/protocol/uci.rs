@@ -331,6 +331,9 @@ impl Uci {
             Ok(l) => l,
             Err(e) => return self.error(format!("go: {e}")),
         };
+        if self.task_busy("go") {
+            return;
+        }
         let out = self.out.clone();
         let report_out = out.clone();
         let variant = self.engine.variant();
