@@ -721,15 +721,19 @@ fn copenhagen7_defenders_move_first() {
 // 7 + K . . . . +
 // 4 . . . + . . .
 // 3 . . . . . . t
-// 2 . . . T . . .    a defender on d2 passes the empty throne (d2-d5, d2-d6, d2-d7) but may not
-// 1 + . . . . . +    stop on it (d2-d4).
-//   a b c d e f g
+// 2 . . . T . . .    the defender on d2 may not pass the empty throne d4 (nor stop on it): d2-d3
+// 1 + . . . . . +    only, upwards; hnefatafl.org's move lists stop soldiers at the 7×7 throne.
+//   a b c d e f g    The king may cross it.
 #[test]
-fn copenhagen7_soldiers_pass_the_empty_throne() {
+fn copenhagen7_soldiers_may_not_pass_the_throne() {
     let p = cph7("1K5/7/7/7/6t/3T3/7 d");
-    let legal = |mv: &str| p.parse_move(mv).is_ok();
-    assert!(legal("d2-d5") && legal("d2-d6") && legal("d2-d7") && legal("d2-d3"));
-    assert!(!legal("d2-d4"));
+    let legal = |p: &Position<u64>, mv: &str| p.parse_move(mv).is_ok();
+    assert!(legal(&p, "d2-d3"));
+    for mv in ["d2-d4", "d2-d5", "d2-d6", "d2-d7"] {
+        assert!(!legal(&p, mv), "{mv}");
+    }
+    let p = cph7("7/7/3K3/7/7/6t/7 d");
+    assert!(legal(&p, "d5-d1"));
 }
 
 // 4 . . . . t . .

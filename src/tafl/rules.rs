@@ -372,13 +372,16 @@ impl RuleOptions {
     }
 
     /// hnefatafl.org's 7×7 board (its HTP `board_size 7`; hnefatafl-copenhagen 6.4.1, `board.rs`
-    /// `capture_the_king` and `play_internal`, `game.rs` `Game::make`): Copenhagen's rules on
-    /// brandubh's board and start position, with these differences, all from that
-    /// implementation: **the defenders move first**; the king is captured on the throne by four
-    /// attackers, and anywhere else (the edge included) like a soldier, by two attackers in line
-    /// with the moving one, or by one attacker and a corner (the empty throne is not hostile to
-    /// him); there are **no edge forts**. As on 11×11: the corners escape; throne and corners are
-    /// restricted (anyone passes the empty throne); corners and the empty throne are hostile to
+    /// `capture_the_king` and `play_internal`, `game.rs` `Game::make` and `all_legal_moves`):
+    /// Copenhagen's rules on brandubh's board and start position, with these differences, all
+    /// from that implementation: **the defenders move first**; the king is captured on the
+    /// throne by four attackers, and anywhere else (the edge included) like a soldier, by two
+    /// attackers in line with the moving one, or by one attacker and a corner (the empty throne
+    /// is not hostile to him); there are **no edge forts**; **soldiers may not pass the empty
+    /// throne** (its move lists stop them there: `all_legal_moves`, which its `play_from`,
+    /// `play_to` and players use; its `play` would accept such a move, as `Board::legal_move`
+    /// does not check it: skald follows the move lists). As on 11×11: the corners escape;
+    /// throne and corners are restricted; corners and the empty throne are hostile to
     /// soldiers; shieldwalls, encirclement, "cannot escape", no attacker left, no legal move
     /// loses, the 140-ply draw; the defenders may not repeat a board. Not one of
     /// [`crate::variant::Variant`]'s variants: `skald htp` plays it.
@@ -390,6 +393,7 @@ impl RuleOptions {
         let t = vec![centre(size)];
         o.hostile = [c.clone(), c.clone(), c];
         o.hostile_empty = [t.clone(), t.clone(), vec![]];
+        o.no_pass = [t.clone(), t.clone(), vec![]];
         o.king_strong = t;
         o.edge_fort = EdgeFort::Off;
         o
