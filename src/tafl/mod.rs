@@ -1,5 +1,5 @@
 //! The tafl family: Brandubh 7×7, Tablut 9×9, Tawlbwrdd 11×11 (rules.md) and Copenhagen
-//! Hnefatafl 11×11 (copenhagen.md).
+//! Hnefatafl 11×11 and 13×13 (copenhagen.md), with hnefatafl.org's 7×7 Copenhagen board.
 //!
 //! - [`Bitboard`]: square sets as `u64` (7×7, 8×8) or `u128` (9×9 to 11×11), `a1` = bit 0,
 //!   square index = rank × width + file.

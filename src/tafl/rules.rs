@@ -316,7 +316,8 @@ impl RuleOptions {
     /// empty throne); corners and the empty throne hostile to all, the occupied throne hostile to
     /// attackers through the armed king; the king captured on four sides, or three and the empty
     /// throne, never on the edge; shieldwalls, edge forts, encirclement, "cannot escape", no
-    /// attacker left, no legal move loses, draw after 140 plies; defenders may not repeat a board.
+    /// attacker left, no legal move loses, the 140-ply draw ([`RuleOptions::ply_limit`]: the
+    /// 142nd ply draws unless it wins); defenders may not repeat a board.
     pub fn copenhagen_on(name: &str, size: u8, start_fen: &str) -> Self {
         let restricted = {
             let mut v = corners(size);
