@@ -178,3 +178,19 @@ fn a_listed_tune_value_searches() {
     );
     assert!(best.len() > "bestmove ".len());
 }
+
+/// OpenTafl's engine protocol reads lines through the same length cap as UCI and HTP: a line of
+/// megabytes without a newline is read to its end, refused with an error, and the engine goes
+/// on (it used to be held whole in memory).
+#[test]
+fn opentafl_refuses_an_overlong_line_and_goes_on() {
+    let mut e = EngineProcess::start(&["opentafl"]);
+    e.expect_prefix("hello");
+    let long = vec![b'x'; skald::protocol::MAX_LINE_BYTES + 10];
+    e.send_bytes(&long);
+    e.send("");
+    let error = e.expect(HUNG, |l| l.starts_with("error"));
+    assert!(error.contains("ignored"), "{error}");
+    e.send("goodbye");
+    assert!(e.wait_exit(HUNG).success());
+}

@@ -737,6 +737,28 @@ mod tests {
         }
     }
 
+    /// Settings for one search (OpenTafl's `analyze` asks for its own MultiPV) apply to that
+    /// search only: the engine's options are as they were after it.
+    #[test]
+    fn overrides_apply_to_one_search_only() {
+        let mut engine = Engine::new().unwrap();
+        let limits = Limits {
+            depth: Some(3),
+            ..Limits::default()
+        };
+        let overrides = Overrides {
+            multipv: Some(3),
+            move_overhead_ms: Some(0),
+        };
+        let r = engine
+            .search_with(&limits, &overrides, &mut |_| {})
+            .unwrap();
+        assert_eq!(r.lines.len(), 3);
+        assert_eq!(engine.search_options().multipv, 1);
+        assert_eq!(engine.search_options().move_overhead_ms, 10);
+        assert_eq!(engine.search(&limits, &mut |_| {}).unwrap().lines.len(), 1);
+    }
+
     /// Silences the panic messages of a test that panics on purpose; restores the hook on drop.
     struct QuietPanics;
 
