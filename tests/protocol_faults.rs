@@ -58,13 +58,19 @@ fn a_go_on_a_finished_game_behind_go_infinite_does_not_deadlock() {
     assert!(e.wait_exit(HUNG).success());
 }
 
-/// `go ponder` (and `go infinite`) on a finished game waits for `stop` or `ponderhit`, as on
-/// any other position, before its `bestmove (none)` (protocol.md).
+/// `go ponder` on a finished game waits for `ponderhit` (or `stop`), `go infinite` and a `go`
+/// with no limit of its own (a ponder search without one too) for `stop`, as on any other
+/// position, before their `bestmove (none)` (protocol.md).
 #[test]
 fn go_ponder_on_a_finished_game_waits_for_ponderhit() {
     let mut e = uai();
     e.send("position fen x6/7/7/7/7/7/7 o 0 1");
-    for (go, release) in [("go ponder", "ponderhit"), ("go infinite", "stop")] {
+    for (go, release) in [
+        ("go ponder btime 1000 wtime 1000", "ponderhit"),
+        ("go ponder", "stop"),
+        ("go infinite", "stop"),
+        ("go", "stop"),
+    ] {
         e.send(go);
         // Nothing may be answered before the release: `isready` comes back first.
         let before = e.sync();

@@ -376,12 +376,14 @@ impl Engine {
         done: impl FnOnce(Finished) + Send + 'static,
     ) -> Result<(), EngineError> {
         let control = Control::new(limits.ponder);
-        let unbounded = limits.infinite
-            || limits.ponder
-            || (limits.depth.is_none()
-                && limits.nodes.is_none()
-                && limits.movetime.is_none()
-                && limits.clock.time[self.session.side_to_move().index()].is_none());
+        // No limit of its own (no depth, nodes or movetime, no clock for the side to move): it
+        // searches until `stop`, as `go infinite` does (protocol.md).
+        let no_limit = limits.depth.is_none()
+            && limits.nodes.is_none()
+            && limits.movetime.is_none()
+            && limits.clock.time[self.session.side_to_move().index()].is_none();
+        let until_stop = limits.infinite || no_limit;
+        let unbounded = until_stop || limits.ponder;
         let id = {
             let mut next = self
                 .searches
@@ -402,7 +404,7 @@ impl Engine {
         let tt = Arc::clone(&self.tt);
         let pool = Arc::clone(&self.pool);
         let searches = Arc::clone(&self.searches);
-        let infinite = limits.infinite;
+
         let sent = self.pool.spawn_main(move |data| {
             // The game is decided here, on the search thread, in the queue's order: the command
             // loop never waits for a search to learn that it has nothing to search.
@@ -426,9 +428,9 @@ impl Engine {
             // This job must not hold the last reference to the pool (its drop joins this
             // thread): the engine waits for `searches` to empty before it lets the pool go.
             drop(pool);
-            // The answer of `go infinite` waits for `stop`, that of `go ponder` for `stop` or
-            // `ponderhit`, however early the search ended (UCI; as Stockfish does).
-            control.wait_released(infinite);
+            // The answer of `go infinite` (or of a `go` with no limit) waits for `stop`, that of
+            // `go ponder` for `stop` or `ponderhit`, however early the search ended.
+            control.wait_released(until_stop);
             searches.set_answering(id);
             let finished = match found {
                 Ok(Some(result)) => Finished::Done(result),
