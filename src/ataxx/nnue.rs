@@ -303,15 +303,28 @@ impl Network {
         Ok(net)
     }
 
-    /// Reads a network file.
+    /// Reads a network file: a regular file, of which at most [`FILE_LEN`] + 1 bytes are read
+    /// (enough for [`Network::from_bytes`] to see a wrong length), so that a device, a FIFO or
+    /// a huge file is refused at once instead of blocking or filling memory.
     ///
     /// # Errors
-    /// [`NetworkError::Io`] if the file cannot be read, else as [`Network::from_bytes`].
+    /// [`NetworkError::Io`] if the file cannot be read or is not a regular file, else as
+    /// [`Network::from_bytes`].
     pub fn load(path: &Path) -> Result<Network, NetworkError> {
-        let bytes = std::fs::read(path).map_err(|source| NetworkError::Io {
+        use std::io::Read;
+        let io = |source| NetworkError::Io {
             path: path.display().to_string(),
             source,
-        })?;
+        };
+        // Looked at before opening: opening a FIFO for reading waits for a writer.
+        if !std::fs::metadata(path).map_err(io)?.is_file() {
+            return Err(io(std::io::Error::other("not a regular file")));
+        }
+        let file = std::fs::File::open(path).map_err(io)?;
+        let mut bytes = Vec::with_capacity(FILE_LEN + 1);
+        file.take(FILE_LEN as u64 + 1)
+            .read_to_end(&mut bytes)
+            .map_err(io)?;
         Network::from_bytes(&bytes)
     }
 
@@ -670,6 +683,20 @@ impl Accumulator {
 
 #[cfg(test)]
 mod tests {
+    /// A device or a directory is refused at once (`/dev/zero` used to be read without end).
+    #[test]
+    fn only_regular_files_are_read_as_networks() {
+        for path in ["/dev/zero", "/dev/null", "/"] {
+            let p = std::path::Path::new(path);
+            if p.exists() {
+                assert!(
+                    matches!(super::Network::load(p), Err(super::NetworkError::Io { .. })),
+                    "{path}"
+                );
+            }
+        }
+    }
+
     use super::*;
     use crate::rng::SeededRng;
 
