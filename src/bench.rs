@@ -105,7 +105,7 @@ pub fn run_with_eval(
             .session_mut()
             .set_position(Some(fen), &[])
             .expect("bench positions are valid FENs");
-        let n = engine.search(&limits, &mut |_| {}).nodes;
+        let n = engine.search(&limits, &mut |_| {})?.nodes;
         each(variant, fen, n);
         nodes += n;
     }

@@ -236,6 +236,17 @@ pub trait Game: Clone + Send + Sync + fmt::Debug + 'static {
     /// than this cannot repeat. Also the FEN clock field.
     fn halfmove_clock(&self) -> u32;
 
+    /// The most plies the game can still last from here before a move-count rule draws it
+    /// (brandubh's 100 plies without capture, Copenhagen's 140-ply limit, Ataxx's halfmove
+    /// clock at 100), counting the move that ends it; `None` when no such rule applies. A
+    /// forced win farther away than this is not real here (a capture in the line may reset a
+    /// clock, so this bound only errs on the side of caution): the search does not take such a
+    /// mate score from its transposition table, whose keys do not include the clocks. The
+    /// default is `None`.
+    fn plies_to_move_limit(&self) -> Option<u32> {
+        None
+    }
+
     /// The legal moves of the perft tree (rules.md, "Reference move counts"): none when the game is
     /// decided by the position itself (king escaped or captured, Ataxx game over including its
     /// halfmove rule); Ataxx's forced pass as the single move when the side to move is stuck.

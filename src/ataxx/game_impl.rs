@@ -50,6 +50,10 @@ impl Game for Position {
         self.halfmove
     }
 
+    fn plies_to_move_limit(&self) -> Option<u32> {
+        Some(super::HALFMOVE_LIMIT.saturating_sub(self.halfmove))
+    }
+
     fn generate_moves(&self, moves: &mut Vec<Move>) {
         self.legal_moves(moves);
     }

@@ -205,7 +205,7 @@ fn run_record(args: &Args) -> Result<()> {
     for (ply, played) in game.moves.iter().enumerate() {
         let to_move = session.side_to_move();
         engine.set_session(session.boxed_clone());
-        let r = engine.search(&limits, &mut |_| {});
+        let r = engine.search(&limits, &mut |_| {})?;
         let best = r.best_move.clone().unwrap_or_else(|| "-".into());
         if args.json {
             let pv = r.lines.first().map_or(&[][..], |(_, pv)| &pv[..]);
@@ -325,7 +325,7 @@ pub fn run(args: Args) -> Result<()> {
             );
         }
     };
-    let result = engine.search(&limits, &mut report);
+    let result = engine.search(&limits, &mut report)?;
     if json {
         let lines = result
             .lines

@@ -126,7 +126,7 @@ fn play_game(engine: &mut Engine, args: &Args, game: u64) -> Result<Vec<String>>
         }
         engine.set_session(s.boxed_clone());
         engine.clear_tables();
-        match engine.search(&limits, &mut |_| {}).score {
+        match engine.search(&limits, &mut |_| {})?.score {
             Score::Cp(cp) if cp.abs() <= args.max_opening_score => break s,
             _ => continue,
         }

@@ -158,7 +158,7 @@ fn balanced(engine: &mut Engine, depth: u32, max_score: i32) -> bool {
     engine.clear_tables();
     let mut forced = false;
     let mut scores = Vec::new();
-    engine.search(&limits, &mut |r| {
+    let searched = engine.search(&limits, &mut |r| {
         if r.multipv != 1 {
             return;
         }
@@ -169,7 +169,11 @@ fn balanced(engine: &mut Engine, depth: u32, max_score: i32) -> bool {
         }
     });
     // A search that stops early (a proven result) reports fewer depths.
-    !forced && scores.len() == 2 && (scores[0] + scores[1]).abs() <= 2 * max_score
+    // A failed search (a caught fault) keeps the opening out.
+    searched.is_ok()
+        && !forced
+        && scores.len() == 2
+        && (scores[0] + scores[1]).abs() <= 2 * max_score
 }
 
 /// Longest game played out by `--played`, plies; a longer one counts as a draw.

@@ -253,7 +253,7 @@ impl Game {
             .set_option("Skill Level", &skill.to_string())
             .and_then(|()| self.engine.set_option("Move Overhead", "0"))
             .map_err(|e| anyhow!("{e}"))?;
-        Ok(self.engine.search(&limits, &mut |_| {}).best_move)
+        Ok(self.engine.search(&limits, &mut |_| {})?.best_move)
     }
 
     fn engine_move(&mut self) -> Result<()> {

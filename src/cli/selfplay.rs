@@ -30,7 +30,7 @@ pub fn play_out(
             break;
         }
         engine.set_session(session.boxed_clone());
-        let result = engine.search(&limits, &mut |_| {});
+        let result = engine.search(&limits, &mut |_| {})?;
         on_search(session.as_ref(), &result);
         let Some(mv) = result.best_move else {
             bail!("the search gave no move in {}", session.fen());

@@ -40,6 +40,9 @@ pub enum EngineError {
     /// An option value was refused (e.g. a bad `EvalFile`).
     #[error(transparent)]
     Option(#[from] OptionError),
+    /// A search failed inside (a bug, caught).
+    #[error(transparent)]
+    Search(#[from] SearchFailed),
 }
 
 /// How a search started by [`Engine::go`] ended.
@@ -47,11 +50,43 @@ pub enum EngineError {
 pub enum Finished {
     /// The search's answer.
     Done(TextResult),
+    /// The game was already over when the search was to start: there is no move to play.
+    GameOver(Outcome),
     /// The search failed inside (a bug): `fallback` is a legal move to play instead, if any.
     InternalError {
         /// The first legal move, if the game goes on.
         fallback: Option<String>,
     },
+}
+
+/// A search failed inside (a bug, caught): the engine is still usable.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("internal error in the search")]
+pub struct SearchFailed {
+    /// A legal move to play instead (the first generated), if the game goes on.
+    pub fallback: Option<String>,
+}
+
+/// Settings for one search only, over the engine's options (`None`: the option's value).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Overrides {
+    /// Principal variations to find (UCI `MultiPV`), 1 ..= [`options::MAX_MULTIPV`].
+    pub multipv: Option<usize>,
+    /// Milliseconds kept per move for communication (UCI `Move Overhead`).
+    pub move_overhead_ms: Option<u64>,
+}
+
+impl Overrides {
+    fn applied_to(&self, options: &SearchOptions) -> SearchOptions {
+        let mut options = options.clone();
+        if let Some(n) = self.multipv {
+            options.multipv = n.clamp(1, options::MAX_MULTIPV as usize);
+        }
+        if let Some(ms) = self.move_overhead_ms {
+            options.move_overhead_ms = ms;
+        }
+        options
+    }
 }
 
 /// One search started by `go` and not yet fully ended.
@@ -339,24 +374,37 @@ impl Engine {
         let tt = Arc::clone(&self.tt);
         let pool = Arc::clone(&self.pool);
         let searches = Arc::clone(&self.searches);
+        let infinite = limits.infinite;
         let sent = self.pool.spawn_main(move |data| {
-            let outcome = catch_unwind(AssertUnwindSafe(|| {
-                session.search(
-                    &limits,
-                    &options,
-                    &tt,
-                    &control,
-                    data,
-                    Some(&pool),
-                    &mut report,
-                )
-            }));
+            // The game is decided here, on the search thread, in the queue's order: the command
+            // loop never waits for a search to learn that it has nothing to search.
+            let outcome = session.outcome();
+            let found = if outcome.is_decided() {
+                Ok(None)
+            } else {
+                catch_unwind(AssertUnwindSafe(|| {
+                    session.search(
+                        &limits,
+                        &options,
+                        &tt,
+                        &control,
+                        data,
+                        Some(&pool),
+                        &mut report,
+                    )
+                }))
+                .map(Some)
+            };
             // This job must not hold the last reference to the pool (its drop joins this
             // thread): the engine waits for `searches` to empty before it lets the pool go.
             drop(pool);
+            // The answer of `go infinite` waits for `stop`, that of `go ponder` for `stop` or
+            // `ponderhit`, however early the search ended (UCI; as Stockfish does).
+            control.wait_released(infinite);
             searches.set_answering(id);
-            let finished = match outcome {
-                Ok(result) => Finished::Done(result),
+            let finished = match found {
+                Ok(Some(result)) => Finished::Done(result),
+                Ok(None) => Finished::GameOver(outcome),
                 Err(_) => Finished::InternalError {
                     fallback: session.legal_moves().into_iter().next(),
                 },
@@ -376,21 +424,38 @@ impl Engine {
 
     /// Searches the current position on the calling thread (helpers on the pool) and returns
     /// the answer; waits for any search started by [`Engine::go`] to end first. For tools that
-    /// need nothing but the answer (CLI, OpenTafl, bench).
-    pub fn search(&mut self, limits: &Limits, report: &mut dyn FnMut(&TextReport)) -> TextResult {
+    /// need nothing but the answer (CLI, OpenTafl, HTP, bench). A decided game answers at once
+    /// with no move. A fault inside the search (a panic, on this thread or a helper) is caught:
+    /// the error carries a legal move to play instead, and the engine stays usable.
+    pub fn search(
+        &mut self,
+        limits: &Limits,
+        report: &mut dyn FnMut(&TextReport),
+    ) -> Result<TextResult, SearchFailed> {
+        self.search_with(limits, &Overrides::default(), report)
+    }
+
+    /// [`Engine::search`] with settings for this search only (`overrides`), leaving the
+    /// engine's options as they are (OpenTafl's `analyze` asks for its own MultiPV).
+    pub fn search_with(
+        &mut self,
+        limits: &Limits,
+        overrides: &Overrides,
+        report: &mut dyn FnMut(&TextReport),
+    ) -> Result<TextResult, SearchFailed> {
         self.wait();
         let control = Control::new(false);
         let pool = Arc::clone(&self.pool);
-        pool.with_main_data(|data| {
-            self.session.search(
-                limits,
-                &self.search_options,
-                &self.tt,
-                &control,
-                data,
-                Some(&pool),
-                report,
-            )
+        let options = overrides.applied_to(&self.search_options);
+        let session = &self.session;
+        let tt = &self.tt;
+        catch_unwind(AssertUnwindSafe(|| {
+            pool.with_main_data(|data| {
+                session.search(limits, &options, tt, &control, data, Some(&pool), report)
+            })
+        }))
+        .map_err(|_| SearchFailed {
+            fallback: self.session.legal_moves().into_iter().next(),
         })
     }
 
@@ -452,6 +517,7 @@ impl Drop for Engine {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::game::Side;
 
     /// `ucinewgame` between games must not undo `setoption name Tune …` (SPSA sets the values once
     /// per engine process); a new variant drops them (another family, other values).
@@ -465,5 +531,177 @@ mod tests {
         assert_eq!(params.get("lmr_base"), Some(120));
         engine.apply(Setting::Variant(Variant::Ataxx)).unwrap();
         assert_eq!(engine.search_options().params, None);
+    }
+
+    /// Every tuning value at each end of its documented range (`Tune <name>`, the ranges of
+    /// [`crate::tuning::SearchParams::TUNABLE`]) searches without a fault in every variant.
+    /// `Tune lmr_min_depth 1` used to panic in the LMR clamp.
+    #[test]
+    fn every_tune_value_at_its_bounds_searches_in_every_variant() {
+        let mut engine = Engine::new().unwrap();
+        engine.set_option("Hash", "1").unwrap();
+        let limits = Limits {
+            depth: Some(8),
+            nodes: Some(2_000),
+            ..Limits::default()
+        };
+        for variant in Variant::ALL {
+            for (name, lo, hi) in crate::tuning::SearchParams::TUNABLE {
+                for value in [lo, hi] {
+                    engine.set_variant(variant);
+                    engine.apply(Setting::Tune(name, value)).unwrap();
+                    let found = engine.search(&limits, &mut |_| {});
+                    let result =
+                        found.unwrap_or_else(|e| panic!("{variant:?} {name} {value}: {e}"));
+                    assert!(result.best_move.is_some(), "{variant:?} {name} {value}");
+                }
+            }
+        }
+    }
+
+    /// A search fault is caught by both ways of searching, with a legal move to play instead,
+    /// and the engine goes on: here the session's search panics.
+    #[test]
+    fn a_fault_in_the_search_is_reported_with_a_legal_fallback() {
+        let mut engine = Engine::new().unwrap();
+        let legal = engine.session().legal_moves();
+        engine.set_session(Box::new(Faulty(engine.session().boxed_clone())));
+        let limits = Limits {
+            depth: Some(4),
+            ..Limits::default()
+        };
+        let _quiet = QuietPanics::new();
+        let failed = engine.search(&limits, &mut |_| {}).unwrap_err();
+        assert!(legal.contains(failed.fallback.as_ref().unwrap()));
+        let (tx, rx) = std::sync::mpsc::channel();
+        engine
+            .go(limits.clone(), |_| {}, move |f| tx.send(f).unwrap())
+            .unwrap();
+        match rx.recv().unwrap() {
+            Finished::InternalError { fallback } => assert!(legal.contains(&fallback.unwrap())),
+            other => panic!("{other:?}"),
+        }
+        engine.new_game();
+        assert!(
+            engine
+                .search(&limits, &mut |_| {})
+                .unwrap()
+                .best_move
+                .is_some()
+        );
+    }
+
+    /// A panic in a helper thread of a Lazy SMP search is reported like one in the main
+    /// thread, not lost (the search's test-only fault marker makes helpers panic).
+    #[test]
+    fn a_fault_in_a_helper_thread_is_reported() {
+        let mut engine = Engine::new().unwrap();
+        engine.set_option("Threads", "2").unwrap();
+        let mut params = engine.session().search_params();
+        params.expected_moves = crate::search::HELPER_FAULT_MARKER;
+        engine.search_options.params = Some(params);
+        let limits = Limits {
+            depth: Some(5),
+            ..Limits::default()
+        };
+        let _quiet = QuietPanics::new();
+        assert!(engine.search(&limits, &mut |_| {}).is_err());
+        engine.search_options.params = None;
+        assert!(engine.search(&limits, &mut |_| {}).is_ok());
+    }
+
+    /// A session whose search panics; everything else is the inner session's.
+    struct Faulty(Box<dyn Session>);
+
+    impl Session for Faulty {
+        fn variant_name(&self) -> &'static str {
+            self.0.variant_name()
+        }
+        fn boxed_clone(&self) -> Box<dyn Session> {
+            Box::new(Faulty(self.0.boxed_clone()))
+        }
+        fn set_position(
+            &mut self,
+            fen: Option<&str>,
+            moves: &[&str],
+        ) -> Result<(), session::PositionError> {
+            self.0.set_position(fen, moves)
+        }
+        fn set_board(&mut self, placement: &str, side: Side) -> Result<(), session::PositionError> {
+            self.0.set_board(placement, side)
+        }
+        fn set_side_to_move(&mut self, side: Side) {
+            self.0.set_side_to_move(side)
+        }
+        fn board_rows(&self) -> Vec<Vec<session::SquareContent>> {
+            self.0.board_rows()
+        }
+        fn play(&mut self, mv: &str) -> Result<String, session::MoveError> {
+            self.0.play(mv)
+        }
+        fn undo(&mut self) -> bool {
+            self.0.undo()
+        }
+        fn fen(&self) -> String {
+            self.0.fen()
+        }
+        fn setup_fen(&self) -> String {
+            self.0.setup_fen()
+        }
+        fn board(&self) -> String {
+            self.0.board()
+        }
+        fn hash(&self) -> u64 {
+            self.0.hash()
+        }
+        fn side_to_move(&self) -> Side {
+            self.0.side_to_move()
+        }
+        fn outcome(&self) -> Outcome {
+            self.0.outcome()
+        }
+        fn eval_terms(&self, eval: &crate::eval::EvalChoice) -> (Vec<(&'static str, i32)>, String) {
+            self.0.eval_terms(eval)
+        }
+        fn search_params(&self) -> crate::tuning::SearchParams {
+            self.0.search_params()
+        }
+        fn legal_moves(&self) -> Vec<String> {
+            self.0.legal_moves()
+        }
+        fn moves_played(&self) -> Vec<String> {
+            self.0.moves_played()
+        }
+        fn divide(&self, depth: u32) -> Vec<(String, u64)> {
+            self.0.divide(depth)
+        }
+        fn search(
+            &self,
+            _: &Limits,
+            _: &SearchOptions,
+            _: &Arc<TranspositionTable>,
+            _: &Arc<Control>,
+            _: &mut crate::search::ThreadData,
+            _: Option<&ThreadPool>,
+            _: &mut dyn FnMut(&TextReport),
+        ) -> TextResult {
+            panic!("a fault in the search, on purpose")
+        }
+    }
+
+    /// Silences the panic messages of a test that panics on purpose; restores the hook on drop.
+    struct QuietPanics;
+
+    impl QuietPanics {
+        fn new() -> QuietPanics {
+            std::panic::set_hook(Box::new(|_| {}));
+            QuietPanics
+        }
+    }
+
+    impl Drop for QuietPanics {
+        fn drop(&mut self) {
+            let _ = std::panic::take_hook();
+        }
     }
 }

@@ -485,9 +485,15 @@ impl Htp {
             }
         }
         let limits = self.limits(side);
-        let result = self.engine.search(&limits, &mut |_| {});
-        let mv = result
-            .best_move
+        // A fault in the search is reported on standard error, and its fallback move played.
+        let best = match self.engine.search(&limits, &mut |_| {}) {
+            Ok(result) => result.best_move,
+            Err(e) => {
+                eprintln!("skald htp: {e}; playing {:?}", e.fallback);
+                e.fallback
+            }
+        };
+        let mv = best
             .or_else(|| self.engine.session().legal_moves().into_iter().next())
             .ok_or("generate_move: no legal move")?;
         self.play_move(&mv)?;

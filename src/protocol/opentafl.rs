@@ -20,7 +20,7 @@
 
 use super::Output;
 use crate::engine::session::{GameSession, Session, TextResult};
-use crate::engine::{Engine, options};
+use crate::engine::{Engine, Overrides, options};
 use crate::game::Side;
 use crate::search::{Limits, Score};
 use crate::tafl::{Position, RuleOptions, Rules, Wide, opentafl as notation};
@@ -66,26 +66,33 @@ impl OtClock {
             ms: [a, d],
             overtime_now: [a_ot, d_ot],
             overtime_ms: num(args[2])?.saturating_mul(1000),
-            overtimes: [num(args[3])? as u32, num(args[4])? as u32],
+            overtimes: [
+                num(args[3])?.min(u32::MAX as u64) as u32,
+                num(args[4])?.min(u32::MAX as u64) as u32,
+            ],
         })
     }
 
-    /// Milliseconds to spend on this move for `side`.
+    /// Milliseconds to spend on this move for `side`. Any clock values are safe (the arithmetic
+    /// saturates).
     pub fn budget_ms(&self, side: Side) -> u64 {
         let i = side.index();
         let left = self.ms[i];
         let spare_periods = self.overtimes[i] > 0 && self.overtime_ms > 0;
+        let six_tenths = |ms: u64| ms / 10 * 6 + ms % 10 * 6 / 10;
         let raw = if self.overtime_now[i] || left == 0 {
             // In overtime: spend part of what is left of this period.
             let period = if left > 0 { left } else { self.overtime_ms };
-            period * 6 / 10
+            six_tenths(period)
         } else {
             let ot = if spare_periods {
-                self.overtime_ms * 6 / 10
+                six_tenths(self.overtime_ms)
             } else {
                 0
             };
-            (left / 30 + ot).min(left / 2 + ot)
+            (left / 30)
+                .saturating_add(ot)
+                .min((left / 2).saturating_add(ot))
         };
         raw.saturating_sub(50).max(10)
     }
@@ -519,33 +526,42 @@ impl Otep {
             movetime: Some(budget),
             ..Limits::default()
         };
-        let multipv = (rejected.len() + 1).min(options::MAX_MULTIPV as usize);
-        self.engine
-            .set_option("MultiPV", &multipv.to_string())
-            .map_err(|e| e.to_string())?;
-        self.engine
-            .set_option("Move Overhead", "0")
-            .map_err(|e| e.to_string())?;
+        // One line more than the moves the host refused here, so that one is left to play; the
+        // engine's own options are not changed (this search's settings only).
+        let overrides = Overrides {
+            multipv: Some((rejected.len() + 1).min(options::MAX_MULTIPV as usize)),
+            move_overhead_ms: Some(0),
+        };
         let out = &self.out;
         let started = std::time::Instant::now();
         let mut progress = Progress::default();
-        let result = self.engine.search(&limits, &mut |r| {
+        let found = self.engine.search_with(&limits, &overrides, &mut |r| {
             if r.multipv == 1 && progress.due(r.time_ms) {
                 out.line(Progress::line(r.depth, r.score, r.nodes, r.time_ms, &r.pv));
             }
         });
-        out.line(Progress::result_line(
-            &result,
-            started.elapsed().as_millis() as u64,
-        ));
+        let mut candidates: Vec<String> = Vec::new();
+        match found {
+            Ok(result) => {
+                out.line(Progress::result_line(
+                    &result,
+                    started.elapsed().as_millis() as u64,
+                ));
+                candidates.extend(
+                    result
+                        .lines
+                        .iter()
+                        .filter_map(|(_, pv)| pv.first().cloned()),
+                );
+                candidates.extend(result.best_move);
+            }
+            // A fault in the search: said on standard error, and a legal move still played.
+            Err(e) => eprintln!("skald opentafl: {e}; playing a legal move instead"),
+        }
         let g = self.engine.session();
-        let best = result
-            .lines
-            .iter()
-            .filter_map(|(_, pv)| pv.first())
-            .chain(result.best_move.iter())
+        let best = candidates
+            .into_iter()
             .find(|m| !rejected.contains(m))
-            .cloned()
             .or_else(|| g.legal_moves().into_iter().find(|m| !rejected.contains(m)))
             .ok_or("no legal move left to play")?;
         self.game()?.play(&best).map_err(|e| e.to_string())?;
@@ -572,23 +588,21 @@ impl Otep {
             movetime: Some(((secs * 1000.0) as u64).clamp(10, 3_600_000)),
             ..Limits::default()
         };
-        self.engine
-            .set_option(
-                "MultiPV",
-                &count.min(options::MAX_MULTIPV as usize).to_string(),
-            )
-            .map_err(|e| e.to_string())?;
-        self.engine
-            .set_option("Move Overhead", "10")
-            .map_err(|e| e.to_string())?;
+        let overrides = Overrides {
+            multipv: Some(count.min(options::MAX_MULTIPV as usize)),
+            move_overhead_ms: Some(10),
+        };
         // The lines of the last complete depth, best first.
         let out = &self.out;
         let mut progress = Progress::default();
-        let result = self.engine.search(&limits, &mut |r| {
-            if r.multipv == 1 && progress.due(r.time_ms) {
-                out.line(Progress::line(r.depth, r.score, r.nodes, r.time_ms, &r.pv));
-            }
-        });
+        let result = self
+            .engine
+            .search_with(&limits, &overrides, &mut |r| {
+                if r.multipv == 1 && progress.due(r.time_ms) {
+                    out.line(Progress::line(r.depth, r.score, r.nodes, r.time_ms, &r.pv));
+                }
+            })
+            .map_err(|e| e.to_string())?;
         let mut parts = Vec::new();
         for (score, pv) in result.lines.iter().take(count) {
             if pv.is_empty() {
@@ -657,6 +671,24 @@ mod tests {
         assert!(c.budget_ms(Side::First) < 60000 / 2 + 6000);
         assert!(c.budget_ms(Side::Second) <= 59000 * 6 / 10);
         assert!(OtClock::parse(&["1", "2", "3"]).is_err());
+        // The largest values that parse budget without overflow (debug builds check).
+        let max = u64::MAX.to_string();
+        for fields in [
+            [
+                max.as_str(),
+                max.as_str(),
+                max.as_str(),
+                max.as_str(),
+                max.as_str(),
+            ],
+            ["0*", "0", max.as_str(), max.as_str(), "0"],
+            [&format!("{max}*"), "1", "0", "0", "0"],
+        ] {
+            let c = OtClock::parse(&fields).unwrap();
+            for side in [Side::First, Side::Second] {
+                assert!(c.budget_ms(side) >= 10);
+            }
+        }
         assert!(OtClock::parse(&["x", "2", "3", "4", "5"]).is_err());
     }
 

@@ -246,24 +246,21 @@ impl Uci {
             Err(e) => return self.error(format!("go: {e}")),
         };
         let out = self.out.clone();
-        if let Outcome::Decided { winner, reason } = self.engine.outcome() {
-            let who = match winner {
-                None => "draw".to_string(),
-                Some(side) => format!("{} win", self.engine.variant().side_name(side)),
-            };
-            // After any search still running has answered, so the answers stay in order.
-            self.engine.wait();
-            out.line(format!("info string game over: {who} ({reason})"));
-            out.line("bestmove (none)");
-            return;
-        }
         let report_out = out.clone();
+        let variant = self.engine.variant();
         let started = self.engine.go(
             limits,
             move |r| report_out.line(info_line(r)),
             move |finished| {
                 let (best, ponder) = match finished {
                     Finished::Done(result) => (result.best_move, result.ponder),
+                    Finished::GameOver(outcome) => {
+                        out.line(format!(
+                            "info string game over: {}",
+                            outcome_text(variant, outcome)
+                        ));
+                        (None, None)
+                    }
                     Finished::InternalError { fallback } => {
                         out.line("info string error: internal error in the search");
                         (fallback, None)
@@ -304,14 +301,7 @@ impl Uci {
         ));
         let state = match session.outcome() {
             Outcome::Ongoing => "ongoing".to_string(),
-            Outcome::Decided {
-                winner: None,
-                reason,
-            } => format!("draw ({reason})"),
-            Outcome::Decided {
-                winner: Some(w),
-                reason,
-            } => format!("{} win ({reason})", variant.side_name(w)),
+            decided => outcome_text(variant, decided),
         };
         self.out.line(format!("Outcome: {state}"));
     }
@@ -380,6 +370,21 @@ impl Uci {
 }
 
 const MAX_PERFT_DEPTH: u32 = 12;
+
+/// A decided game in words: `draw (repetition)`, `x win (board full)`.
+fn outcome_text(variant: Variant, outcome: Outcome) -> String {
+    match outcome {
+        Outcome::Ongoing => "ongoing".to_string(),
+        Outcome::Decided {
+            winner: None,
+            reason,
+        } => format!("draw ({reason})"),
+        Outcome::Decided {
+            winner: Some(w),
+            reason,
+        } => format!("{} win ({reason})", variant.side_name(w)),
+    }
+}
 
 /// Formats a report as a UCI `info` line.
 pub fn info_line(r: &TextReport) -> String {

@@ -33,13 +33,17 @@ use crate::game::{Game, Outcome, RepetitionRule, SearchParams, Side};
 use crossbeam_utils::CachePadded;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 /// The score of a win at the root, in centipawns; a win in `p` plies scores `MATE - p`.
 pub const MATE: i32 = 30_000;
 /// Scores at or beyond this magnitude are wins or losses (mate scores).
 pub const MATE_BOUND: i32 = MATE - 1_000;
 const INF: i32 = MATE + 1;
+/// Tests only: a [`SearchParams::expected_moves`] of this value makes every helper thread of a
+/// Lazy SMP search panic as it starts (the fault path's test).
+#[cfg(test)]
+pub(crate) const HELPER_FAULT_MARKER: i32 = -77;
 /// The deepest ply the search reaches (the stack size).
 pub const MAX_PLY: usize = 128;
 
@@ -252,8 +256,10 @@ impl Shared {
 /// - `history`: Zobrist hashes of the game's positions before `root`, oldest first (for
 ///   repetition).
 /// - `control`: [`Control::stop`] it from another thread to end the search; the best move found
-///   so far is returned. With `limits.infinite`, or while it ponders, the search returns only
-///   once stopped (or, pondering, once its time is up after [`Control::ponderhit`]).
+///   so far is returned (after depth 1 at least: an answer is always searched). While it
+///   ponders no time limit applies. The search returns when it is done even if `limits.infinite`
+///   is set or it still ponders: holding the answer until `stop` or `ponderhit` is the caller's
+///   policy ([`Control::wait_released`]).
 /// - `main_data`: the calling thread's tables (thread 0 of `pool`); `pool` runs the other
 ///   `options.threads - 1` workers (Lazy SMP; threads beyond the pool's size are not used).
 /// - `report`: called on the calling thread after each completed iteration.
@@ -307,8 +313,11 @@ pub fn search<G: Game>(
         eval: options.eval.clone(),
     }));
 
-    // Helpers on the pool's threads 1..; each sends what it found when it has finished.
-    let (finished_tx, finished_rx) = std::sync::mpsc::channel::<ThreadResult<G::Move>>();
+    // Helpers on the pool's threads 1..; each sends what it found when it has finished, or the
+    // panic that ended it (raised again on this thread below, so that a fault in a helper is
+    // reported like one in the main thread instead of vanishing).
+    type Found<M> = std::thread::Result<ThreadResult<M>>;
+    let (finished_tx, finished_rx) = std::sync::mpsc::channel::<Found<G::Move>>();
     let mut helpers = 0;
     if let Some(pool) = pool {
         for id in 1..threads {
@@ -319,10 +328,14 @@ pub fn search<G: Game>(
             let sent = pool.send(
                 id,
                 Box::new(move |data: &mut ThreadData| {
-                    let found = {
+                    let found = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
                         let mut worker = Worker::new(id, &shared, data, &history, &root);
                         worker.run(&root, max_depth, 1, &mut |_| {})
-                    };
+                    }));
+                    if found.is_err() {
+                        // The main thread must not search on alone until its own limits.
+                        shared.done.store(true, Ordering::Relaxed);
+                    }
                     let _ = finished.send(found);
                 }),
             );
@@ -332,17 +345,28 @@ pub fn search<G: Game>(
         }
     }
     drop(finished_tx);
-    let main = {
+    let main = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
         let mut worker = Worker::new(0, &shared, main_data, history, root);
         worker.run(root, max_depth, multipv, report)
-    };
+    }));
+    // Whatever happened, the helpers end now and are waited for before this returns or
+    // unwinds (they share the table and the tables of the pool).
     shared.done.store(true, Ordering::Relaxed);
-    let mut found = vec![main];
+    let mut found = Vec::with_capacity(helpers + 1);
+    let mut fault = None;
+    match main {
+        Ok(r) => found.push(r),
+        Err(panic) => fault = Some(panic),
+    }
     for _ in 0..helpers {
         match finished_rx.recv() {
-            Ok(r) => found.push(r),
+            Ok(Ok(r)) => found.push(r),
+            Ok(Err(panic)) => fault = fault.or(Some(panic)),
             Err(_) => break,
         }
+    }
+    if let Some(panic) = fault {
+        std::panic::resume_unwind(panic);
     }
     // Lazy SMP: with one line wanted and no depth limit, the threads vote for the move
     // (Stockfish's `get_best_thread`); the chosen thread's line is reported last.
@@ -384,11 +408,6 @@ pub fn search<G: Game>(
             }
             result.best_move = Some(mv);
         }
-    }
-    // `bestmove` waits for `stop` in an infinite search, and for `stop` or `ponderhit` while
-    // pondering.
-    while (limits.infinite || control.is_pondering()) && !control.is_stopped() {
-        std::thread::sleep(Duration::from_millis(1));
     }
     SearchResult {
         nodes: shared.total_nodes(),
@@ -525,6 +544,10 @@ struct Worker<'a, G: Game> {
     pv: Vec<Vec<G::Move>>,
     /// Root moves not to search (the better lines of a MultiPV search).
     excluded: Vec<G::Move>,
+    /// The best root line the current iteration has found so far (first line of a MultiPV
+    /// search only): a move that raised alpha at the root, with its score (a lower bound after
+    /// an aspiration fail-high). An iteration cut short answers with it, as Stockfish does.
+    root_found: Option<(i32, Vec<G::Move>)>,
     /// Per ply, the code of the move a singular-extension test leaves out of the node's search
     /// (0 for none).
     singular_excluded: [u16; MAX_PLY + 1],
@@ -538,6 +561,14 @@ struct Worker<'a, G: Game> {
     accs: Vec<Acc<G>>,
     /// Static evaluation of the position at each ply of the current path (for "improving").
     evals: [i32; MAX_PLY + 1],
+    /// Plies since the last null move on the current path, at each ply (`u32::MAX` when there
+    /// was none): the repetition window ([`Worker::repetition_window`]).
+    plies_from_null: [u32; MAX_PLY + 1],
+    /// How many times a repetition rule has decided a node of this search (a win or loss that
+    /// depends on the path to the node, not on the position alone). A node whose subtree
+    /// raised it and whose score is a mate score does not store that score in the
+    /// transposition table, where another path could find it.
+    path_verdicts: u64,
 }
 
 /// The per-ply accumulator of `G`'s evaluation.
@@ -554,6 +585,11 @@ impl<'a, G: Game> Worker<'a, G> {
         history: &[u64],
         root: &G,
     ) -> Self {
+        #[cfg(test)]
+        assert!(
+            id == 0 || shared.params.expected_moves != HELPER_FAULT_MARKER,
+            "a fault in a helper thread, on purpose"
+        );
         data.clear_for_search();
         let cont_n = if shared.params.cont_history_plies > 0 {
             root.history_index_count()
@@ -600,12 +636,15 @@ impl<'a, G: Game> Worker<'a, G> {
                 .map(|_| Vec::with_capacity(MAX_PLY))
                 .collect(),
             excluded: Vec::new(),
+            root_found: None,
             singular_excluded: [0; MAX_PLY + 1],
             root_depth: 0,
             lmr,
             eval,
             accs,
             evals: [0; MAX_PLY + 1],
+            plies_from_null: [u32::MAX; MAX_PLY + 1],
+            path_verdicts: 0,
         }
     }
 
@@ -695,6 +734,7 @@ impl<'a, G: Game> Worker<'a, G> {
         for depth in first_depth..=max_depth {
             let mut lines: Vec<(i32, Vec<G::Move>)> = Vec::new();
             self.excluded.clear();
+            self.root_found = None;
             for pv_index in 0..multipv {
                 self.seldepth = 0;
                 let score = self.aspiration(root, depth as i32, prev_score, pv_index);
@@ -708,6 +748,16 @@ impl<'a, G: Game> Worker<'a, G> {
                     prev_score = score;
                 }
                 lines.push((score, line));
+            }
+            // An iteration cut short before its first line was complete still answers with the
+            // best root move it found, if any (a move that beat the first one searched, or
+            // failed high).
+            if self.aborted
+                && lines.is_empty()
+                && multipv == 1
+                && let Some(found) = self.root_found.take()
+            {
+                lines.push(found);
             }
             // A depth cut short counts only when nothing is known yet: with several lines, the
             // last complete depth's lines (and best move) stand.
@@ -841,13 +891,18 @@ impl<'a, G: Game> Worker<'a, G> {
         }
     }
 
-    /// Checks the stop flags, the hard time limit and the node limit.
+    /// Checks the stop flags, the hard time limit and the node limit. The main thread's first
+    /// iteration (depth 1) is never cut short, so the answer is always a searched move with a
+    /// report behind it, whatever the limits (`go nodes 1`, a `stop` sent before the search
+    /// began).
     #[inline]
     fn check_stop(&mut self) -> bool {
         if self.aborted {
             return true;
         }
-        if let Some(limit) = self.shared.node_limit
+        let may_stop = self.completed_depth > 0 || !self.is_main();
+        if may_stop
+            && let Some(limit) = self.shared.node_limit
             && self.nodes + self.others_nodes >= limit
         {
             self.aborted = true;
@@ -861,7 +916,9 @@ impl<'a, G: Game> Worker<'a, G> {
                 self.others_nodes =
                     self.shared.total_nodes() - self.shared.nodes[self.id].load(Ordering::Relaxed);
             }
-            if self.shared.stopped() {
+            if !may_stop {
+                // Depth 1 of the main thread: nothing may stop it.
+            } else if self.shared.stopped() {
                 self.aborted = true;
             } else if self.is_main()
                 && self.shared.timed()
@@ -874,14 +931,27 @@ impl<'a, G: Game> Worker<'a, G> {
         self.aborted
     }
 
+    /// How many positions before the one on top of the hash stack (`pos`, at `ply`) may equal
+    /// it: none before the last irreversible move (the halfmove clock, which is also the
+    /// move-limit clock where a game has one), and none before the last null move of the
+    /// search path (Stockfish's `pliesFromNull`): a null move is no move of the game, and the
+    /// board before it is the board after it, so comparing across it would find a "repetition"
+    /// that no real line contains (the Copenhagen rule that a defender may not recreate a board
+    /// then scored every defender null move as a loss).
+    fn repetition_window(&self, pos: &G, ply: usize) -> usize {
+        (pos.halfmove_clock() as usize)
+            .min(self.plies_from_null[ply] as usize)
+            .min(self.hashes.len() - 1)
+    }
+
     /// `true` if the position on top of the hash stack occurred before and the game draws
     /// repetitions. Only positions since the last irreversible move can repeat.
-    fn is_repetition(&self, pos: &G) -> bool {
+    fn is_repetition(&self, pos: &G, ply: usize) -> bool {
         if self.repetition == RepetitionRule::Ignored {
             return false;
         }
         let n = self.hashes.len();
-        let window = (pos.halfmove_clock() as usize).min(n - 1);
+        let window = self.repetition_window(pos, ply);
         let hash = self.hashes[n - 1];
         self.hashes[n - 1 - window..n - 1]
             .iter()
@@ -902,11 +972,11 @@ impl<'a, G: Game> Worker<'a, G> {
     /// steers away from a losing repetition and into a winning one.
     fn repetition_score(&self, pos: &G, ply: usize) -> Option<i32> {
         if !self.repetition.is_decisive() {
-            return self.is_repetition(pos).then_some(0);
+            return self.is_repetition(pos, ply).then_some(0);
         }
         let nth = self.repetition.nth()? as usize;
         let n = self.hashes.len();
-        let window = (pos.halfmove_clock() as usize).min(n - 1);
+        let window = self.repetition_window(pos, ply);
         let hash = self.hashes[n - 1];
         // Earlier positions with the same side to move: every second one back; for a forbidden
         // board, every earlier position with the same placement, whichever side was to move.
@@ -978,6 +1048,9 @@ impl<'a, G: Game> Worker<'a, G> {
                 return Self::terminal_score(outcome, pos.side_to_move(), ply);
             }
             if let Some(score) = self.repetition_score(pos, ply) {
+                if score != 0 {
+                    self.path_verdicts += 1;
+                }
                 return score;
             }
             // Mate-distance pruning: no line from here beats a faster mate already found.
@@ -1004,6 +1077,7 @@ impl<'a, G: Game> Worker<'a, G> {
             return self.quiescence(pos, alpha, beta, ply, 0);
         }
 
+        let path_verdicts_before = self.path_verdicts;
         // A singular-extension test of the TT move: this node is searched without it.
         let singular_excluded = self.singular_excluded[ply];
         let hash = pos.hash();
@@ -1013,8 +1087,13 @@ impl<'a, G: Game> Worker<'a, G> {
         if let Some(e) = entry {
             tt_move = e.mv;
             static_eval = Some(e.eval as i32);
-            if !pv_node && singular_excluded == 0 && e.depth as i32 >= depth {
-                let s = score_from_tt(e.score as i32, ply);
+            let s = score_from_tt(e.score as i32, ply);
+            // A stored mate beyond this position's move-limit clock gives no cutoff.
+            if !pv_node
+                && singular_excluded == 0
+                && e.depth as i32 >= depth
+                && mate_within_move_limit(pos, s, ply)
+            {
                 let cut = match e.bound {
                     Bound::Exact => true,
                     Bound::Lower => s >= beta,
@@ -1068,6 +1147,7 @@ impl<'a, G: Game> Worker<'a, G> {
                 }
                 self.came_by[ply + 1] = 0;
                 self.cont_row[ply + 1] = NO_ROW;
+                self.plies_from_null[ply + 1] = 0;
                 self.hashes.push(child.hash());
                 let v = -self.negamax(&child, depth - 1 - r, -beta, -beta + 1, ply + 1, true);
                 self.hashes.pop();
@@ -1248,6 +1328,7 @@ impl<'a, G: Game> Worker<'a, G> {
                 NO_ROW
             };
             self.hashes.push(child.hash());
+            self.plies_from_null[ply + 1] = self.plies_from_null[ply].saturating_add(1);
             let new_depth = if tt_first && i == 0 {
                 depth - 1 + tt_extension
             } else {
@@ -1284,7 +1365,9 @@ impl<'a, G: Game> Worker<'a, G> {
                         }
                         r -= h / params.lmr_history_divisor;
                     }
-                    r = r.clamp(0, new_depth - 1);
+                    // Never below depth 0 of the reduced search, never an extension; `new_depth`
+                    // may be 0 here when `lmr_min_depth` is 1.
+                    r = r.clamp(0, (new_depth - 1).max(0));
                 }
                 v = -self.negamax(&child, new_depth - r, -alpha - 1, -alpha, ply + 1, false);
                 if v > alpha && r > 0 {
@@ -1309,6 +1392,9 @@ impl<'a, G: Game> Worker<'a, G> {
                     head[ply].clear();
                     head[ply].push(mv);
                     head[ply].extend_from_slice(&tail[0]);
+                    if root && self.excluded.is_empty() {
+                        self.root_found = Some((v, head[ply].clone()));
+                    }
                     if v >= beta {
                         if kind.quiet && !self.shared.basic {
                             self.reward_quiet(pos, mv, ply, side, depth);
@@ -1336,7 +1422,9 @@ impl<'a, G: Game> Worker<'a, G> {
         } else {
             Bound::Upper
         };
-        if (!root || self.excluded.is_empty()) && singular_excluded == 0 {
+        // A mate that a repetition verdict below decided holds on this path only.
+        let path_mate = best.abs() >= MATE_BOUND && self.path_verdicts != path_verdicts_before;
+        if (!root || self.excluded.is_empty()) && singular_excluded == 0 && !path_mate {
             self.shared.tt.store(
                 hash,
                 tt::Entry {
@@ -1552,6 +1640,19 @@ const HISTORY_MAX: i32 = 16384;
 const NO_ROW: usize = usize::MAX;
 const MAX_QDEPTH: u32 = 12;
 
+/// `false` for a mate score (`score`, relative to the root, at `ply`) farther from `pos` than
+/// its move-limit clock lets the game run ([`Game::plies_to_move_limit`]): found where the
+/// clock was lower, it is no forced result here (Stockfish downgrades such TT mates by its
+/// 50-move counter the same way). Other scores are `true`.
+fn mate_within_move_limit<G: Game>(pos: &G, score: i32, ply: usize) -> bool {
+    if score.abs() < MATE_BOUND {
+        return true;
+    }
+    let distance = (MATE - score.abs()) as i64 - ply as i64;
+    pos.plies_to_move_limit()
+        .is_none_or(|left| distance <= left as i64)
+}
+
 /// Mate scores are stored relative to the node, so that a stored mate found at one ply can be
 /// reused at another.
 fn score_to_tt(v: i32, ply: usize) -> i32 {
@@ -1602,7 +1703,7 @@ mod tests {
                     ..Limits::default()
                 };
                 let r = engine.search(&limits, &mut |_| {});
-                assert!(r.best_move.is_some(), "{fen:?}");
+                assert!(r.unwrap().best_move.is_some(), "{fen:?}");
             }
         }
         // A tafl game too (its accumulator is `()`), with null moves.
@@ -1612,7 +1713,13 @@ mod tests {
             nodes: Some(20_000),
             ..Limits::default()
         };
-        assert!(engine.search(&limits, &mut |_| {}).best_move.is_some());
+        assert!(
+            engine
+                .search(&limits, &mut |_| {})
+                .unwrap()
+                .best_move
+                .is_some()
+        );
     }
 
     /// A thread's result for the vote: best move `mv` (a line of `pv_len` moves starting with
@@ -1752,6 +1859,149 @@ mod tests {
         }
         check(&crate::tafl::brandubh(), 7);
         check(&crate::ataxx::Position::start(), 6);
+    }
+
+    /// Runs `f` with a one-thread worker for `root` (game history `history`, oldest first),
+    /// on a fresh 1 MiB table, with no limits.
+    fn with_worker<G: Game, R>(
+        root: &G,
+        history: &[u64],
+        f: impl FnOnce(&mut Worker<'_, G>) -> R,
+    ) -> R {
+        let shared = Shared {
+            tt: Arc::new(TranspositionTable::new(1).unwrap()),
+            control: Control::new(false),
+            done: AtomicBool::new(false),
+            nodes: vec![CachePadded::new(AtomicU64::new(0))],
+            start: Instant::now(),
+            budget: TimeBudget {
+                soft: None,
+                hard: None,
+            },
+            node_limit: None,
+            basic: false,
+            params: root.search_params(),
+            eval: EvalChoice::Default,
+        };
+        let mut data = ThreadData::default();
+        let mut worker = Worker::new(0, &shared, &mut data, history, root);
+        f(&mut worker)
+    }
+
+    /// Makes `text` in `pos` as the search does at `ply` (a real move: one ply further from the
+    /// last null move), returning the child.
+    fn push_move<G: Game>(w: &mut Worker<'_, G>, pos: &G, text: &str, ply: usize) -> G {
+        let mut child = pos.clone();
+        child.make_move(pos.parse_move(text).unwrap());
+        w.hashes.push(child.hash());
+        w.plies_from_null[ply + 1] = w.plies_from_null[ply].saturating_add(1);
+        child
+    }
+
+    /// The move from `mv`'s destination back to its origin (tafl `d4-d6` → `d6-d4`).
+    fn reverse(mv: &str) -> String {
+        let (from, to) = mv.split_once('-').unwrap();
+        format!("{to}-{from}")
+    }
+
+    /// Copenhagen 11×11: a defender move may not recreate an earlier board (copenhagen.md). A
+    /// defender *null move* leaves the board as it was, but it is no move of the game: the
+    /// search must not judge the board after it as recreated (it did, so every defender null
+    /// move scored as a loss and never cut off). A real recreation, five plies on, still is one:
+    ///
+    /// ```text
+    /// P0 (defenders to move) -d-> P1 -a-> P2 -d back-> P3 -a back-> P4 (= P0) -d-> P5 (= P1)
+    /// ```
+    #[test]
+    fn a_null_move_is_no_repetition_for_the_copenhagen_defenders() {
+        let mut p0 = crate::tafl::copenhagen();
+        let mut moves = Vec::new();
+        p0.generate_moves(&mut moves);
+        p0.make_move(moves[0]);
+        assert_eq!(p0.side_to_move(), Side::Second);
+        with_worker(&p0, &[], |w| {
+            let mut null = p0.clone();
+            null.make_null_move();
+            w.hashes.push(null.hash());
+            w.plies_from_null[1] = 0;
+            assert_eq!(w.repetition_score(&null, 1), None);
+            w.hashes.pop();
+        });
+        let pick = |pos: &crate::tafl::LargePosition| {
+            let mut moves = Vec::new();
+            pos.generate_moves(&mut moves);
+            pos.move_to_string(moves[0])
+        };
+        with_worker(&p0, &[], |w| {
+            let d = pick(&p0);
+            let p1 = push_move(w, &p0, &d, 0);
+            let a = pick(&p1);
+            let p2 = push_move(w, &p1, &a, 1);
+            let p3 = push_move(w, &p2, &reverse(&d), 2);
+            assert_eq!(w.repetition_score(&p3, 3), None);
+            let p4 = push_move(w, &p3, &reverse(&a), 3);
+            // The attackers recreated P0's board: their moves may.
+            assert_eq!(w.repetition_score(&p4, 4), None);
+            let p5 = push_move(w, &p4, &d, 4);
+            // The defenders recreated P1's board: the attackers (to move) win.
+            assert_eq!(w.repetition_score(&p5, 5), Some(MATE - 5));
+        });
+    }
+
+    /// A win that a repetition rule gives is a property of the path, not of the position: it
+    /// must not reach the transposition table as a mate score, where another path to the same
+    /// position would take it for a forced win. Brandubh under OpenTafl's `tfr:l` (the side
+    /// whose move makes a position occur a third time wins): the attackers' first move recreates
+    /// a position the game history already has twice.
+    #[test]
+    fn a_repetition_verdict_is_not_stored_as_a_mate_score() {
+        let mut options = crate::tafl::RuleOptions::brandubh();
+        options.repetition = RepetitionRule::MoverWins(3);
+        let rules = crate::tafl::Rules::<u64>::leak(options).unwrap();
+        let fen = crate::tafl::brandubh().fen().replacen(" 0 ", " 20 ", 1);
+        let root = crate::tafl::Position::from_fen(rules, &fen).unwrap();
+        assert_eq!(root.halfmove_clock(), 20, "{fen}");
+        let mut moves = Vec::new();
+        root.generate_moves(&mut moves);
+        let mut child = root.clone();
+        child.make_move(moves[0]);
+        let history = [1, child.hash(), 2, child.hash()];
+        with_worker(&root, &history, |w| {
+            let score = w.negamax(&root, 2, -INF, INF, 0, false);
+            assert_eq!(score, MATE - 1);
+            let stored = w.shared.tt.probe(root.hash());
+            assert!(
+                stored.is_none_or(|e| (e.score as i32).abs() < MATE_BOUND),
+                "{stored:?}"
+            );
+        });
+    }
+
+    /// A mate score in the table, found where a move-limit clock was low, is no cutoff where the
+    /// clock leaves fewer plies than the mate needs (Ataxx, halfmove clock 99 of 100: the same
+    /// board, the same key).
+    #[test]
+    fn a_stored_mate_does_not_outlive_the_move_limit_clock() {
+        let pos = crate::ataxx::Position::start()
+            .with_fen("x5o/7/7/7/7/7/o5x x 99 50")
+            .unwrap();
+        with_worker(&pos, &[], |w| {
+            w.shared.tt.store(
+                pos.hash(),
+                tt::Entry {
+                    mv: 0,
+                    score: score_to_tt(MATE - 10, 0) as i16,
+                    eval: 0,
+                    depth: 60,
+                    bound: Bound::Exact,
+                },
+            );
+            let score = w.negamax(&pos, 2, 0, 1, 0, false);
+            assert!(score.abs() < MATE_BOUND, "{score}");
+        });
+        assert!(!mate_within_move_limit(&pos, MATE - 10, 0));
+        assert!(mate_within_move_limit(&pos, MATE - 1, 0));
+        assert!(mate_within_move_limit(&pos, 250, 0));
     }
 
     #[test]

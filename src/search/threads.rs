@@ -14,7 +14,7 @@ use super::MAX_PLY;
 use crossbeam_utils::CachePadded;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc;
-use std::sync::{Arc, Mutex, MutexGuard};
+use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use std::thread::JoinHandle;
 
 /// Stack size of a search thread, bytes: the recursion keeps a position per ply.
@@ -80,12 +80,18 @@ impl ThreadData {
 
 /// How a running search is steered from outside; shared between the front-end and the search.
 /// Every search thread reads it every 1024 nodes; it is aligned to 128 bytes so that it has its
-/// cache lines to itself.
+/// cache lines to itself. A front-end that must hold its answer until `stop` or `ponderhit`
+/// (an infinite or pondering search that has finished early) blocks in
+/// [`Control::wait_released`], which those two calls wake.
 #[derive(Debug, Default)]
 #[repr(align(128))]
 pub struct Control {
     stop: AtomicBool,
     pondering: AtomicBool,
+    /// Held while the flags change and while [`Control::wait_released`] checks them, so that a
+    /// wake-up between the check and the wait is never lost.
+    lock: Mutex<()>,
+    changed: Condvar,
 }
 
 impl Control {
@@ -95,12 +101,20 @@ impl Control {
         Arc::new(Control {
             stop: AtomicBool::new(false),
             pondering: AtomicBool::new(pondering),
+            lock: Mutex::new(()),
+            changed: Condvar::new(),
         })
+    }
+
+    fn guard(&self) -> MutexGuard<'_, ()> {
+        self.lock.lock().unwrap_or_else(|p| p.into_inner())
     }
 
     /// Asks the search to end now; it still answers with the best move found so far.
     pub fn stop(&self) {
+        let _held = self.guard();
         self.stop.store(true, Ordering::SeqCst);
+        self.changed.notify_all();
     }
 
     /// `true` once [`Control::stop`] was called.
@@ -111,12 +125,25 @@ impl Control {
     /// The opponent played the expected move: from now on the time limits apply (UCI
     /// `ponderhit`).
     pub fn ponderhit(&self) {
+        let _held = self.guard();
         self.pondering.store(false, Ordering::SeqCst);
+        self.changed.notify_all();
     }
 
     /// `true` while the search ponders (no time limit applies, `bestmove` waits).
     pub fn is_pondering(&self) -> bool {
         self.pondering.load(Ordering::Relaxed)
+    }
+
+    /// Blocks until the answer may be given: at once if [`Control::stop`] was called; else, for
+    /// an `infinite` search, until it is; else while pondering, until [`Control::ponderhit`] or
+    /// `stop`. (UCI: `bestmove` of `go infinite` waits for `stop`, of `go ponder` for `stop` or
+    /// `ponderhit`, even when the search has nothing left to do, e.g. the game is over.)
+    pub fn wait_released(&self, infinite: bool) {
+        let mut held = self.guard();
+        while !self.is_stopped() && (infinite || self.is_pondering()) {
+            held = self.changed.wait(held).unwrap_or_else(|p| p.into_inner());
+        }
     }
 }
 

@@ -51,8 +51,16 @@ pub struct TimeBudget {
 pub fn reserve_ms(left_ms: u64, overhead_ms: u64) -> u64 {
     overhead_ms
         .max(MIN_RESERVE_MS)
-        .max(left_ms * RESERVE_PERCENT / 100)
+        .max(share(left_ms, RESERVE_PERCENT, 100))
         .min(left_ms / 2)
+}
+
+/// `value × num / den` without overflow (in 128 bits), saturating at `u64::MAX`; 0 if `den` is 0.
+fn share(value: u64, num: u64, den: u64) -> u64 {
+    if den == 0 {
+        return 0;
+    }
+    u64::try_from(value as u128 * num as u128 / den as u128).unwrap_or(u64::MAX)
 }
 
 /// The smallest reserve kept, ms: a process that waits this long for a CPU still moves in time.
@@ -77,6 +85,9 @@ impl TimeBudget {
     /// scaled down while usable < [`INCREMENTS_KEPT`] increments; soft ≤ usable / 5. Hard = 3 ×
     /// soft, but never more than a third of usable (¾ with one move to go); both at least 1 ms.
     /// Between iterations the search compares the time spent with soft × [`time_scale`].
+    ///
+    /// Any values are safe, up to `u64::MAX` ms and moves to go: the arithmetic saturates
+    /// (a client's clock fields are not trusted).
     pub fn new(limits: &Limits, side: Side, overhead_ms: u64, expected_moves: u32) -> TimeBudget {
         if limits.infinite {
             return TimeBudget {
@@ -104,15 +115,20 @@ impl TimeBudget {
             .moves_to_go
             .unwrap_or(expected_moves)
             .clamp(1, 50) as u64;
-        let inc_part = if usable >= INCREMENTS_KEPT * inc {
-            inc * 3 / 4
+        let kept = INCREMENTS_KEPT.saturating_mul(inc);
+        let inc_part = if usable >= kept {
+            share(inc, 3, 4)
         } else {
-            inc * 3 / 4 * usable / (INCREMENTS_KEPT * inc).max(1)
+            share(share(inc, 3, 4), usable, kept.max(1))
         };
         let soft_cap = if mtg == 1 { usable / 2 } else { usable / 5 };
-        let soft = (usable / mtg + inc_part).min(soft_cap).max(1);
-        let hard_cap = if mtg == 1 { usable * 3 / 4 } else { usable / 3 };
-        let hard = (soft * 3).min(hard_cap).max(soft).max(1);
+        let soft = (usable / mtg).saturating_add(inc_part).min(soft_cap).max(1);
+        let hard_cap = if mtg == 1 {
+            share(usable, 3, 4)
+        } else {
+            usable / 3
+        };
+        let hard = soft.saturating_mul(3).min(hard_cap).max(soft).max(1);
         TimeBudget {
             soft: Some(Duration::from_millis(soft)),
             hard: Some(Duration::from_millis(hard)),
@@ -216,6 +232,45 @@ mod tests {
                 "{base}+{inc}: the clock fell to {lowest} ms"
             );
         }
+    }
+
+    /// Clock fields at the ends of their range (a client may send anything that parses) budget
+    /// without overflow: this test runs in the debug build too, where overflow panics.
+    #[test]
+    fn extreme_clock_values_do_not_overflow() {
+        let big = [0, 1, 1 << 32, u64::MAX / 3, u64::MAX - 1, u64::MAX];
+        for &left in &big {
+            for &inc in &big {
+                for moves_to_go in [None, Some(1), Some(u32::MAX)] {
+                    let limits = Limits {
+                        clock: Clock {
+                            time: [Some(left), Some(left)],
+                            inc: [inc, inc],
+                            moves_to_go,
+                        },
+                        ..Limits::default()
+                    };
+                    for overhead in [0, u64::MAX] {
+                        let b = TimeBudget::new(&limits, Side::First, overhead, 30);
+                        let (soft, hard) = (b.soft.unwrap(), b.hard.unwrap());
+                        assert!(soft <= hard, "{left} {inc} {moves_to_go:?}");
+                        assert!(hard.as_millis() <= left.max(1) as u128, "{left} {inc}");
+                        // The search scales the soft limit by at most this much.
+                        let _ = soft.mul_f64(time_scale(0, Some(1000), -1000));
+                    }
+                }
+            }
+        }
+        let limits = Limits {
+            movetime: Some(u64::MAX),
+            ..Limits::default()
+        };
+        assert!(
+            TimeBudget::new(&limits, Side::Second, u64::MAX, 30)
+                .hard
+                .is_some()
+        );
+        assert_eq!(share(u64::MAX, 3, 4), u64::MAX / 4 * 3 + 2);
     }
 
     #[test]

@@ -1202,6 +1202,20 @@ impl<B: Bitboard> Game for Position<B> {
         self.clock
     }
 
+    fn plies_to_move_limit(&self) -> Option<u32> {
+        // A win on the move that reaches the limit still counts: the win is judged before the
+        // draw (`outcome`).
+        let by_clock = self.rules.move_limit.map(|l| l.saturating_sub(self.clock));
+        let by_plies = self
+            .rules
+            .ply_limit
+            .map(|l| (l + 1).saturating_sub(self.plies_played()));
+        match (by_clock, by_plies) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        }
+    }
+
     fn generate_moves(&self, moves: &mut Vec<Move>) {
         moves.clear();
         self.for_each_move(|from, to, _| moves.push(Move { from, to }));
