@@ -465,6 +465,27 @@ impl Harness {
         Ok(())
     }
 
+    /// Checks lines until one satisfies `pred` (an event to wait for).
+    fn await_line(&mut self, pred: impl Fn(&str) -> bool) -> Check {
+        loop {
+            match self.lines.recv_timeout(HUNG) {
+                Ok(line) => {
+                    let hit = pred(&line);
+                    self.check(line)?;
+                    if hit {
+                        return Ok(());
+                    }
+                }
+                Err(RecvTimeoutError::Timeout) => {
+                    return self.fail(format!("hung: no awaited line within {HUNG:?}"));
+                }
+                Err(RecvTimeoutError::Disconnected) => {
+                    return self.fail("the engine closed its output");
+                }
+            }
+        }
+    }
+
     /// Selects the variant (`uai` for Ataxx).
     fn setup(&mut self) -> Check {
         let first = if self.variant == Variant::Ataxx {
@@ -621,6 +642,25 @@ fn tiny_node_limits_answer_a_searched_move() {
         })();
         check.unwrap_or_else(|e| panic!("{variant}: {e}"));
     }
+}
+
+/// A `go` with no limit of its own searches until `stop`, like `go infinite` (protocol.md), also
+/// when the search ends early: here x mates in 2 and the iterations stop at depth 7. (Found by
+/// the fuzzer: the answer came at once, without `stop`.)
+#[test]
+fn bare_go_answers_only_after_stop_even_when_the_search_ends_early() {
+    let mut h = Harness::start(Variant::Ataxx);
+    let check = (|| {
+        h.setup()?;
+        h.command("position fen 6o/7/7/2o4/1oo4/7/x6 x 5 1 moves a1a3 c3e4")?;
+        h.command("go")?;
+        // The mate is found; a search that ends now must still wait for `stop`.
+        h.await_line(|l| l.contains(" score mate "))?;
+        h.command("isready")?;
+        h.command("isready")?;
+        h.finish()
+    })();
+    check.unwrap_or_else(|e| panic!("{e}"));
 }
 
 /// The FEN table says rightly which positions are finished.
