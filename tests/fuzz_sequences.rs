@@ -17,9 +17,11 @@
 //!   `info string game over`;
 //! - at least one `info depth` line (whose first PV move is legal) comes before the `bestmove`
 //!   of an unfinished position: depth 1 is always completed;
-//! - `go infinite` and a bare `go` (no limit of its own) answer only after a `stop` sent after
-//!   them; `go ponder` only after a `stop` or `ponderhit` sent after it; on a finished game
-//!   `go ponder` and `go infinite` too wait for one of them before `bestmove (none)`;
+//! - a `go` with no limit of its own (`go infinite`, `go`, `go ponder`, `go wtime N` with the
+//!   first player to move) answers only after a `stop` sent after it, however early its search
+//!   ends; a `go ponder` with limits only after a `stop` or `ponderhit` sent after it; on a
+//!   finished game `go ponder` and `go infinite` too wait for one of them before
+//!   `bestmove (none)`;
 //! - no `info string error` except `setoption`/`ucinewgame` refused while a search runs (every
 //!   generated command is valid; the harness syncs after those two to know what happened).
 //!
@@ -131,6 +133,8 @@ fn command(variant: Variant) -> impl Strategy<Value = String> {
         1 => nodes.prop_map(|n| format!("go ponder nodes {n}")),
         1 => (1u64..=30).prop_map(|t| format!("go movetime {t}")),
         1 => (0u64..=300).prop_map(|t| format!("go btime {t} wtime {t}")),
+        // Only the second player's clock: a limit only when the second player is to move.
+        1 => (0u64..=300).prop_map(|t| format!("go wtime {t}")),
     ];
     let n = fens(variant).len();
     let position = (
@@ -176,11 +180,11 @@ struct Pending {
     line: String,
     session: Box<dyn Session>,
     finished: bool,
-    /// A search with no limit of its own (`go infinite`, `go`): answers only after a later
-    /// `stop`.
+    /// A search with no limit of its own (`go infinite`, `go`, `go ponder`, …): answers only
+    /// after a later `stop`.
     needs_stop: bool,
-    /// `go ponder`, or `go infinite` on a finished game: answers only after a later `stop` or
-    /// `ponderhit`.
+    /// `go ponder` (with limits), or `go infinite` or `go ponder` on a finished game: answers
+    /// only after a later `stop` or `ponderhit`.
     needs_release: bool,
     stopped: bool,
     released: bool,
@@ -308,17 +312,30 @@ impl Harness {
                 let finished = finished(session.as_ref());
                 let has = |w: &str| words.contains(&w);
                 let ponder = has("ponder");
-                let limited = has("depth") || has("nodes") || has("movetime") || has("btime");
-                // A search with no limit of its own answers only after `stop` (a pondering one
-                // also after `ponderhit`). On a finished game, where there is no search,
-                // `go infinite` and `go ponder` wait for either; other `go`s answer at once.
-                let unbounded = has("infinite") || (!ponder && !limited);
+                let infinite = has("infinite");
+                // A clock counts only for the side to move (`btime`: the first player's).
+                let own_clock = if session.side_to_move().index() == 0 {
+                    "btime"
+                } else {
+                    "wtime"
+                };
+                let limited = has("depth") || has("nodes") || has("movetime") || has(own_clock);
+                // A search with no limit of its own (`go infinite`, `go`, `go ponder`, a clock
+                // of the other side only) answers only after `stop`, however early it ends; a
+                // pondering one with limits after `stop` or `ponderhit`. On a finished game,
+                // where there is no search, `go infinite` and `go ponder` wait for either, and
+                // other `go`s answer at once.
+                let (needs_stop, needs_release) = if finished {
+                    (false, ponder || infinite)
+                } else {
+                    (infinite || !limited, ponder)
+                };
                 self.pending.push_back(Pending {
                     line: line.to_string(),
                     session,
                     finished,
-                    needs_stop: unbounded && !finished,
-                    needs_release: ponder || (finished && has("infinite")),
+                    needs_stop,
+                    needs_release,
                     stopped: false,
                     released: false,
                 });
