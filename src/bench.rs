@@ -1,8 +1,9 @@
-//! `bench`: a fixed search over positions of all four games, one thread, fixed depth. The total
-//! node count is the search's signature: any change to search behaviour changes it, and the same
-//! binary gives the same count on every run and machine (a test pins it).
+//! `bench`: a fixed search over positions of every game (brandubh, tablut, tawlbwrdd, Copenhagen
+//! 11×11, Ataxx), one thread, fixed depth. The total node count is the search's signature: any
+//! change to search behaviour changes it, and the same binary gives the same count on every run
+//! and machine (a test pins it).
 
-use crate::engine::{Engine, EngineError};
+use crate::engine::{Engine, EngineError, Overrides, Stopper};
 use crate::search::Limits;
 use crate::variant::Variant;
 use std::time::Instant;
@@ -35,6 +36,18 @@ pub const POSITIONS: &[(Variant, &str)] = &[
         Variant::Tawlbwrdd,
         "4tttt3/1t3t5/11/t2T2T3t/t3TT4t/tt1TTKTT1tt/t4TT3t/t3TT5/11/5t4t/3ttttt3 a 6 4",
     ),
+    (
+        Variant::Copenhagen,
+        "3ttttt3/5t5/11/t4T4t/t3TTT3t/tt1TTKTT1tt/t3TTT3t/t4T4t/11/5t5/3ttttt3 a 0 1",
+    ),
+    (
+        Variant::Copenhagen,
+        "4ttt2t1/1t9/1t9/t2t1T1t2t/t3T1T1T1t/t2TTKTT2t/tT3T4t/t5T3t/11/4t1T4/3ttttt3 a 14 8",
+    ),
+    (
+        Variant::Copenhagen,
+        "3ttttt3/1t8t/6T4/t5T4/t3TT1T2t/tt1TTK1T1tt/t3TTT1T1t/5t4t/5tt4/11/3ttt1t3 a 14 8",
+    ),
     (Variant::Ataxx, "x5o/7/7/7/7/7/o5x x 0 1"),
     (Variant::Ataxx, "1o2x2/o4x1/7/2o4/3o2x/7/7 x 1 7"),
     (
@@ -53,6 +66,8 @@ pub struct BenchResult {
     pub nodes: u64,
     /// Wall time, ms.
     pub time_ms: u64,
+    /// The run was stopped before its end ([`run_until`]): `nodes` is no signature then.
+    pub stopped: bool,
 }
 
 impl BenchResult {
@@ -86,6 +101,22 @@ pub fn run_with_eval(
     depth: u32,
     threads: usize,
     eval_file: &str,
+    each: impl FnMut(Variant, &str, u64),
+) -> Result<BenchResult, EngineError> {
+    run_until(depth, threads, eval_file, &Stopper::new(), each)
+}
+
+/// [`run_with_eval`] that another thread can end early with `stopper` (UCI `bench` and
+/// `stop`): the position being searched ends after its depth 1, the rest are skipped, and the
+/// result says `stopped`.
+///
+/// # Errors
+/// As [`run_with_eval`].
+pub fn run_until(
+    depth: u32,
+    threads: usize,
+    eval_file: &str,
+    stopper: &Stopper,
     mut each: impl FnMut(Variant, &str, u64),
 ) -> Result<BenchResult, EngineError> {
     let mut engine = Engine::new()?;
@@ -100,17 +131,23 @@ pub fn run_with_eval(
     let start = Instant::now();
     let mut nodes = 0;
     for &(variant, fen) in POSITIONS {
+        if stopper.is_stopped() {
+            break;
+        }
         engine.set_variant(variant);
         engine
             .session_mut()
             .set_position(Some(fen), &[])
             .expect("bench positions are valid FENs");
-        let n = engine.search(&limits, &mut |_| {})?.nodes;
+        let n = engine
+            .search_until(&limits, &Overrides::default(), stopper, &mut |_| {})?
+            .nodes;
         each(variant, fen, n);
         nodes += n;
     }
     Ok(BenchResult {
         nodes,
         time_ms: start.elapsed().as_millis() as u64,
+        stopped: stopper.is_stopped(),
     })
 }

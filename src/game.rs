@@ -78,6 +78,11 @@ impl fmt::Display for Reason {
     }
 }
 
+/// The value of a won game in the `eval` command's report, in centipawns ([`Outcome::value_for`]):
+/// the value the tafl evaluation gives an escaped or captured king (its `decided` term,
+/// `crate::tafl::KING_VALUE`), for every game family.
+pub const DECIDED_VALUE: i32 = 20_000;
+
 /// The state of a game by its rules.
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Hash)]
 pub enum Outcome {
@@ -112,6 +117,24 @@ impl Outcome {
     /// `true` when the game is over.
     pub const fn is_decided(&self) -> bool {
         matches!(self, Outcome::Decided { .. })
+    }
+
+    /// What a decided game is worth to `side`, in centipawns: [`DECIDED_VALUE`] when `side`
+    /// won, −[`DECIDED_VALUE`] when it lost, 0 for a draw; `None` while the game goes on. The
+    /// `eval` command reports it as the only term (`decided`) of a decided position, for every
+    /// game family ([`crate::engine::session::Session::eval_terms`]).
+    pub const fn value_for(&self, side: Side) -> Option<i32> {
+        match self {
+            Outcome::Ongoing => None,
+            Outcome::Decided { winner: None, .. } => Some(0),
+            Outcome::Decided {
+                winner: Some(w), ..
+            } => Some(if w.index() == side.index() {
+                DECIDED_VALUE
+            } else {
+                -DECIDED_VALUE
+            }),
+        }
     }
 }
 
@@ -332,6 +355,14 @@ pub trait Game: Clone + Send + Sync + fmt::Debug + 'static {
     /// extends such positions by a ply and neither prunes them nor stands pat in them. The
     /// default is `false`.
     fn must_answer(&self) -> bool {
+        false
+    }
+
+    /// `true` when the side to move has a move that wins the game at once (tafl: the
+    /// defenders' king has an open line to an escape square). Exact, never a guess: the search
+    /// scores such a position as a win in one without searching it. It is the threat that
+    /// [`Game::must_answer`] sees from the other side. The default is `false`.
+    fn can_win_at_once(&self) -> bool {
         false
     }
 

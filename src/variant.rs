@@ -68,6 +68,23 @@ impl Variant {
         }
     }
 
+    /// The verb of a side's win, agreeing with [`Variant::side_name`]: `win` for the tafl sides
+    /// (plural: `attackers win`), `wins` for `x` and `o`.
+    pub const fn win_verb(self) -> &'static str {
+        if self.is_tafl() { "win" } else { "wins" }
+    }
+
+    /// A win of `side` in words, the one wording of every front-end and protocol text:
+    /// `attackers win`, `defenders win`, `x wins`, `o wins`.
+    pub const fn side_wins(self, side: Side) -> &'static str {
+        match (self.is_tafl(), side) {
+            (true, Side::First) => "attackers win",
+            (true, Side::Second) => "defenders win",
+            (false, Side::First) => "x wins",
+            (false, Side::Second) => "o wins",
+        }
+    }
+
     /// Runs `visitor` with this variant's start position.
     pub fn visit<V: GameVisitor>(self, visitor: V) -> V::Output {
         match self {

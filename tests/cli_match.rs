@@ -729,12 +729,17 @@ fn match_drives_an_htp_engine() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// Two OTEP engines: the games are judged by the OpenTafl rules string they were told, which
+/// the records carry (PGN tag `Rules`) and `skald records` replays by.
 #[test]
-fn match_drives_an_otep_engine() {
-    // The OTEP engine thinks on the clock it is sent (1 s a side: a few ms a move); the runner
-    // checks no clock in a --depth match, so the result does not depend on the machine's speed
-    // beyond which legal moves are played.
-    let otep = format!("name=skald-otep proto=otep cmd={SKALD} opentafl");
+fn match_drives_otep_engines() {
+    // The OTEP engines think on the clock they are sent (1 s a side: a few ms a move); the
+    // runner checks no clock in a --depth match, so the result does not depend on the machine's
+    // speed beyond which legal moves are played.
+    let a = format!("name=otep-a proto=otep cmd={SKALD} opentafl");
+    let b = format!("name=otep-b proto=otep cmd={SKALD} opentafl");
+    let dir = temp_dir("otep-otep");
+    let records = dir.join("games.pgn");
     let (ok, text, err) = run_match(&[
         "--variant",
         "brandubh",
@@ -745,16 +750,327 @@ fn match_drives_an_otep_engine() {
         "--tc",
         "1+0.01",
         "--engine",
-        &otep,
+        &a,
         "--engine",
-        SKALD,
+        &b,
+        "--records",
+        records.to_str().unwrap(),
     ]);
     assert!(ok, "{text}\n{err}");
     assert_clean_games(&text, 2);
-    assert!(
-        text.contains("Score of skald-otep vs skald 0.1.0: "),
+    assert!(text.contains("Score of otep-a vs otep-b: "), "{text}");
+    let pgn = std::fs::read_to_string(&records).unwrap();
+    assert_eq!(
+        pgn.matches("[Rules \"dim:7 name:brandubh surf:n ks:c cenp:K cenh: tfr:d start:")
+            .count(),
+        2,
+        "{pgn}"
+    );
+    let out = Command::new(SKALD)
+        .arg("records")
+        .arg(&records)
+        .output()
+        .unwrap();
+    let said = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{said}");
+    assert_eq!(
+        said.matches("OpenTafl rules 'brandubh'").count(),
+        2,
+        "{said}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A fake OTEP engine: says `hello`, logs what it is told to stderr, and answers `play
+/// attackers` / `play defenders` with the side's two moves in turn (from each `rules` on).
+fn fake_otep(
+    dir: &std::path::Path,
+    name: &str,
+    attackers: [&str; 2],
+    defenders: [&str; 2],
+) -> String {
+    let path = dir.join(name);
+    let [a0, a1] = attackers;
+    let [d0, d1] = defenders;
+    let script = format!(
+        "#!/bin/sh\necho hello\na=0\nd=0\nwhile read -r line; do echo \"$line\" >&2; \
+         case \"$line\" in\n\
+         rules*) a=0; d=0;;\n\
+         'play attackers') if [ $a -eq 0 ]; then echo 'move {a0}'; a=1; else echo 'move {a1}'; a=0; fi;;\n\
+         'play defenders') if [ $d -eq 0 ]; then echo 'move {d0}'; d=1; else echo 'move {d1}'; d=0; fi;;\n\
+         goodbye) exit 0;;\nesac; done\n"
+    );
+    std::fs::write(&path, script).unwrap();
+    Command::new("chmod").arg("+x").arg(&path).status().unwrap();
+    path.to_str().unwrap().to_string()
+}
+
+/// Faults issue, item 1: the referee judges an OTEP game by exactly the rules string the
+/// engines were told. Both sides shuffle one piece back and forth, so the start board recurs
+/// every 4 plies. Copenhagen: OpenTafl's `tfr:w` loses the side whose move makes a position
+/// occur a third time (ply 8, the defenders), where hnefatafl.org's rule (a defender may not
+/// recreate a board) would have ended the game at ply 4. Tablut: the engines are told `tfr:d`
+/// (threefold draw, ply 8), where skald's tablut draws at the second occurrence (ply 4).
+#[test]
+fn the_referee_judges_otep_games_by_the_rules_they_were_told() {
+    let dir = temp_dir("otep-rules");
+    for (variant, attackers, defenders, ending, told) in [
+        (
+            "copenhagen",
+            ["d11-d10", "d10-d11"],
+            ["e7-e8", "e8-e7"],
+            "4. d10-d11 e8-e7 1-0",
+            "rules dim:11 name:Copenhagen atkf:y tfr:w sw:s efe:y start:",
+        ),
+        (
+            "tablut",
+            ["d1-d2", "d2-d1"],
+            ["e3-d3", "d3-e3"],
+            "4. d2-d1 d3-e3 1/2-1/2",
+            "rules dim:9 name:tablut esc:e surf:n ks:c cor: cens: cenh: tfr:d start:",
+        ),
+    ] {
+        let fake = fake_otep(&dir, &format!("{variant}-shuffler"), attackers, defenders);
+        let log = dir.join(format!("{variant}.log"));
+        let records = dir.join(format!("{variant}.pgn"));
+        let (ok, text, err) = run_match(&[
+            "--variant",
+            variant,
+            "--games",
+            "2",
+            "--depth",
+            "1",
+            "--engine",
+            &format!("name=a proto=otep cmd={fake} stderr={}", log.display()),
+            "--engine",
+            &format!("name=b proto=otep cmd={fake}"),
+            "--records",
+            records.to_str().unwrap(),
+        ]);
+        assert!(ok, "{variant}: {text}\n{err}");
+        assert_clean_games(&text, 2);
+        assert_eq!(text.matches("{repetition}").count(), 2, "{variant}: {text}");
+        let pgn = std::fs::read_to_string(&records).unwrap();
+        assert_eq!(pgn.matches(ending).count(), 2, "{variant}: {pgn}");
+        let said = std::fs::read_to_string(&log).unwrap();
+        assert!(
+            said.lines().any(|l| l.starts_with(told)),
+            "{variant}: {said}"
+        );
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// An OTEP engine is told OpenTafl's rules, an engine of another protocol skald's: no variant's
+/// rules string says skald's rules exactly, so such a pairing is refused before any game.
+#[test]
+fn otep_against_another_protocol_is_refused_before_any_game() {
+    let htp = format!("name=skald-htp proto=htp cmd={SKALD} htp --depth 2");
+    let otep = format!("name=skald-otep proto=otep cmd={SKALD} opentafl");
+    for (variant, first, second) in [
+        ("copenhagen", htp.as_str(), otep.as_str()),
+        ("brandubh", SKALD, otep.as_str()),
+        ("tablut", otep.as_str(), SKALD),
+    ] {
+        let (ok, text, err) = run_match(&[
+            "--variant",
+            variant,
+            "--games",
+            "2",
+            "--depth",
+            "1",
+            "--engine",
+            first,
+            "--engine",
+            second,
+        ]);
+        assert!(!ok, "{variant}: {text}");
+        assert!(!text.contains("Finished game"), "{variant}: {text}");
+        assert_eq!(err.trim().lines().count(), 1, "{err}");
+        assert!(
+            err.starts_with("error: engine 'skald-otep' (OTEP)"),
+            "{err}"
+        );
+        assert!(
+            err.contains("repetition") && err.contains("differ"),
+            "{err}"
+        );
+    }
+}
+
+/// Faults issue, item 2: an engine that cannot play the variant stops the match before any
+/// game with one error line (exit 1), not a match of forfeits: an OTEP engine and
+/// copenhagen13 (no OpenTafl rules string says it), an HTP engine that refuses the board size.
+#[test]
+fn engines_that_cannot_play_the_variant_are_refused_before_any_game() {
+    let dir = temp_dir("cannot-play");
+    let otep = format!("name=skald-otep proto=otep cmd={SKALD} opentafl");
+    let path = dir.join("htp-11-only");
+    std::fs::write(
+        &path,
+        "#!/bin/sh\nwhile read -r line; do case \"$line\" in\n\
+         name) echo '= htp-11-only';;\n'board_size 13') echo '? unsupported board size';;\n\
+         quit) exit 0;;\n*) echo '=';;\nesac; done\n",
+    )
+    .unwrap();
+    Command::new("chmod").arg("+x").arg(&path).status().unwrap();
+    let htp = format!("proto=htp cmd={}", path.display());
+    for (first, second, expected) in [
+        (
+            otep.as_str(),
+            otep.as_str(),
+            "OTEP engines cannot play copenhagen13",
+        ),
+        (
+            SKALD,
+            otep.as_str(),
+            "OTEP engines cannot play copenhagen13",
+        ),
+        (
+            htp.as_str(),
+            SKALD,
+            "engine 'htp-11-only' cannot play this match: answered 'board_size 13'",
+        ),
+    ] {
+        let (ok, text, err) = run_match(&[
+            "--variant",
+            "copenhagen13",
+            "--games",
+            "2",
+            "--depth",
+            "1",
+            "--engine",
+            first,
+            "--engine",
+            second,
+        ]);
+        assert!(!ok, "{first}: {text}");
+        assert!(!text.contains("Finished game"), "{first}: {text}");
+        assert!(!text.contains("Elo"), "{first}: {text}");
+        assert_eq!(err.trim().lines().count(), 1, "{err}");
+        assert!(err.starts_with("error: "), "{err}");
+        assert!(err.contains(expected), "{first}: {err}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Faults issue, item 3: a `--depth` match has no clock, so no time loss; `--move-timeout`
+/// (off by default) limits each move. The fake engine never answers, so the (short) timeout
+/// always expires; nothing depends on the machine's speed.
+#[test]
+fn the_move_timeout_is_an_option_of_its_own() {
+    let dir = temp_dir("move-timeout");
+    let sleeper = fake_engine(&dir, "sleeper", ":");
+    let (ok, text, err) = run_match(&[
+        "--variant",
+        "brandubh",
+        "--games",
+        "2",
+        "--depth",
+        "1",
+        "--move-timeout",
+        "0.2",
+        "--engine",
+        SKALD,
+        "--engine",
+        &sleeper,
+    ]);
+    assert!(ok, "{text}\n{err}");
+    assert_eq!(
+        text.matches("sleeper exceeded the move timeout (0.2 s)")
+            .count(),
+        2,
         "{text}"
     );
+    assert!(!text.contains("loses on time"), "{text}");
+    for bad in ["0", "-1", "abc"] {
+        let (ok, _, err) = run_match(&[
+            "--variant",
+            "brandubh",
+            "--move-timeout",
+            bad,
+            "--engine",
+            SKALD,
+            "--engine",
+            SKALD,
+        ]);
+        assert!(!ok, "{bad}");
+        assert_eq!(err.trim().lines().count(), 1, "{err}");
+        assert!(
+            err.starts_with("error: ") && err.contains("move-timeout"),
+            "{err}"
+        );
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Faults issue, item 4: PGN with a spaced ellipsis (`5. ... d5-f5`), results from PGN
+/// `Result` tags and OpenTafl resignations (`---`) when the moves do not end the game.
+#[test]
+fn records_with_spaced_ellipses_result_tags_and_resignations() {
+    let dir = temp_dir("record-results");
+    let pgn = dir.join("games.pgn");
+    std::fs::write(
+        &pgn,
+        "[Event \"a\"]\n[Variant \"brandubh\"]\n[FEN \"3t3/3t3/3T3/ttTKTtt/3T3/3t3/3t3 d 0 5\"]\n\
+         [Result \"0-1\"]\n\n5. ... d5-f5 6. d6-f6 *\n\n\
+         [Event \"b\"]\n[Variant \"brandubh\"]\n[Result \"1/2-1/2\"]\n\n\
+         1. d1-c1 c4-c5 2. c1-c3 1-0\n\n\
+         [Event \"c\"]\n[Variant \"brandubh\"]\n[Result \"*\"]\n\n1. d1-c1 c4-c5 *\n",
+    )
+    .unwrap();
+    let otg = dir.join("resigned.otg");
+    std::fs::write(
+        &otg,
+        "[result:1]\n[rules:dim:7 name:brandubh surf:n tfr:i ks:c cenp:K cenh: \
+         start:/3t3/3t3/3T3/ttTKTtt/3T3/3t3/3t3/]\n\n1. d1-c1 c4-c5 \n2. c1-c3 --- \n",
+    )
+    .unwrap();
+    let read = |path: &std::path::Path| {
+        let out = Command::new(SKALD)
+            .arg("records")
+            .arg(path)
+            .output()
+            .unwrap();
+        let text = String::from_utf8_lossy(&out.stdout).into_owned();
+        assert!(
+            out.status.success(),
+            "{text}{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        text
+    };
+    let text = read(&pgn);
+    assert!(
+        text.contains("game 1: brandubh, 2 plies, defenders win (the record's result)"),
+        "{text}"
+    );
+    assert!(
+        text.contains("game 2: brandubh, 3 plies, attackers win (the record's result)"),
+        "{text}"
+    );
+    assert!(
+        text.contains("game 3: brandubh, 2 plies, the game goes on"),
+        "{text}"
+    );
+    let text = read(&otg);
+    assert!(
+        text.contains("game 1: brandubh, 3 plies, attackers win (resignation)"),
+        "{text}"
+    );
+    // analyze --record ends with the record's result too.
+    let out = Command::new(SKALD)
+        .args(["analyze", "--depth", "1", "--record"])
+        .arg(&otg)
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{text}");
+    assert!(
+        text.contains("final position: attackers win (resignation)"),
+        "{text}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
@@ -791,34 +1107,6 @@ fn protocols_that_cannot_play_the_match_are_refused() {
     }
 }
 
-#[test]
-fn match_plays_htp_against_otep_in_copenhagen() {
-    // skald speaking hnefatafl.org's protocol against skald speaking OpenTafl's, skald's
-    // library judging; the OTEP side thinks a few ms a move on the clock it is sent.
-    let htp = format!("name=skald-htp proto=htp cmd={SKALD} htp --depth 2");
-    let otep = format!("name=skald-otep proto=otep cmd={SKALD} opentafl");
-    let (ok, text, err) = run_match(&[
-        "--variant",
-        "copenhagen",
-        "--games",
-        "2",
-        "--depth",
-        "2",
-        "--tc",
-        "1+0.01",
-        "--engine",
-        &htp,
-        "--engine",
-        &otep,
-    ]);
-    assert!(ok, "{text}\n{err}");
-    assert_clean_games(&text, 2);
-    assert!(
-        text.contains("Score of skald-htp vs skald-otep: "),
-        "{text}"
-    );
-}
-
 /// `skald openings --moves` writes the start position and the moves; `skald match` plays those
 /// moves first (sent to the engines, in the records), so HTP engines, which have no set-up
 /// command, play varied openings too, and an OTEP engine gets the board after them.
@@ -844,30 +1132,34 @@ fn openings_given_as_moves_reach_htp_and_otep_engines() {
 
     let htp = format!("name=skald-htp proto=htp cmd={SKALD} htp --depth 2");
     let otep = format!("name=skald-otep proto=otep cmd={SKALD} opentafl");
-    let records = dir.join("games.pgn");
-    let (ok, text, err) = run_match(&[
-        "--variant",
-        "copenhagen",
-        "--games",
-        "2",
-        "--depth",
-        "2",
-        "--tc",
-        "1+0.01",
-        "--openings",
-        book.to_str().unwrap(),
-        "--records",
-        records.to_str().unwrap(),
-        "--engine",
-        &htp,
-        "--engine",
-        &otep,
-    ]);
-    assert!(ok, "{text}\n{err}");
-    assert_clean_games(&text, 2);
-    let pgn = std::fs::read_to_string(&records).unwrap();
-    let opening = format!("1. {} {} 2. {}", moves[0], moves[1], moves[2]);
-    assert_eq!(pgn.matches(&opening).count(), 2, "{opening}\n{pgn}");
+    let otep_b = format!("name=skald-otep-b proto=otep cmd={SKALD} opentafl");
+    // HTP against UCI (skald's rules), OTEP against OTEP (OpenTafl's Copenhagen).
+    for (first, second) in [(htp.as_str(), SKALD), (otep.as_str(), otep_b.as_str())] {
+        let records = dir.join("games.pgn");
+        let (ok, text, err) = run_match(&[
+            "--variant",
+            "copenhagen",
+            "--games",
+            "2",
+            "--depth",
+            "2",
+            "--tc",
+            "1+0.01",
+            "--openings",
+            book.to_str().unwrap(),
+            "--records",
+            records.to_str().unwrap(),
+            "--engine",
+            first,
+            "--engine",
+            second,
+        ]);
+        assert!(ok, "{text}\n{err}");
+        assert_clean_games(&text, 2);
+        let pgn = std::fs::read_to_string(&records).unwrap();
+        let opening = format!("1. {} {} 2. {}", moves[0], moves[1], moves[2]);
+        assert_eq!(pgn.matches(&opening).count(), 2, "{opening}\n{pgn}");
+    }
 
     // A set-up position other than the start (a FEN line) is refused for an HTP engine.
     let out = Command::new(SKALD)

@@ -703,3 +703,64 @@ fn eval_file_chooses_the_ataxx_evaluation_and_a_bad_file_changes_nothing() {
     assert!(matches!(best.len(), 2 | 4), "{best}");
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// Faults issue, item 5: `eval` of a decided game reports its result, the one term `decided`
+/// (± `DECIDED_VALUE`, 0 for a draw) by the rules, for tafl and Ataxx alike (Ataxx reported the
+/// network's guess: −984 on a full board x had won); `d` and `go` say a win in one wording,
+/// `attackers win`, `x wins`.
+#[test]
+fn eval_of_a_decided_game_is_its_result() {
+    use skald::game::DECIDED_VALUE;
+    assert_eq!(DECIDED_VALUE, skald::tafl::KING_VALUE);
+    let mut e = EngineProcess::start(&[]);
+    let decided = |e: &mut EngineProcess, fen: &str| {
+        e.send(&format!("position fen {fen}"));
+        e.send("eval");
+        let by = e.expect_prefix("info string eval by ");
+        let term = e.expect_prefix("info string eval ");
+        let total = e.expect_prefix("info string eval total ");
+        (by, term, total)
+    };
+    // brandubh, the king escaped, the attackers to move: they lost.
+    let (by, term, total) = decided(&mut e, "3t3/3t3/3T3/ttT1Ttt/3T3/3t3/K2t3 a 0 1");
+    assert_eq!(by, "info string eval by the rules");
+    assert_eq!(term, format!("info string eval decided {}", -DECIDED_VALUE));
+    assert_eq!(
+        total,
+        format!(
+            "info string eval total {} (centipawns, attackers to move)",
+            -DECIDED_VALUE
+        )
+    );
+    e.send("d");
+    e.expect_prefix("Outcome: defenders win (king escaped)");
+    e.send("uai");
+    e.expect_prefix("uaiok");
+    // A full board, 32 x against 17 o: x won, whoever is to move.
+    for (side, want) in [("o", -DECIDED_VALUE), ("x", DECIDED_VALUE)] {
+        let fen = format!("xxxxxxx/xxxxxxx/xxxxxxx/xxxxxxx/xxxxooo/ooooooo/ooooooo {side} 0 1");
+        let (by, term, total) = decided(&mut e, &fen);
+        assert_eq!(by, "info string eval by the rules");
+        assert_eq!(term, format!("info string eval decided {want}"));
+        assert_eq!(
+            total,
+            format!("info string eval total {want} (centipawns, {side} to move)")
+        );
+    }
+    e.send("d");
+    e.expect_prefix("Outcome: x wins (board full)");
+    e.send("go depth 1");
+    e.expect_prefix("info string game over: x wins (board full)");
+    e.expect_prefix("bestmove (none)");
+    // A drawn board (blocked squares, 24 each): 0.
+    let (_, term, _) = decided(
+        &mut e,
+        "xxxxxxx/xxxxxxx/xxxxxxx/xxx-ooo/ooooooo/ooooooo/ooooooo x 0 1",
+    );
+    assert_eq!(term, "info string eval decided 0");
+    // An ongoing game: the evaluation as before.
+    e.send("position fen x5o/7/7/7/7/7/o5x x 0 1");
+    e.send("eval");
+    let by = e.expect_prefix("info string eval by ");
+    assert!(by.contains("network"), "{by}");
+}

@@ -85,3 +85,15 @@ fn tawlbwrdd_self_play() {
 fn ataxx_self_play() {
     self_play(Variant::Ataxx, "go depth 2");
 }
+
+/// Copenhagen 11×11 (copenhagen.md): the rules with most endings (edge forts, encirclement,
+/// "cannot escape", the defenders' forbidden boards, the 140-ply draw).
+#[test]
+fn copenhagen_self_play() {
+    self_play(Variant::Copenhagen, "go depth 2");
+}
+
+#[test]
+fn copenhagen13_self_play() {
+    self_play(Variant::Copenhagen13, "go depth 2");
+}

@@ -107,6 +107,25 @@ const CASES: &[Case] = &[
         mate: 2,
         best: &[],
     },
+    // 11 + . . . t . t t . . +
+    // 10 . . t . . t . . . . t
+    //  9 . . . . t . . t t . .
+    //  8 . . t . . t . . . . .
+    //  7 t . . . . . K . . . t      g7-b7, then b7-b11 and a corner (Copenhagen 11×11,
+    //  6 t . . t . + . . . . t      the position after the attackers' k4-k2 in the stall
+    //  5 t . . . . . . . . . t      position of `copenhagen_stall_position_is_read_at_depth_4`)
+    //  4 . . . . . t . . . . .
+    //  3 . . . . . . . t . . .
+    //  2 t . . . . . . . . . t
+    //  1 + . . . t . t . . . +
+    Case {
+        name: "copenhagen lone king runs for the corners",
+        variant: Variant::Copenhagen,
+        fen: "4t1tt3/2t2t4t/4t2tt2/2t2t5/t5K3t/t2t6t/t9t/5t5/7t3/t9t/4t1t4 d 2 27",
+        depth: 5,
+        mate: 3,
+        best: &[],
+    },
     // 4 . x . o . . .    any x move next to d4 flips the last o stone
     Case {
         name: "ataxx wipe-out in one",
@@ -151,7 +170,7 @@ fn tactics_suite() {
             depth: Some(case.depth),
             ..Limits::default()
         };
-        let result = engine.search(&limits, &mut |_| {});
+        let result = engine.search(&limits, &mut |_| {}).unwrap();
         let best = result.best_move.clone().unwrap_or_default();
         let ok_move = case.best.is_empty() || case.best.contains(&best.as_str());
         if result.score != Score::Mate(case.mate) || !ok_move {
@@ -162,4 +181,38 @@ fn tactics_suite() {
         }
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// Copenhagen 11×11, attackers to move against a lone king (the board of the case "copenhagen
+/// lone king runs for the corners" before k4-k2). skald did not finish depth 4 here in 3 M
+/// nodes and 30 s, then played k4-k2 at +22.85 and lost to g7-b7. Two faults: a defender null
+/// move counted as recreating the board (Copenhagen forbids it), so null-move pruning never
+/// cut off for the defenders; and with the king one move from a corner, every attacker move
+/// that did not block him was searched on into quiescence, each with a full evaluation. The
+/// search now reads a position whose side to move can win at once as a win in one
+/// (`Game::can_win_at_once`). Depth 4 proves the attackers lost, within a node bound that a
+/// regression would break (one thread: the count is the same on every machine).
+#[test]
+fn copenhagen_stall_position_is_read_at_depth_4() {
+    let mut engine = Engine::new().unwrap();
+    engine.set_variant(Variant::Copenhagen);
+    engine
+        .session_mut()
+        .set_position(
+            Some("4t1tt3/2t2t4t/4t2tt2/2t2t5/t5K3t/t2t6t/t9t/5t4t/7t3/t10/4t1t4 a 1 27"),
+            &[],
+        )
+        .unwrap();
+    let limits = Limits {
+        depth: Some(4),
+        ..Limits::default()
+    };
+    let result = engine.search(&limits, &mut |_| {}).unwrap();
+    assert_eq!(result.depth, 4);
+    assert!(
+        matches!(result.score, Score::Mate(n) if n < 0),
+        "{:?}",
+        result.score
+    );
+    assert!(result.nodes < 12_000_000, "{} nodes", result.nodes);
 }

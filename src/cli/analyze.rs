@@ -165,7 +165,8 @@ fn configure(engine: &mut Engine, args: &Args) -> Result<()> {
 
 /// `skald analyze --record`: searches the position before each move of the game and prints
 /// the move played beside the engine's best move and score (`*` where they differ), then the
-/// final position's state. With `--json`, one object a position
+/// final position's state (the record's result when the moves do not end the game: a
+/// resignation, a result tag). With `--json`, one object a position
 /// (`{"ply":1,"to_move":…,"fen":…,"played":…,"bestmove":…,"score":…,"depth":…,"nodes":…,"pv":[…]}`)
 /// and a last `{"plies":…,"final_fen":…,"outcome":…}`.
 fn run_record(args: &Args) -> Result<()> {
@@ -235,16 +236,21 @@ fn run_record(args: &Args) -> Result<()> {
         }
         session.play(played).map_err(|e| anyhow!("{e}"))?;
     }
-    let outcome = session.outcome();
+    // The rules' result, or the record's (a resignation, a result tag) when the moves do not
+    // end the game.
+    let state = match &game.result {
+        Some(r) => super::result_text(names, r.winner, &r.reason),
+        None => outcome_text(names, session.outcome()),
+    };
     if args.json {
         print_json(&JsonRecordEnd {
             plies: game.moves.len(),
             final_fen: session.fen(),
-            outcome: outcome_text(names, outcome),
+            outcome: state,
         });
     } else {
         println!();
-        println!("final position: {}", outcome_text(names, outcome));
+        println!("final position: {state}");
     }
     Ok(())
 }

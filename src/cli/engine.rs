@@ -74,6 +74,16 @@ pub enum Proto {
 }
 
 impl Proto {
+    /// The protocol's name as people write it: `UCI`, `UAI`, `HTP`, `OTEP`.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Proto::Uci => "UCI",
+            Proto::Uai => "UAI",
+            Proto::Htp => "HTP",
+            Proto::Otep => "OTEP",
+        }
+    }
+
     /// Parses `uci`, `uai`, `htp` or `otep` (any case).
     pub fn parse(text: &str) -> Result<Proto> {
         match text.to_ascii_lowercase().as_str() {
@@ -251,14 +261,43 @@ pub struct MoveLimits {
     pub depth: Option<u32>,
 }
 
-/// The OpenTafl rules string of `variant` for an OTEP engine, starting from `setup_fen`.
-fn otep_rules(variant: Variant, setup_fen: &str) -> Result<String, String> {
-    let base = match variant {
-        Variant::Copenhagen => COPENHAGEN_OTN,
-        v => super::record::otn_rules(v)
-            .ok_or_else(|| format!("OTEP engines play tafl, and no OpenTafl rules say {v}"))?,
+/// The OpenTafl rules string an OTEP engine is told for a game of `variant` from `setup_fen`
+/// (`rules <string>`); `skald match` judges games between OTEP engines by exactly this string
+/// (read as [`skald::tafl::opentafl::parse_rules`] reads it), see [`super::matches`].
+///
+/// - `copenhagen`: OpenTafl's own Copenhagen ([`COPENHAGEN_OTN`]: `tfr:w sw:s efe:y`);
+/// - `brandubh`, `tablut`, `tawlbwrdd`: skald's rules as close as a rules string says them
+///   ([`super::record::otn_rules`]), with the repetition rule written out as `tfr:d` (a draw at
+///   the third occurrence of a position). OpenTafl's strings have no other repetition rule:
+///   skald's tablut and tawlbwrdd draw at the second occurrence, and skald's brandubh has none
+///   (OpenTafl itself reads brandubh's `tfr:i` as `tfr:d`, so an engine built on its code would
+///   expect threefold draws anyway);
+/// - `copenhagen13` and Ataxx: an error (no OpenTafl rules string says them).
+///
+/// A set-up position other than the variant's start replaces the string's `start:` (with
+/// `atkf:n` when the defenders move first there).
+pub fn otep_rules(variant: Variant, setup_fen: &str) -> Result<String, String> {
+    let mut rules = match variant {
+        Variant::Copenhagen => COPENHAGEN_OTN.to_string(),
+        Variant::Copenhagen13 => {
+            return Err(
+                "OTEP engines cannot play copenhagen13: OpenTafl has no 13x13 \
+                        Copenhagen rules string (skald's copenhagen13 follows hnefatafl.org)"
+                    .into(),
+            );
+        }
+        v => {
+            let base = super::record::otn_rules(v).ok_or_else(|| {
+                format!("OTEP engines play tafl, and no OpenTafl rules string says {v}")
+            })?;
+            let words: Vec<&str> = base
+                .split_whitespace()
+                .filter(|w| !w.starts_with("tfr:"))
+                .collect();
+            let start = words.len() - 1;
+            format!("{} tfr:d {}", words[..start].join(" "), words[start])
+        }
     };
-    let mut rules = base.to_string();
     let start = new_session(variant).fen();
     if setup_fen != start {
         let i = rules.find(" start:").ok_or("rules without start")?;
@@ -273,9 +312,10 @@ fn otep_rules(variant: Variant, setup_fen: &str) -> Result<String, String> {
     Ok(rules)
 }
 
-/// OpenTafl's own Copenhagen rules string (its built-in variant), for OTEP engines playing
-/// `copenhagen` (skald's library still judges the game by hnefatafl.org's rules).
-const COPENHAGEN_OTN: &str = "dim:11 name:Copenhagen atkf:y tfr:w sw:s efe:y \
+/// OpenTafl's own Copenhagen rules string (its built-in variant), what OTEP engines playing
+/// `copenhagen` are told: OpenTafl's shieldwall, edge fort and threefold repetition (`tfr:w`),
+/// not hnefatafl.org's rules that skald's `copenhagen` follows.
+pub const COPENHAGEN_OTN: &str = "dim:11 name:Copenhagen atkf:y tfr:w sw:s efe:y \
      start:/3ttttt3/5t5/11/t4T4t/t3TTT3t/tt1TTKTT1tt/t3TTT3t/t4T4t/11/5t5/3ttttt3/";
 
 /// The HTP role of `side`.
@@ -408,7 +448,7 @@ impl EngineProcess {
         };
         e.send(hello)
             .with_context(|| format!("engine '{what}' does not read its input"))?;
-        let deadline = Instant::now() + Duration::from_secs(10);
+        let deadline = Some(Instant::now() + Duration::from_secs(10));
         let mut id_name = None;
         let mut declared = Vec::new();
         e.wait_for(deadline, None, |l| {
@@ -441,7 +481,7 @@ impl EngineProcess {
 
     /// HTP: `name` answered by `= <name>`; OTEP: the engine's `hello` (within 10 s).
     fn handshake(&mut self, what: &str) -> Result<()> {
-        let deadline = Instant::now() + Duration::from_secs(10);
+        let deadline = Some(Instant::now() + Duration::from_secs(10));
         match self.proto {
             Proto::Htp => {
                 self.send("name")
@@ -512,7 +552,7 @@ impl EngineProcess {
                     sent(self.send(&cmd))?;
                     let line = self
                         .wait_for(
-                            Instant::now() + Duration::from_secs(10),
+                            Some(Instant::now() + Duration::from_secs(10)),
                             None,
                             is_htp_answer,
                         )
@@ -534,12 +574,13 @@ impl EngineProcess {
     /// UCI/UAI `position fen <setup> moves …` and `go`; HTP the moves the engine has not seen as
     /// `play`, then `generate_move`; OTEP `opponent-move`, `clock`, `play` (as OpenTafl 0.4.8
     /// sends them; `position <record>` instead of `opponent-move` when more than one move is
-    /// unseen, after an opening's moves). Waits until `deadline` (or `abort`).
+    /// unseen, after an opening's moves). Waits until `deadline` (without end when `None`) or
+    /// `abort`.
     pub fn request_move(
         &mut self,
         session: &dyn Session,
         limits: &MoveLimits,
-        deadline: Instant,
+        deadline: Option<Instant>,
         abort: Option<&std::sync::atomic::AtomicBool>,
     ) -> Result<MoveReply, WaitError> {
         let side = session.side_to_move();
@@ -680,7 +721,7 @@ impl EngineProcess {
         self.send("isready")
             .with_context(|| format!("engine '{who}' does not read its input"))?;
         let mut errors: Vec<String> = Vec::new();
-        self.wait_for(Instant::now() + Duration::from_secs(10), None, |l| {
+        self.wait_for(Some(Instant::now() + Duration::from_secs(10)), None, |l| {
             if let Some(e) = error_text(l) {
                 errors.push(e.to_string());
             }
@@ -712,15 +753,17 @@ impl EngineProcess {
     /// `isready` and wait for `readyok`.
     pub fn sync(&mut self, timeout: Duration) -> Result<(), WaitError> {
         self.send("isready").map_err(|_| WaitError::Disconnected)?;
-        self.wait_for(Instant::now() + timeout, None, |l| l.trim() == "readyok")
-            .map(|_| ())
+        self.wait_for(Some(Instant::now() + timeout), None, |l| {
+            l.trim() == "readyok"
+        })
+        .map(|_| ())
     }
 
-    /// Reads lines until `pred` accepts one (returned), the deadline passes, the engine goes
-    /// away, or `abort` is set.
+    /// Reads lines until `pred` accepts one (returned), the deadline passes (never when
+    /// `deadline` is `None`), the engine goes away, or `abort` is set.
     pub fn wait_for(
         &mut self,
-        deadline: Instant,
+        deadline: Option<Instant>,
         abort: Option<&std::sync::atomic::AtomicBool>,
         mut pred: impl FnMut(&str) -> bool,
     ) -> Result<String, WaitError> {
@@ -729,10 +772,12 @@ impl EngineProcess {
                 return Err(WaitError::Aborted);
             }
             let now = Instant::now();
-            if now >= deadline {
+            if deadline.is_some_and(|d| now >= d) {
                 return Err(WaitError::Timeout);
             }
-            let step = (deadline - now).min(Duration::from_millis(50));
+            let step = deadline.map_or(Duration::from_millis(50), |d| {
+                (d - now).min(Duration::from_millis(50))
+            });
             match self.lines.recv_timeout(step) {
                 Ok(line) => {
                     if pred(&line) {
@@ -852,6 +897,32 @@ mod tests {
             COPENHAGEN_OTN
         );
         assert!(otep_rules(Variant::Ataxx, "x5o/7/7/7/7/7/o5x x 0 1").is_err());
+    }
+
+    /// The repetition rule OTEP engines are told is written out (`tfr:d`, never brandubh's
+    /// `tfr:i`, which OpenTafl reads as `d`); copenhagen13 has no OpenTafl string.
+    #[test]
+    fn otep_rules_say_their_repetition_rule() {
+        let start = |v: Variant| new_session(v).fen();
+        let tablut = otep_rules(Variant::Tablut, &start(Variant::Tablut)).unwrap();
+        assert!(
+            tablut
+                .starts_with("dim:9 name:tablut esc:e surf:n ks:c cor: cens: cenh: tfr:d start:/"),
+            "{tablut}"
+        );
+        let brandubh = otep_rules(Variant::Brandubh, &start(Variant::Brandubh)).unwrap();
+        assert!(
+            brandubh.contains(" tfr:d ") && !brandubh.contains("tfr:i"),
+            "{brandubh}"
+        );
+        assert_eq!(brandubh.matches("tfr:").count(), 1, "{brandubh}");
+        let e = otep_rules(Variant::Copenhagen13, &start(Variant::Copenhagen13)).unwrap_err();
+        assert!(e.contains("cannot play copenhagen13"), "{e}");
+        // From a position with the defenders to move: that position, and atkf:n.
+        let mut s = new_session(Variant::Tablut);
+        s.play("d1-d2").unwrap();
+        let r = otep_rules(Variant::Tablut, &s.fen()).unwrap();
+        assert!(r.contains(" tfr:d atkf:n start:/4tt3/3tt4/"), "{r}");
     }
 
     #[test]

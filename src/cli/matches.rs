@@ -3,10 +3,27 @@
 //! The runner keeps the clocks and decides every result by the rules (through the library's
 //! [`Session`]); the engines only propose moves. An illegal move, a crash (the engine closes its
 //! output) or a flag fall (more than the time left plus `--margin-ms`, 50 ms by default) loses.
+//! `--depth` matches have no clock and so no flag fall: the runner waits for a move as long as it
+//! takes, unless `--move-timeout SECONDS` (off by default) limits every move, in any match.
 //! Each opening is played twice with the colours swapped: games 2k and 2k+1 share opening k, the
 //! first engine moving first in the even game.
+//!
+//! **The rules the referee judges by are exactly the rules the engines were told.** UCI, UAI and
+//! HTP engines are told skald's variant (`UCI_Variant`, `uai`, HTP's Copenhagen, which skald's
+//! `copenhagen` follows); OTEP engines are told an OpenTafl rules string
+//! ([`super::engine::otep_rules`]), which for no variant says skald's rules exactly (OpenTafl's
+//! Copenhagen has its own shieldwall, edge fort and threefold repetition; its strings have no
+//! second-occurrence repetition draw and no 100-ply rule). So a match between OTEP engines is
+//! judged by the rules string they were sent (read by [`parse_rules`], played by
+//! [`skald::protocol::opentafl::new_session`]), and a match of an OTEP engine against one of
+//! another protocol, whose two engines would be told different rules, is refused before any game
+//! (`error: …`, exit 1). Likewise a pairing an engine cannot play at all (an OTEP engine and
+//! `copenhagen13`, an HTP engine and another variant or a set-up position, an engine that
+//! refuses the new game) is refused before the first game.
 
-use super::engine::{EngineProcess, EngineSpec, MoveLimits, MoveReply, Proto, WaitError};
+use super::engine::{
+    EngineProcess, EngineSpec, MoveLimits, MoveReply, Proto, WaitError, otep_rules,
+};
 use super::record::{GameRecord, RecordFormat};
 use super::stats::{Penta, Sprt, SprtModel, SprtState, Wld};
 use anyhow::{Context, Result, anyhow, bail};
@@ -14,11 +31,13 @@ use indicatif::{ProgressBar, ProgressStyle};
 use skald::engine::new_session;
 use skald::engine::session::Session;
 use skald::game::{Outcome, Side};
+use skald::tafl::RuleOptions;
+use skald::tafl::opentafl::parse_rules;
 use skald::variant::Variant;
 use std::io::Write;
-use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc::{Sender, channel};
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 /// Arguments of `skald match`.
@@ -65,6 +84,44 @@ pub struct Args {
     /// Tolerance in ms beyond an engine's time left before it loses on time.
     #[arg(long, default_value_t = 50)]
     pub margin_ms: u64,
+    /// Most seconds an engine may take for one move (fractions allowed, e.g. 0.5); more loses
+    /// the game. Off by default: a `--depth` match then waits as long as a move takes, a clock
+    /// match as long as the clock allows.
+    #[arg(long, value_name = "SECONDS", value_parser = parse_move_timeout)]
+    pub move_timeout: Option<Duration>,
+}
+
+/// Parses `--move-timeout`: a positive number of seconds, at most 1e6.
+fn parse_move_timeout(text: &str) -> Result<Duration, String> {
+    match text.trim().parse::<f64>() {
+        Ok(x) if x > 0.0 && x <= 1e6 => Ok(Duration::from_secs_f64(x)),
+        _ => Err(format!(
+            "expected a positive number of seconds (at most 1000000), got '{text}'"
+        )),
+    }
+}
+
+/// How long the runner waits for a move: in a clock match the time left plus `margin_ms`, in a
+/// `--depth` match (`depth` given) without end; either capped by `move_timeout` when given.
+/// `None` means no limit. Returns also whether the move timeout is the limit in force.
+fn move_allowance(
+    depth: Option<u32>,
+    clock_left_ms: i64,
+    margin_ms: u64,
+    move_timeout: Option<Duration>,
+) -> (Option<Duration>, bool) {
+    let clock = match depth {
+        Some(_) => None,
+        None => Some(Duration::from_millis(
+            clock_left_ms.max(0) as u64 + margin_ms,
+        )),
+    };
+    match (clock, move_timeout) {
+        (Some(c), Some(t)) if t < c => (Some(t), true),
+        (Some(c), _) => (Some(c), false),
+        (None, Some(t)) => (Some(t), true),
+        (None, None) => (None, false),
+    }
 }
 
 /// A time control: base and increment in milliseconds.
@@ -109,7 +166,11 @@ struct Plan {
     tc: TimeControl,
     depth: Option<u32>,
     margin_ms: u64,
-    openings: Vec<Option<Opening>>,
+    move_timeout: Option<Duration>,
+    /// One a line of the openings file (or the start position): where each game starts.
+    starts: Vec<Start>,
+    /// The variant's start position (FEN).
+    start_fen: String,
     games: usize,
     next: AtomicUsize,
     stop: AtomicBool,
@@ -121,6 +182,111 @@ struct Plan {
 struct Opening {
     fen: String,
     moves: Vec<String>,
+}
+
+/// Where the games of one opening start, and by which rules they are judged.
+struct Start {
+    /// The set-up position (skald's FEN of the opening line, or the start position): what
+    /// the engines are told to set up.
+    setup_fen: String,
+    /// The referee's game at the position after the opening's moves, by the rules the engines
+    /// were told; each game plays on a copy.
+    session: Mutex<Box<dyn Session>>,
+    /// The OpenTafl rules string the games are judged by (a match of OTEP engines); `None` for
+    /// skald's variant.
+    rules: Option<String>,
+}
+
+/// skald's own rules of a tafl `variant` (`None` for Ataxx): what UCI and HTP engines are told.
+fn skald_rules(variant: Variant) -> Option<RuleOptions> {
+    match variant {
+        Variant::Brandubh => Some(RuleOptions::brandubh()),
+        Variant::Tablut => Some(RuleOptions::tablut()),
+        Variant::Tawlbwrdd => Some(RuleOptions::tawlbwrdd()),
+        Variant::Copenhagen => Some(RuleOptions::copenhagen()),
+        Variant::Copenhagen13 => Some(RuleOptions::copenhagen13()),
+        Variant::Ataxx => None,
+    }
+}
+
+/// The rules on which `a` and `b` differ (the names of [`RuleOptions`]'s fields), the name
+/// and start position aside. Square lists compare as sets.
+fn rule_differences(a: &RuleOptions, b: &RuleOptions) -> Vec<&'static str> {
+    let set = |v: &[skald::tafl::Square]| {
+        let mut v = v.to_vec();
+        v.sort_unstable();
+        v.dedup();
+        v
+    };
+    let sets = |x: &[Vec<skald::tafl::Square>; 3], y: &[Vec<skald::tafl::Square>; 3]| {
+        (0..3).all(|k| set(&x[k]) == set(&y[k]))
+    };
+    // Every field named, so that a new rule cannot be forgotten here.
+    let RuleOptions {
+        name: _,
+        size,
+        start_fen: _,
+        escape,
+        no_stop,
+        no_pass,
+        hostile,
+        hostile_empty,
+        hostile_occupied,
+        king_armed,
+        king_strong,
+        king_edge_hostile,
+        no_legal_move,
+        repetition,
+        move_limit,
+        linnaean,
+        surround,
+        shieldwall,
+        edge_fort,
+        encirclement,
+        no_attackers_loses,
+        cannot_escape,
+        ply_limit,
+        speed_limit,
+    } = a;
+    let mut out = Vec::new();
+    let mut differ = |same: bool, what: &'static str| {
+        if !same {
+            out.push(what);
+        }
+    };
+    differ(*size == b.size, "board size");
+    differ(set(escape) == set(&b.escape), "escape squares");
+    differ(sets(no_stop, &b.no_stop), "restricted squares");
+    differ(sets(no_pass, &b.no_pass), "squares that may not be passed");
+    differ(
+        sets(hostile, &b.hostile)
+            && sets(hostile_empty, &b.hostile_empty)
+            && sets(hostile_occupied, &b.hostile_occupied),
+        "hostile squares",
+    );
+    differ(*king_armed == b.king_armed, "armed king");
+    differ(
+        set(king_strong) == set(&b.king_strong) && *king_edge_hostile == b.king_edge_hostile,
+        "king capture",
+    );
+    differ(*no_legal_move == b.no_legal_move, "no legal move");
+    differ(*repetition == b.repetition, "repetition");
+    differ(
+        *move_limit == b.move_limit && *ply_limit == b.ply_limit,
+        "move-count draw",
+    );
+    differ(set(linnaean) == set(&b.linnaean), "Linnaean capture");
+    differ(*surround == b.surround, "surrounding");
+    differ(*shieldwall == b.shieldwall, "shieldwall");
+    differ(*edge_fort == b.edge_fort, "edge fort");
+    differ(*encirclement == b.encirclement, "encirclement");
+    differ(
+        *no_attackers_loses == b.no_attackers_loses,
+        "no attacker left",
+    );
+    differ(*cannot_escape == b.cannot_escape, "cannot escape");
+    differ(*speed_limit == b.speed_limit, "speed limits");
+    out
 }
 
 /// One finished game, from the runner.
@@ -187,15 +353,32 @@ pub fn run(args: Args) -> Result<()> {
             _ => {}
         }
     }
-    // Check that both engines start, and learn their names.
+    let protos = specs.each_ref().map(|spec| {
+        spec.proto.unwrap_or(if variant.is_tafl() {
+            Proto::Uci
+        } else {
+            Proto::Uai
+        })
+    });
+    let start_fen = new_session(variant).fen();
+    let starts = referee_starts(variant, &specs, protos, &openings)?;
+    // Check that both engines start and take a new game of this match, and learn their names.
     let mut names = [String::new(), String::new()];
+    let probe_limits = MoveLimits {
+        clock: [tc.base_ms as i64; 2],
+        inc_ms: tc.inc_ms,
+        depth: args.depth,
+    };
     for (i, spec) in specs.iter().enumerate() {
-        let e = EngineProcess::start(spec, !variant.is_tafl(), &variant_setup(variant))?;
+        let mut e = EngineProcess::start(spec, !variant.is_tafl(), &variant_setup(variant))?;
         names[i] = spec
             .name
             .clone()
             .or_else(|| e.id_name.clone())
             .unwrap_or_else(|| spec.label());
+        if let Err(why) = e.new_game(variant, &starts[0].setup_fen, &start_fen, &probe_limits) {
+            bail!("engine '{}' cannot play this match: {why}", names[i]);
+        }
         e.quit();
     }
     if names[0] == names[1] {
@@ -215,7 +398,9 @@ pub fn run(args: Args) -> Result<()> {
         tc,
         depth: args.depth,
         margin_ms: args.margin_ms,
-        openings,
+        move_timeout: args.move_timeout,
+        starts,
+        start_fen,
         games,
         next: AtomicUsize::new(0),
         stop: AtomicBool::new(false),
@@ -498,6 +683,90 @@ impl RecordSink {
     }
 }
 
+/// The start of each opening's games with the referee's rules: skald's variant, or, in a match
+/// of OTEP engines, the OpenTafl rules string they are told (the opening's moves replayed under
+/// it). Refuses an OTEP engine that cannot be told the variant, and an OTEP engine against an
+/// engine of another protocol when the two would be told different rules.
+fn referee_starts(
+    variant: Variant,
+    specs: &[EngineSpec; 2],
+    protos: [Proto; 2],
+    openings: &[Option<Opening>],
+) -> Result<Vec<Start>> {
+    let otep: Vec<usize> = (0..2).filter(|&i| protos[i] == Proto::Otep).collect();
+    let mut starts = Vec::new();
+    for (n, opening) in openings.iter().enumerate() {
+        let mut skald = new_session(variant);
+        if let Some(o) = opening {
+            let moves: Vec<&str> = o.moves.iter().map(String::as_str).collect();
+            skald
+                .set_position(Some(&o.fen), &moves)
+                .expect("openings are checked when loaded");
+        }
+        let setup_fen = skald.setup_fen();
+        let Some(&first_otep) = otep.first() else {
+            starts.push(Start {
+                setup_fen,
+                session: Mutex::new(skald),
+                rules: None,
+            });
+            continue;
+        };
+        let label = specs[first_otep].label();
+        let rules =
+            otep_rules(variant, &setup_fen).map_err(|e| anyhow!("engine '{label}': {e}"))?;
+        let options = parse_rules(&rules)
+            .map_err(|e| anyhow!("engine '{label}': the rules string '{rules}': {e}"))?;
+        if otep.len() == 1 {
+            let other = 1 - first_otep;
+            let ours = skald_rules(variant).expect("OTEP engines are refused for Ataxx");
+            let diff = rule_differences(&options, &ours);
+            if !diff.is_empty() {
+                bail!(
+                    "engine '{label}' (OTEP) would be told OpenTafl's rules '{rules}', engine \
+                     '{}' ({}) skald's {variant}; they differ ({}), and one referee cannot \
+                     judge a game by both: pair OTEP engines with OTEP engines (skald itself: \
+                     proto=otep cmd=<skald> opentafl)",
+                    specs[other].label(),
+                    protos[other].name(),
+                    diff.join(", ")
+                );
+            }
+        }
+        let mut session = skald::protocol::opentafl::new_session(options)
+            .map_err(|e| anyhow!("engine '{label}': the rules string '{rules}': {e}"))?;
+        let line = |n: usize| {
+            if opening.is_some() {
+                format!("opening {}", n + 1)
+            } else {
+                "the start position".to_string()
+            }
+        };
+        for mv in skald.moves_played() {
+            session.play(&mv).map_err(|e| {
+                anyhow!(
+                    "{}: move '{mv}' under the OpenTafl rules the OTEP engines are told \
+                     ('{rules}'): {e}",
+                    line(n)
+                )
+            })?;
+        }
+        if session.outcome().is_decided() {
+            bail!(
+                "{}: the game is already over under the OpenTafl rules the OTEP engines are \
+                 told ('{rules}')",
+                line(n)
+            );
+        }
+        starts.push(Start {
+            setup_fen,
+            session: Mutex::new(session),
+            rules: Some(rules),
+        });
+    }
+    Ok(starts)
+}
+
 fn fmt_elo(x: f64) -> String {
     if x.is_infinite() {
         if x > 0.0 { "inf".into() } else { "-inf".into() }
@@ -602,22 +871,20 @@ fn play_game(
     index: usize,
     engines: &mut [Option<EngineProcess>; 2],
 ) -> Option<Finished> {
-    let opening = plan.openings[(index / 2) % plan.openings.len()].clone();
+    let start = &plan.starts[(index / 2) % plan.starts.len()];
     // Engine that moves first: engine 0 in even games.
     let first_engine = index % 2;
     let engine_of = |side: Side| match side {
         Side::First => first_engine,
         Side::Second => 1 - first_engine,
     };
-    let mut session: Box<dyn Session> = new_session(plan.variant);
-    let start_fen = session.fen();
-    if let Some(o) = &opening {
-        let moves: Vec<&str> = o.moves.iter().map(String::as_str).collect();
-        session
-            .set_position(Some(&o.fen), &moves)
-            .expect("openings are checked when loaded");
-    }
-    let setup_fen = session.setup_fen();
+    let mut session: Box<dyn Session> = start
+        .session
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+        .boxed_clone();
+    let start_fen = plan.start_fen.clone();
+    let setup_fen = start.setup_fen.clone();
 
     let mut clock = [plan.tc.base_ms as i64; 2];
     let limits = |clock: [i64; 2]| MoveLimits {
@@ -651,14 +918,16 @@ fn play_game(
         let name = &plan.names[ei];
         let e = engines[ei].as_mut().expect("started");
         let started = Instant::now();
-        let allowed = match plan.depth {
-            Some(_) => Duration::from_secs(600),
-            None => Duration::from_millis(clock[side.index()].max(0) as u64 + plan.margin_ms),
-        };
+        let (allowed, by_timeout) = move_allowance(
+            plan.depth,
+            clock[side.index()],
+            plan.margin_ms,
+            plan.move_timeout,
+        );
         let answer = e.request_move(
             session.as_ref(),
             &limits(clock),
-            started + allowed,
+            allowed.map(|a| started + a),
             Some(&plan.stop),
         );
         let elapsed = started.elapsed().as_millis() as i64;
@@ -679,7 +948,15 @@ fn play_game(
             Err(WaitError::Aborted) => return None,
             Err(WaitError::Timeout) => {
                 engines[ei] = None;
-                result = Some((Some(side.opponent()), format!("{name} loses on time")));
+                let why = if by_timeout {
+                    format!(
+                        "{name} exceeded the move timeout ({} s)",
+                        allowed.unwrap_or_default().as_secs_f64()
+                    )
+                } else {
+                    format!("{name} loses on time")
+                };
+                result = Some((Some(side.opponent()), why));
                 break;
             }
             Err(WaitError::Disconnected) => {
@@ -689,7 +966,7 @@ fn play_game(
             }
         };
         if plan.depth.is_none() {
-            if elapsed > clock[side.index()] + plan.margin_ms as i64 {
+            if elapsed > clock[side.index()] + plan.margin_ms as i64 && !by_timeout {
                 engines[ei] = None;
                 result = Some((Some(side.opponent()), format!("{name} loses on time")));
                 break;
@@ -728,6 +1005,7 @@ fn play_game(
         moves: session.moves_played(),
         result: Some(winner),
         termination: Some(reason.clone()),
+        rules: start.rules.clone(),
     };
     Some(Finished {
         index,
@@ -754,5 +1032,82 @@ mod tests {
         assert!(TimeControl::parse("x+1").is_err());
         assert!(TimeControl::parse("0+0").is_err());
         assert!(TimeControl::parse("-1+0").is_err());
+    }
+
+    /// Faults issue, item 3: a `--depth` match has no clock and waits for a move without end
+    /// (it had a hard 600 s); `--move-timeout` limits every move, the clock's limit too when
+    /// shorter.
+    #[test]
+    fn move_allowance_has_no_limit_without_a_clock_or_a_timeout() {
+        let secs = Duration::from_secs;
+        assert_eq!(move_allowance(Some(4), 0, 50, None), (None, false));
+        assert_eq!(
+            move_allowance(Some(4), 0, 50, Some(secs(3))),
+            (Some(secs(3)), true)
+        );
+        assert_eq!(
+            move_allowance(None, 1000, 50, None),
+            (Some(Duration::from_millis(1050)), false)
+        );
+        assert_eq!(
+            move_allowance(None, 1000, 50, Some(secs(3))),
+            (Some(Duration::from_millis(1050)), false)
+        );
+        assert_eq!(
+            move_allowance(None, 10_000, 50, Some(secs(3))),
+            (Some(secs(3)), true)
+        );
+        assert_eq!(
+            move_allowance(None, -5, 50, None).0,
+            Some(Duration::from_millis(50))
+        );
+        assert!(parse_move_timeout("0").is_err());
+        assert!(parse_move_timeout("-2").is_err());
+        assert!(parse_move_timeout("x").is_err());
+        assert_eq!(parse_move_timeout("0.5"), Ok(Duration::from_millis(500)));
+    }
+
+    /// Faults issue, item 1: what the OpenTafl strings sent to OTEP engines say differs from
+    /// skald's rules of every variant (so OTEP engines meet only OTEP engines), and in the
+    /// repetition rule in particular; the strings parse back to what they say.
+    #[test]
+    fn opentafl_rules_sent_differ_from_skalds() {
+        use skald::game::RepetitionRule;
+        for v in [
+            Variant::Brandubh,
+            Variant::Tablut,
+            Variant::Tawlbwrdd,
+            Variant::Copenhagen,
+        ] {
+            let start = new_session(v).fen();
+            let sent = otep_rules(v, &start).unwrap();
+            let options = parse_rules(&sent).unwrap();
+            let ours = skald_rules(v).unwrap();
+            assert!(rule_differences(&ours, &ours).is_empty());
+            let diff = rule_differences(&options, &ours);
+            assert!(diff.contains(&"repetition"), "{v}: {diff:?}");
+            let want = if v == Variant::Copenhagen {
+                RepetitionRule::MoverLoses(3)
+            } else {
+                RepetitionRule::Draw(3)
+            };
+            assert_eq!(options.repetition, want, "{v}: {sent}");
+        }
+        let diff = rule_differences(
+            &parse_rules(
+                &otep_rules(Variant::Copenhagen, &new_session(Variant::Copenhagen).fen()).unwrap(),
+            )
+            .unwrap(),
+            &RuleOptions::copenhagen(),
+        );
+        for d in [
+            "edge fort",
+            "move-count draw",
+            "cannot escape",
+            "encirclement",
+        ] {
+            assert!(diff.contains(&d), "{d}: {diff:?}");
+        }
+        assert!(!diff.contains(&"shieldwall"), "{diff:?}");
     }
 }

@@ -26,9 +26,9 @@ pub fn side_name(variant: Variant, side: Side) -> &'static str {
     variant.side_name(side)
 }
 
-/// `win` for the tafl sides (plural), `wins` for x and o.
+/// `win` for the tafl sides (plural), `wins` for x and o ([`Variant::win_verb`]).
 pub fn win_verb(variant: Variant) -> &'static str {
-    if variant.is_tafl() { "win" } else { "wins" }
+    variant.win_verb()
 }
 
 /// A score as a number from the side to move's view: `+0.35` (pawns) or `#3` / `#-2`.
@@ -60,18 +60,21 @@ pub fn score_words(variant: Variant, to_move: Side, score: Score) -> String {
     }
 }
 
-/// The result in words: `attackers win (king captured)`, `draw (repetition)`.
+/// The result in words: `attackers win (king captured)`, `x wins (board full)`,
+/// `draw (repetition)`, or `the game goes on`.
 pub fn outcome_text(variant: Variant, outcome: Outcome) -> String {
     match outcome {
         Outcome::Ongoing => "the game goes on".to_string(),
-        Outcome::Decided {
-            winner: Some(w),
-            reason,
-        } => format!("{} {} ({reason})", side_name(variant, w), win_verb(variant)),
-        Outcome::Decided {
-            winner: None,
-            reason,
-        } => format!("draw ({reason})"),
+        Outcome::Decided { winner, reason } => result_text(variant, winner, &reason.to_string()),
+    }
+}
+
+/// A result in words: `attackers win (<reason>)`, `o wins (<reason>)` ([`Variant::side_wins`]),
+/// or `draw (<reason>)` when `winner` is `None`.
+pub fn result_text(variant: Variant, winner: Option<Side>, reason: &str) -> String {
+    match winner {
+        Some(w) => format!("{} ({reason})", variant.side_wins(w)),
+        None => format!("draw ({reason})"),
     }
 }
 

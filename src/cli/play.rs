@@ -299,6 +299,7 @@ impl Game {
             moves: self.session().moves_played(),
             result,
             termination,
+            rules: None,
         }
     }
 }

@@ -19,10 +19,17 @@
 //! after `x`, separated by `/`). OpenTafl reads one game a file. The result tag is `1`
 //! (attackers won), `-1` (defenders won), `0` (draw) or `?`.
 //!
+//! **Games judged by OpenTafl rules** (`skald match` between OTEP engines, judged by the rules
+//! string the engines were sent) carry that string: a PGN tag `Rules` (beside `Variant`), and as
+//! the `.otg` record's `rules` tag; reading such a record replays it by that string.
+//!
 //! Reading accepts PGN with any tags (in any case; cuteataxx writes `[black "…"]`), comments in
 //! braces or after `;`, variations in parentheses (skipped), numeric annotations (`$1`) and move
-//! numbers (`12.`, `12...`); and OpenTafl records with comment lines (`[…|…]`) and variations
-//! (skipped: the principal line is read).
+//! numbers (`12.`, `12...`, and the spaced `12. ...`); and OpenTafl records with comment lines
+//! (`[…|…]`) and variations (skipped: the principal line is read). The result of a game is the
+//! rules' when its moves end it; otherwise the record's: OpenTafl's resignation `---` (the side
+//! to move resigns), a PGN termination marker (`1-0`, `0-1`, `1/2-1/2`) or else its `Result`
+//! tag, an `.otg` record's `result` tag (`1`, `-1`, `0`).
 
 use skald::engine::session::{Session, new_session};
 use skald::game::{Side, fen_board_rows};
@@ -53,6 +60,9 @@ pub struct GameRecord {
     pub result: Option<Option<Side>>,
     /// Why the game ended.
     pub termination: Option<String>,
+    /// The OpenTafl rules string the game was judged by (a `skald match` of OTEP engines);
+    /// `None` when it was judged by skald's `variant`.
+    pub rules: Option<String>,
 }
 
 /// How a record file is written: by its extension, `.otg` for OpenTafl's game records,
@@ -202,6 +212,9 @@ impl GameRecord {
         );
         if self.variant.is_tafl() {
             tag("Variant", self.variant.name());
+            if let Some(rules) = &self.rules {
+                tag("Rules", rules);
+            }
             tag("Attackers", &self.first);
             tag("Defenders", &self.second);
         } else {
@@ -267,11 +280,17 @@ impl GameRecord {
 
     /// The record as an OpenTafl game record (`.otg`), for a tafl game: tags, the rules
     /// string of [`otn_rules`] (its start position replaced by the set-up position, with `atkf:n`
-    /// when the defenders move first there), then a line per turn.
+    /// when the defenders move first there) or the OpenTafl rules the game was judged by
+    /// ([`GameRecord::rules`]), then a line per turn.
     ///
     /// # Errors
     /// An Ataxx game, or moves that do not replay from the set-up position.
     pub fn to_otg(&self) -> Result<String, String> {
+        if let Some(rules) = &self.rules {
+            let options = notation::parse_rules(rules).map_err(|e| format!("rules: {e}"))?;
+            let session = otep::new_session(options).map_err(|e| format!("rules: {e}"))?;
+            return self.otg_text(rules, session);
+        }
         let base = otn_rules(self.variant)
             .ok_or("OpenTafl game records (.otg) are for tafl games; use .pgn for Ataxx")?;
         let mut rules = base.to_string();
@@ -286,6 +305,16 @@ impl GameRecord {
             let at = after_name.unwrap_or(rules.len());
             rules.insert_str(at, " atkf:n");
         }
+        let mut session = new_session(self.variant);
+        session
+            .set_position(Some(&self.setup_fen), &[])
+            .map_err(|e| e.to_string())?;
+        self.otg_text(&rules, session)
+    }
+
+    /// The `.otg` text with `rules` as the rules tag, the moves replayed on `session` (at the
+    /// set-up position).
+    fn otg_text(&self, rules: &str, mut session: Box<dyn Session>) -> Result<String, String> {
         let mut s = String::new();
         let mut tag = |k: &str, v: &str| s += &format!("[{k}:{}]\n", otg_value(v));
         tag("event", &self.event);
@@ -309,12 +338,8 @@ impl GameRecord {
         }
         tag("variant", self.variant.name());
         tag("compiler", "skald");
-        tag("rules", &rules);
+        tag("rules", rules);
         s.push('\n');
-        let mut session = new_session(self.variant);
-        session
-            .set_position(Some(&self.setup_fen), &[])
-            .map_err(|e| e.to_string())?;
         let mut turn = String::new();
         for (i, mv) in self.moves.iter().enumerate() {
             let before = session.fen();
@@ -402,7 +427,9 @@ fn parse_movetext(text: &str, game: &mut PgnGame) -> Result<(), String> {
             t
         };
         let t = t.trim_end_matches(['!', '?', '+', '#']);
-        if t.is_empty() || t.starts_with('$') {
+        // `$n` annotations, and the ellipsis of a spaced move number (`12. ... d3-d2`, also
+        // with the one-character `…`).
+        if t.is_empty() || t.starts_with('$') || t.chars().all(|c| c == '.' || c == '…') {
             return;
         }
         if RESULTS.contains(&t) {
@@ -491,14 +518,16 @@ pub struct OtgGame {
     pub tags: Vec<(String, String)>,
     /// The moves of the principal line in OpenTafl notation (`Kd4-d2xd1`).
     pub moves: Vec<String>,
+    /// The principal line ends in OpenTafl's resignation `---`: the side to move resigned.
+    pub resigned: bool,
 }
 
 /// Parses an OpenTafl game record: tags `[key:value]`, then turns `1. <move> <move>`, comment
 /// blocks `[…]` (skipped), variations (turn addresses with letters such as `2a.1.1a.`,
-/// skipped).
+/// skipped); a `---` (resignation) ends the principal line.
 ///
 /// # Errors
-/// No `rules` tag, or a tag line without `:`.
+/// No `rules` tag, a tag line without `:`, or moves after a resignation.
 pub fn parse_otg(text: &str) -> Result<OtgGame, String> {
     let mut game = OtgGame::default();
     let mut rest = text;
@@ -547,8 +576,15 @@ pub fn parse_otg(text: &str) -> Result<OtgGame, String> {
     for t in tokens {
         if t.starts_with(|c: char| c.is_ascii_digit()) && t.ends_with('.') {
             in_variation = t.chars().any(|c| c.is_ascii_alphabetic()) || t.matches('.').count() > 1;
-        } else if in_variation || t.chars().all(|c| c == '.') || t == "---" {
+        } else if in_variation || t.chars().all(|c| c == '.') {
             continue;
+        } else if game.resigned {
+            return Err(format!(
+                "move '{t}' after the resignation '---' of move {}",
+                game.moves.len() + 1
+            ));
+        } else if t == "---" {
+            game.resigned = true;
         } else {
             game.moves.push(t);
         }
@@ -568,6 +604,53 @@ pub struct LoadedGame {
     pub moves: Vec<String>,
     /// The game after all its moves.
     pub session: Box<dyn Session>,
+    /// The result: the rules' when the moves end the game, else the record's (see the module
+    /// docs); `None` while the game goes on.
+    pub result: Option<GameResult>,
+}
+
+/// How a game read from a record ended.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GameResult {
+    /// The winner; `None` for a draw.
+    pub winner: Option<Side>,
+    /// Why: the rules' reason (`king captured`), `resignation` (OpenTafl's `---`), the record's
+    /// `Termination` tag, or `the record's result`.
+    pub reason: String,
+}
+
+/// The result of a game that ends in `session` by the rules, or else the one the record gives:
+/// `resigned` (the side to move), `marker` (PGN result text or `.otg` result tag value), with
+/// `termination` as the reason when given.
+fn game_result(
+    session: &dyn Session,
+    resigned: bool,
+    marker: Option<&str>,
+    termination: Option<&str>,
+) -> Option<GameResult> {
+    if let skald::game::Outcome::Decided { winner, reason } = session.outcome() {
+        return Some(GameResult {
+            winner,
+            reason: reason.to_string(),
+        });
+    }
+    let reason = |default: &str| termination.unwrap_or(default).to_string();
+    if resigned {
+        return Some(GameResult {
+            winner: Some(session.side_to_move().opponent()),
+            reason: "resignation".into(),
+        });
+    }
+    let winner = match marker.map(str::trim) {
+        Some("1-0" | "1") => Some(Side::First),
+        Some("0-1" | "-1") => Some(Side::Second),
+        Some("1/2-1/2" | "0") => None,
+        _ => return None,
+    };
+    Some(GameResult {
+        winner,
+        reason: reason("the record's result"),
+    })
 }
 
 impl LoadedGame {
@@ -614,11 +697,12 @@ fn replay(session: &mut dyn Session, moves: &[String], game: usize) -> Result<Ve
 }
 
 /// Reads the games of a record: an OpenTafl game record (it has a `[rules:…]` tag) or PGN. A
-/// PGN game is tafl when it has a `Variant` tag naming one, Ataxx otherwise; it starts from its
-/// `FEN` tag if any. An OpenTafl record is played by skald's rules when its rules string's
-/// `name:` is one of skald's variant names as skald writes them (`brandubh`, `tablut`,
-/// `tawlbwrdd`), and by the rules string itself otherwise (`rules` of the OpenTafl engine
-/// protocol, [`otep::new_session`]).
+/// PGN game is tafl when it has a `Variant` tag naming one, Ataxx otherwise, and is played by
+/// the OpenTafl rules string of its `Rules` tag when it has one; it starts from its `FEN` tag if
+/// any. An OpenTafl record is played by skald's rules when its rules string is one that skald
+/// writes for its variants ([`otn_rules`]: `brandubh`, `tablut`, `tawlbwrdd`; any start
+/// position), and by the rules string itself otherwise (`rules` of the OpenTafl engine
+/// protocol, [`otep::new_session`]). Results: see the module docs.
 ///
 /// # Errors
 /// Text that is neither, unknown variants, rules skald cannot play, illegal moves (the message
@@ -645,7 +729,17 @@ fn load_pgn(g: &PgnGame, index: usize) -> Result<LoadedGame, String> {
             .map_err(|e| format!("game {index}: {e}"))?,
         None => Variant::Ataxx,
     };
-    let mut session = new_session(variant);
+    // A game judged by OpenTafl rules (`Rules` tag) is replayed by them.
+    let (mut session, variant) = match g.tag("Rules") {
+        Some(rules) => {
+            let options = notation::parse_rules(rules)
+                .map_err(|e| format!("game {index}: Rules tag: {e}"))?;
+            let session =
+                otep::new_session(options).map_err(|e| format!("game {index}: Rules tag: {e}"))?;
+            (session, None)
+        }
+        None => (new_session(variant), Some(variant)),
+    };
     if let Some(fen) = g.tag("FEN") {
         session
             .set_position(Some(fen), &[])
@@ -653,13 +747,37 @@ fn load_pgn(g: &PgnGame, index: usize) -> Result<LoadedGame, String> {
     }
     let setup_fen = session.fen();
     let moves = replay(session.as_mut(), &g.moves, index)?;
+    let marker = g.result.as_deref().filter(|r| *r != "*");
+    let result = game_result(
+        session.as_ref(),
+        false,
+        marker.or(g.tag("Result")),
+        g.tag("Termination"),
+    );
     Ok(LoadedGame {
         tags: g.tags.clone(),
-        variant: Some(variant),
+        variant,
         setup_fen,
         moves,
         session,
+        result,
     })
+}
+
+/// The words of an OpenTafl rules string other than its start position and who moves first,
+/// sorted: how a record's rules are known as one of skald's variants ([`otn_rules`]).
+fn rules_core(rules: &str) -> Vec<&str> {
+    let mut words: Vec<&str> = rules
+        .split_whitespace()
+        .filter(|w| {
+            !(w.starts_with("start:")
+                || w.starts_with("starti:")
+                || w.starts_with("atkf:")
+                || *w == "rules")
+        })
+        .collect();
+    words.sort_unstable();
+    words
 }
 
 fn load_otg(g: &OtgGame) -> Result<LoadedGame, String> {
@@ -667,8 +785,7 @@ fn load_otg(g: &OtgGame) -> Result<LoadedGame, String> {
     let options = notation::parse_rules(rules).map_err(|e| format!("rules tag: {e}"))?;
     let variant = Variant::ALL
         .into_iter()
-        .filter(|v| v.is_tafl() && v.name() == options.name)
-        .find(|v| otn_rules(*v).is_some_and(|r| r.starts_with(&format!("dim:{} ", options.size))));
+        .find(|v| otn_rules(*v).is_some_and(|r| rules_core(r) == rules_core(rules)));
     let mut session = match variant {
         Some(v) => {
             let mut s = new_session(v);
@@ -686,12 +803,19 @@ fn load_otg(g: &OtgGame) -> Result<LoadedGame, String> {
         .map(|(i, m)| notation::parse_move(m).map_err(|e| format!("move {}: {e}", i + 1)))
         .collect::<Result<_, _>>()?;
     let moves = replay(session.as_mut(), &moves, 1)?;
+    let result = game_result(
+        session.as_ref(),
+        g.resigned,
+        tag_of(&g.tags, "result"),
+        tag_of(&g.tags, "termination"),
+    );
     Ok(LoadedGame {
         tags: g.tags.clone(),
         variant,
         setup_fen,
         moves,
         session,
+        result,
     })
 }
 
@@ -718,19 +842,8 @@ fn to_record(g: &LoadedGame) -> Result<GameRecord, String> {
             .unwrap_or("?")
             .to_string()
     };
-    let result = match g.session.outcome() {
-        skald::game::Outcome::Decided { winner, .. } => Some(winner),
-        skald::game::Outcome::Ongoing => match g.tag("Result") {
-            Some("1-0" | "1") => Some(Some(Side::First)),
-            Some("0-1" | "-1") => Some(Some(Side::Second)),
-            Some("1/2-1/2" | "0") => Some(None),
-            _ => None,
-        },
-    };
-    let termination = match g.session.outcome() {
-        skald::game::Outcome::Decided { reason, .. } => Some(reason.to_string()),
-        _ => g.tag("Termination").map(str::to_string),
-    };
+    let result = g.result.as_ref().map(|r| r.winner);
+    let termination = g.result.as_ref().map(|r| r.reason.clone());
     Ok(GameRecord {
         variant,
         event: g.tag("Event").unwrap_or("?").to_string(),
@@ -742,6 +855,7 @@ fn to_record(g: &LoadedGame) -> Result<GameRecord, String> {
         moves: g.moves.clone(),
         result,
         termination,
+        rules: None,
     })
 }
 
@@ -759,16 +873,11 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             || format!("OpenTafl rules '{}'", g.session.variant_name()),
             |v| v.name().to_string(),
         );
-        let state = match g.variant {
-            Some(v) => super::outcome_text(v, g.session.outcome()),
-            None => match g.session.outcome() {
-                skald::game::Outcome::Ongoing => "the game goes on".to_string(),
-                skald::game::Outcome::Decided { winner, reason } => match winner {
-                    Some(Side::First) => format!("attackers win ({reason})"),
-                    Some(Side::Second) => format!("defenders win ({reason})"),
-                    None => format!("draw ({reason})"),
-                },
-            },
+        // OpenTafl rules name the sides as tafl does.
+        let named = g.variant.unwrap_or(Variant::Brandubh);
+        let state = match &g.result {
+            None => "the game goes on".to_string(),
+            Some(r) => super::result_text(named, r.winner, &r.reason),
         };
         println!(
             "game {}: {variant}, {} plies, {state}; final position {}",
@@ -823,6 +932,7 @@ mod tests {
             moves: moves.iter().map(|m| m.to_string()).collect(),
             result: Some(Some(Side::First)),
             termination: None,
+            rules: None,
         }
     }
 
@@ -1004,5 +1114,109 @@ mod tests {
         assert_eq!(g.moves, ["d1-c1", "c4-c5", "c1-c3"]);
         let loaded = load_records(text).unwrap();
         assert_eq!(loaded[0].variant, Some(Variant::Brandubh));
+    }
+
+    /// Faults issue, item 4: a spaced ellipsis after a move number (`5. ... d5-f5`, also `…`)
+    /// is the move number's; it was read as a move.
+    #[test]
+    fn pgn_with_a_spaced_ellipsis() {
+        let text = "[Variant \"brandubh\"]\n[FEN \"3t3/3t3/3T3/ttTKTtt/3T3/3t3/3t3 d 0 5\"]\n\n\
+                    5. ... d5-f5 6. d6-f6 *\n";
+        let games = load_records(text).unwrap();
+        assert_eq!(games[0].moves, ["d5-f5", "d6-f6"]);
+        let text = "[Variant \"brandubh\"]\n[FEN \"3t3/3t3/3T3/ttTKTtt/3T3/3t3/3t3 d 0 2\"]\n\n\
+                    2. … d5-f5 *\n";
+        assert_eq!(load_records(text).unwrap()[0].moves, ["d5-f5"]);
+    }
+
+    /// Faults issue, item 4: when the moves do not end the game, the record's result counts:
+    /// the PGN termination marker, else its `Result` tag; OpenTafl's `---` (the side to move
+    /// resigns), else the `.otg` `result` tag. The rules' result comes first.
+    #[test]
+    fn results_given_by_the_record() {
+        let result = |text: &str| {
+            load_records(text)
+                .unwrap()
+                .remove(0)
+                .result
+                .map(|r| (r.winner, r.reason))
+        };
+        let pgn = |tags: &str, moves: &str| format!("[Variant \"brandubh\"]\n{tags}\n\n{moves}\n");
+        assert_eq!(
+            result(&pgn("[Result \"0-1\"]", "1. d1-c1 c4-c5 *")),
+            Some((Some(Side::Second), "the record's result".to_string()))
+        );
+        assert_eq!(
+            result(&pgn(
+                "[Result \"1-0\"]\n[Termination \"defenders resign\"]",
+                "1. d1-c1 c4-c5 1-0"
+            )),
+            Some((Some(Side::First), "defenders resign".to_string()))
+        );
+        assert_eq!(
+            result(&pgn("[Result \"0-1\"]", "1. d1-c1 1/2-1/2")),
+            Some((None, "the record's result".to_string()))
+        );
+        assert_eq!(result(&pgn("[Result \"*\"]", "1. d1-c1 *")), None);
+        // Ataxx: the moves end the game (o has no stones): the rules' result, whatever the tag.
+        let ataxx = "[Result \"0-1\"]\n[FEN \"xo5/7/7/7/7/7/7 x 0 1\"]\n\n1. a6 *\n";
+        assert_eq!(
+            result(ataxx),
+            Some((Some(Side::First), "no pieces left".to_string()))
+        );
+        let otg = |tags: &str, moves: &str| {
+            format!(
+                "{tags}[rules:{}]\n\n{moves}",
+                otn_rules(Variant::Brandubh).unwrap()
+            )
+        };
+        // The defenders are to move after three plies: they resign.
+        assert_eq!(
+            result(&otg("", "1. d1-c1 c4-c5 \n2. c1-c3 --- \n")),
+            Some((Some(Side::First), "resignation".to_string()))
+        );
+        assert_eq!(
+            result(&otg("", "1. --- \n")),
+            Some((Some(Side::Second), "resignation".to_string()))
+        );
+        assert_eq!(
+            result(&otg("[result:-1]\n", "1. d1-c1 c4-c5 \n")),
+            Some((Some(Side::Second), "the record's result".to_string()))
+        );
+        assert_eq!(result(&otg("[result:?]\n", "1. d1-c1 c4-c5 \n")), None);
+        let e = load_records(&otg("", "1. d1-c1 --- \n2. c1-c3 \n"))
+            .err()
+            .unwrap();
+        assert!(e.contains("after the resignation"), "{e}");
+    }
+
+    /// A game judged by OpenTafl rules (a match of OTEP engines) keeps them in its records, and
+    /// reads back by them: such a rules string is not taken for skald's variant of the name.
+    #[test]
+    fn records_of_games_judged_by_opentafl_rules() {
+        let rules = "dim:7 name:brandubh surf:n ks:c cenp:K cenh: tfr:d \
+                     start:/3t3/3t3/3T3/ttTKTtt/3T3/3t3/3t3/";
+        let mut r = record(
+            Variant::Brandubh,
+            &new_session(Variant::Brandubh).fen(),
+            &["d1-c1", "c4-c5"],
+        );
+        r.rules = Some(rules.to_string());
+        let otg = r.to_otg().unwrap();
+        assert!(otg.contains(&format!("[rules:{rules}]\n")), "{otg}");
+        let back = load_records(&otg).unwrap();
+        assert_eq!(back[0].variant, None, "{otg}");
+        assert_eq!(back[0].moves, ["d1-c1", "c4-c5"]);
+        let pgn = r.to_pgn();
+        assert!(pgn.contains(&format!("[Rules \"{rules}\"]\n")), "{pgn}");
+        let back = load_records(&pgn).unwrap();
+        assert_eq!(back[0].variant, None);
+        assert_eq!(back[0].session.variant_name(), "brandubh");
+        // skald's own string, any start position: skald's brandubh.
+        r.rules = None;
+        assert_eq!(
+            load_records(&r.to_otg().unwrap()).unwrap()[0].variant,
+            Some(Variant::Brandubh)
+        );
     }
 }

@@ -67,6 +67,34 @@ pub struct SearchFailed {
     pub fallback: Option<String>,
 }
 
+/// Ends searches started by [`Engine::search_until`] from another thread. Once stopped it
+/// stays stopped: every later search with it ends after depth 1.
+#[derive(Clone, Debug)]
+pub struct Stopper(Arc<Control>);
+
+impl Stopper {
+    /// A stopper that has not stopped.
+    pub fn new() -> Stopper {
+        Stopper(Control::new(false))
+    }
+
+    /// Stops the searches run with this stopper, now and later.
+    pub fn stop(&self) {
+        self.0.stop();
+    }
+
+    /// `true` once [`Stopper::stop`] was called.
+    pub fn is_stopped(&self) -> bool {
+        self.0.is_stopped()
+    }
+}
+
+impl Default for Stopper {
+    fn default() -> Self {
+        Stopper::new()
+    }
+}
+
 /// Settings for one search only, over the engine's options (`None`: the option's value).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Overrides {
@@ -443,8 +471,20 @@ impl Engine {
         overrides: &Overrides,
         report: &mut dyn FnMut(&TextReport),
     ) -> Result<TextResult, SearchFailed> {
+        self.search_until(limits, overrides, &Stopper::new(), report)
+    }
+
+    /// [`Engine::search_with`] that another thread can end early with `stopper` (UCI `bench`
+    /// stopped by `stop`); it still answers with the best move found so far (after depth 1).
+    pub fn search_until(
+        &mut self,
+        limits: &Limits,
+        overrides: &Overrides,
+        stopper: &Stopper,
+        report: &mut dyn FnMut(&TextReport),
+    ) -> Result<TextResult, SearchFailed> {
         self.wait();
-        let control = Control::new(false);
+        let control = Arc::clone(&stopper.0);
         let pool = Arc::clone(&self.pool);
         let options = overrides.applied_to(&self.search_options);
         let session = &self.session;
@@ -674,6 +714,14 @@ mod tests {
         }
         fn divide(&self, depth: u32) -> Vec<(String, u64)> {
             self.0.divide(depth)
+        }
+        fn divide_until(
+            &self,
+            depth: u32,
+            stop: &std::sync::atomic::AtomicBool,
+            each: &mut dyn FnMut(&str, u64),
+        ) -> bool {
+            self.0.divide_until(depth, stop, each)
         }
         fn search(
             &self,

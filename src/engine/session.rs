@@ -133,7 +133,9 @@ pub trait Session: Send {
     /// The outcome, repetition included.
     fn outcome(&self) -> Outcome;
     /// The static evaluation that `eval` selects, by named terms (centipawns, side to move's
-    /// view), and what evaluates in a few words ([`crate::eval::Evaluator::describe`]).
+    /// view), and what evaluates in a few words ([`crate::eval::Evaluator::describe`]). A
+    /// decided game (repetition included) is worth its result, for every family: the one term
+    /// `decided` ([`Outcome::value_for`]), evaluated by `the rules`.
     fn eval_terms(&self, eval: &EvalChoice) -> (Vec<(&'static str, i32)>, String);
     /// The search's tuning values for this game's family.
     fn search_params(&self) -> SearchParams;
@@ -143,6 +145,14 @@ pub trait Session: Send {
     fn moves_played(&self) -> Vec<String>;
     /// perft divide: each legal move with its perft(`depth` − 1).
     fn divide(&self, depth: u32) -> Vec<(String, u64)>;
+    /// perft divide that `stop` can end early ([`crate::perft::divide_until`]): `each(move,
+    /// count)` per root move; `false` if stopped.
+    fn divide_until(
+        &self,
+        depth: u32,
+        stop: &std::sync::atomic::AtomicBool,
+        each: &mut dyn FnMut(&str, u64),
+    ) -> bool;
     /// Searches the current position on the calling thread with `data` (thread 0's tables),
     /// using `options.threads` threads of `pool` (see [`crate::search::search`]).
     #[allow(clippy::too_many_arguments)]
@@ -322,6 +332,9 @@ impl<G: Game> Session for GameSession<G> {
     }
 
     fn eval_terms(&self, eval: &EvalChoice) -> (Vec<(&'static str, i32)>, String) {
+        if let Some(v) = self.outcome().value_for(self.pos.side_to_move()) {
+            return (vec![("decided", v)], "the rules".to_string());
+        }
         let evaluator = self.pos.evaluator(eval);
         (evaluator.terms(&self.pos), evaluator.describe())
     }
@@ -348,6 +361,15 @@ impl<G: Game> Session for GameSession<G> {
 
     fn divide(&self, depth: u32) -> Vec<(String, u64)> {
         crate::perft::divide(&self.pos, depth)
+    }
+
+    fn divide_until(
+        &self,
+        depth: u32,
+        stop: &std::sync::atomic::AtomicBool,
+        each: &mut dyn FnMut(&str, u64),
+    ) -> bool {
+        crate::perft::divide_until(&self.pos, depth, stop, each)
     }
 
     fn search(

@@ -80,16 +80,6 @@ impl Write for Capture {
 /// are read to their end and discarded whole (see [`read_line_capped`]).
 pub const MAX_LINE_BYTES: usize = 1 << 20;
 
-/// Reads one line of raw bytes from `input` into a `String`, decoding invalid UTF-8 lossily and
-/// dropping the line end (`\n` or `\r\n`). Returns `None` at end of input or on a read error.
-/// No length limit: see [`read_line_capped`] for the engine's loop.
-pub fn read_line(input: &mut dyn BufRead, buf: &mut Vec<u8>) -> Option<String> {
-    match read_line_capped(input, buf, usize::MAX)? {
-        Line::Text(s) => Some(s),
-        Line::TooLong(_) => None,
-    }
-}
-
 /// The engine modes' command loop: reads lines of at most [`MAX_LINE_BYTES`] from `input` and
 /// hands each to `command` as `Ok(line)`, or, for a longer line (consumed and discarded), the
 /// error message to report as `Err(message)`. `command` returns `true` to quit. Returns `true`
@@ -123,9 +113,11 @@ pub enum Line {
     TooLong(usize),
 }
 
-/// Like [`read_line`], but a line longer than `cap` bytes (line end excluded) is consumed up to
-/// its `\n` without being stored, and reported as [`Line::TooLong`]: a client that sends
-/// gigabytes without a newline cannot exhaust memory. The last line may lack its `\n`.
+/// Reads one line of raw bytes from `input` into a `String`, decoding invalid UTF-8 lossily and
+/// dropping the line end (`\n` or `\r\n`); `None` at end of input or on a read error. A line
+/// longer than `cap` bytes (line end excluded) is consumed up to its `\n` without being stored,
+/// and reported as [`Line::TooLong`]: a client that sends gigabytes without a newline cannot
+/// exhaust memory. The last line may lack its `\n`.
 pub fn read_line_capped(input: &mut dyn BufRead, buf: &mut Vec<u8>, cap: usize) -> Option<Line> {
     buf.clear();
     let mut len = 0usize;

@@ -647,14 +647,22 @@ pub fn run(input: &mut dyn BufRead, out: Output) {
         errors_in_a_row: 0,
         refused: None,
     };
-    let mut buf = Vec::new();
-    while let Some(line) = super::read_line(input, &mut buf) {
-        match engine.command(&line) {
-            Ok(true) => {}
-            Ok(false) => return,
-            Err((critical, msg)) => engine.error(critical, &msg),
+    // Lines of at most MAX_LINE_BYTES, as in the other engine modes: a longer one is read to its
+    // end, dropped, and answered with an error.
+    super::read_commands(input, |line| match line {
+        Ok(line) => match engine.command(line) {
+            Ok(true) => false,
+            Ok(false) => true,
+            Err((critical, msg)) => {
+                engine.error(critical, &msg);
+                false
+            }
+        },
+        Err(message) => {
+            engine.error(false, &message);
+            false
         }
-    }
+    });
 }
 
 #[cfg(test)]

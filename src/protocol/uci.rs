@@ -7,12 +7,14 @@
 use super::Output;
 use crate::engine::options::{self, OptionKind, OptionSpec, truncate};
 use crate::engine::session::TextReport;
-use crate::engine::{Engine, Finished};
+use crate::engine::{Engine, Finished, Stopper};
 use crate::game::Outcome;
 use crate::search::{Clock, Limits, Score};
 use crate::variant::Variant;
 use std::io::BufRead;
 use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
 /// The engine's name as `id name` gives it, with the crate version.
@@ -43,6 +45,27 @@ pub struct Uci {
     out: Output,
     dialect: Dialect,
     engine: Engine,
+    /// A `perft` or `bench` running on a thread of its own, so that `stop` and `quit` are read
+    /// while it runs.
+    task: Option<Task>,
+}
+
+/// A `perft` or `bench` command running on its own thread.
+struct Task {
+    /// `perft` or `bench`.
+    name: &'static str,
+    /// Set by `stop`: the task ends early and says so.
+    stop: Arc<AtomicBool>,
+    /// The same for `bench`'s searches.
+    stopper: Stopper,
+    thread: std::thread::JoinHandle<()>,
+}
+
+impl Task {
+    fn stop(&self) {
+        self.stop.store(true, Ordering::Relaxed);
+        self.stopper.stop();
+    }
 }
 
 /// The UCI `option` line of a registry entry.
@@ -69,6 +92,7 @@ impl Uci {
             out,
             dialect: Dialect::Uci,
             engine,
+            task: None,
         }
     }
 
@@ -87,6 +111,10 @@ impl Uci {
         if !quit {
             self.engine.stop_unbounded();
             self.engine.wait();
+            // A perft or bench piped in is let finish, as a search with a limit is.
+            if let Some(task) = self.task.take() {
+                let _ = task.thread.join();
+            }
         }
     }
 
@@ -101,9 +129,62 @@ impl Uci {
         }
     }
 
-    /// Waits until every search has answered (tests use it to read whole transcripts).
-    pub fn wait(&self) {
+    /// Waits until every search, `perft` and `bench` has answered (tests use it to read whole
+    /// transcripts).
+    pub fn wait(&mut self) {
         self.engine.wait();
+        if let Some(task) = self.task.take() {
+            let _ = task.thread.join();
+        }
+    }
+
+    /// `true` (after an error line) while a `perft` or `bench` runs: `what` is refused.
+    fn task_busy(&mut self, what: &str) -> bool {
+        if let Some(task) = &self.task {
+            if !task.thread.is_finished() {
+                let name = task.name;
+                self.error(format!(
+                    "{what} ignored: {name} is running (send stop first)"
+                ));
+                return true;
+            }
+            if let Some(task) = self.task.take() {
+                let _ = task.thread.join();
+            }
+        }
+        false
+    }
+
+    /// Ends a running `perft` or `bench` (it prints how far it got) and waits for its last line.
+    fn stop_task(&mut self) {
+        if let Some(task) = self.task.take() {
+            task.stop();
+            let _ = task.thread.join();
+        }
+    }
+
+    /// Runs `job` as the task `name` on a thread of its own.
+    fn spawn_task(&mut self, name: &'static str, job: impl FnOnce(Task0) + Send + 'static) {
+        let stop = Arc::new(AtomicBool::new(false));
+        let stopper = Stopper::new();
+        let handles = Task0 {
+            stop: Arc::clone(&stop),
+            stopper: stopper.clone(),
+        };
+        let spawned = std::thread::Builder::new()
+            .name(format!("uci-{name}"))
+            .spawn(move || job(handles));
+        match spawned {
+            Ok(thread) => {
+                self.task = Some(Task {
+                    name,
+                    stop,
+                    stopper,
+                    thread,
+                })
+            }
+            Err(e) => self.error(format!("{name}: cannot start a thread: {e}")),
+        }
     }
 
     fn error(&self, msg: impl AsRef<str>) {
@@ -148,10 +229,15 @@ impl Uci {
             "position" => self.position(args),
             "go" => self.go(args),
             "stop" => {
+                self.stop_task();
                 self.engine.stop();
                 self.engine.wait();
             }
             "quit" => {
+                // A perft or bench is told to stop and not waited for: the process ends.
+                if let Some(task) = self.task.take() {
+                    task.stop();
+                }
                 self.engine.stop();
                 self.engine.wait();
                 return Flow::Quit;
@@ -245,6 +331,9 @@ impl Uci {
             Ok(l) => l,
             Err(e) => return self.error(format!("go: {e}")),
         };
+        if self.task_busy("go") {
+            return;
+        }
         let out = self.out.clone();
         let report_out = out.clone();
         let variant = self.engine.variant();
@@ -320,8 +409,8 @@ impl Uci {
         ));
     }
 
-    fn perft(&self, args: &[&str]) {
-        if self.busy("perft") {
+    fn perft(&mut self, args: &[&str]) {
+        if self.busy("perft") || self.task_busy("perft") {
             return;
         }
         let depth = match args.first().map(|t| t.parse::<u32>()) {
@@ -332,23 +421,31 @@ impl Uci {
                 ));
             }
         };
-        let start = Instant::now();
-        let mut total = 0;
-        for (mv, n) in self.engine.session().divide(depth) {
-            self.out.line(format!("{mv}: {n}"));
-            total += n;
-        }
-        let ms = start.elapsed().as_millis() as u64;
-        self.out.line("");
-        self.out.line(format!("Nodes searched: {total}"));
-        self.out.line(format!(
-            "info string perft time {ms} ms, {} nps",
-            total * 1000 / ms.max(1)
-        ));
+        let session = self.engine.session().boxed_clone();
+        let out = self.out.clone();
+        self.spawn_task("perft", move |task| {
+            let start = Instant::now();
+            let mut total = 0u64;
+            let done = session.divide_until(depth, &task.stop, &mut |mv, n| {
+                out.line(format!("{mv}: {n}"));
+                total += n;
+            });
+            if !done {
+                out.line("info string perft stopped");
+                return;
+            }
+            let ms = start.elapsed().as_millis() as u64;
+            out.line("");
+            out.line(format!("Nodes searched: {total}"));
+            out.line(format!(
+                "info string perft time {ms} ms, {} nps",
+                total.saturating_mul(1000) / ms.max(1)
+            ));
+        });
     }
 
-    fn bench(&self, args: &[&str]) {
-        if self.busy("bench") {
+    fn bench(&mut self, args: &[&str]) {
+        if self.busy("bench") || self.task_busy("bench") {
             return;
         }
         let depth = match args.first().map(|t| t.parse::<u32>()) {
@@ -356,20 +453,33 @@ impl Uci {
             Some(Ok(d)) if (1..=30).contains(&d) => d,
             Some(_) => return self.error("bench: expected a depth in 1..=30"),
         };
-        let result = crate::bench::run(depth, 1, |variant, fen, nodes| {
-            self.out
-                .line(format!("info string bench {variant} {fen}: {nodes} nodes"))
+        let out = self.out.clone();
+        self.spawn_task("bench", move |task| {
+            let result = crate::bench::run_until(
+                depth,
+                1,
+                crate::eval::EVAL_FILE_DEFAULT,
+                &task.stopper,
+                |variant, fen, nodes| {
+                    out.line(format!("info string bench {variant} {fen}: {nodes} nodes"))
+                },
+            );
+            match result {
+                Ok(result) if result.stopped => out.line("info string bench stopped"),
+                Ok(result) => out.line(format!("{} nodes {} nps", result.nodes, result.nps())),
+                Err(e) => out.line(format!("info string error: bench: {e}")),
+            }
         });
-        match result {
-            Ok(result) => self
-                .out
-                .line(format!("{} nodes {} nps", result.nodes, result.nps())),
-            Err(e) => self.error(format!("bench: {e}")),
-        }
     }
 }
 
 const MAX_PERFT_DEPTH: u32 = 12;
+
+/// What a task's thread is given to watch: [`Task::stop`] sets both.
+struct Task0 {
+    stop: Arc<AtomicBool>,
+    stopper: Stopper,
+}
 
 /// A decided game in words: `draw (repetition)`, `x win (board full)`.
 fn outcome_text(variant: Variant, outcome: Outcome) -> String {
@@ -382,7 +492,7 @@ fn outcome_text(variant: Variant, outcome: Outcome) -> String {
         Outcome::Decided {
             winner: Some(w),
             reason,
-        } => format!("{} win ({reason})", variant.side_name(w)),
+        } => format!("{} ({reason})", variant.side_wins(w)),
     }
 }
 

@@ -1053,6 +1053,10 @@ impl<'a, G: Game> Worker<'a, G> {
                 }
                 return score;
             }
+            // A win on this move (tafl: the king sees an escape square): nothing beats it.
+            if !self.shared.basic && pos.can_win_at_once() {
+                return MATE - ply as i32 - 1;
+            }
             // Mate-distance pruning: no line from here beats a faster mate already found.
             alpha = alpha.max(-MATE + ply as i32);
             beta = beta.min(MATE - ply as i32 - 1);
@@ -1586,6 +1590,9 @@ impl<'a, G: Game> Worker<'a, G> {
             let outcome = pos.outcome();
             if outcome.is_decided() {
                 return Self::terminal_score(outcome, pos.side_to_move(), ply);
+            }
+            if pos.can_win_at_once() {
+                return MATE - ply as i32 - 1;
             }
         }
         let stand_pat = self.evaluate(pos, ply);

@@ -135,6 +135,16 @@ impl<B: Bitboard> Position<B> {
         self.king.is_empty() || !(self.king & self.rules.escape).is_empty()
     }
 
+    /// `true` when the king (still on the board) can move to an escape square: he has an open
+    /// line to one. Whoever is to move, a king move there ends the game.
+    fn king_sees_escape(&self) -> bool {
+        if self.king_gone() {
+            return false;
+        }
+        let k = self.king.lsb();
+        !(self.targets(k, Piece::King) & self.rules.escape).is_empty()
+    }
+
     /// Plies played since the start, from the move number and the side to move (the attackers'
     /// move of move 1 is ply 0).
     pub fn plies_played(&self) -> u32 {
@@ -1315,11 +1325,11 @@ impl<B: Bitboard> Game for Position<B> {
     }
 
     fn must_answer(&self) -> bool {
-        if self.side != Side::First || self.king_gone() {
-            return false;
-        }
-        let k = self.king.lsb();
-        !(self.targets(k, Piece::King) & self.rules.escape).is_empty()
+        self.side == Side::First && self.king_sees_escape()
+    }
+
+    fn can_win_at_once(&self) -> bool {
+        self.side == Side::Second && self.king_sees_escape()
     }
 
     fn is_tactical(&self, mv: Move) -> bool {

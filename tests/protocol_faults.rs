@@ -1,0 +1,180 @@
+//! The engine-protocol faults found from outside (issue 19), each as the transcript that showed
+//! it, against the real binary. Every wait is for an event (a line, `readyok`), with a timeout
+//! that only means "hung"; nothing depends on the machine's speed.
+
+mod common;
+
+use common::EngineProcess;
+use skald::engine::new_session;
+use skald::variant::Variant;
+use std::time::Duration;
+
+/// Long enough to mean "the engine hangs", never "the engine is slow".
+const HUNG: Duration = Duration::from_secs(60);
+
+fn uai() -> EngineProcess {
+    let mut e = EngineProcess::start(&[]);
+    e.send("uai");
+    e.expect_prefix("uaiok");
+    e
+}
+
+/// Reads lines up to and including the next `bestmove`; returns the lines before it and it.
+fn until_bestmove(e: &mut EngineProcess) -> (Vec<String>, String) {
+    let mut before = Vec::new();
+    loop {
+        let line = e.expect(HUNG, |_| true);
+        if line.starts_with("bestmove") {
+            return (before, line);
+        }
+        before.push(line);
+    }
+}
+
+/// `go infinite`, then `position` of a finished game and `go`: the command loop waited inside
+/// the second `go` for the first search, which only the `stop` it never read could end. Now
+/// `stop` ends the first search, and the second answers `bestmove (none)` in turn.
+#[test]
+fn a_go_on_a_finished_game_behind_go_infinite_does_not_deadlock() {
+    let mut e = uai();
+    e.send("position startpos");
+    e.send("go infinite");
+    e.send("position fen x6/7/7/7/7/7/7 o 0 1");
+    e.send("go");
+    e.send("stop");
+    let (info, first) = until_bestmove(&mut e);
+    assert!(info.iter().any(|l| l.starts_with("info depth")), "{info:?}");
+    let mv = first.split_whitespace().nth(1).unwrap();
+    assert!(
+        new_session(Variant::Ataxx)
+            .legal_moves()
+            .contains(&mv.to_string())
+    );
+    let (info, second) = until_bestmove(&mut e);
+    assert_eq!(second, "bestmove (none)");
+    assert!(info.iter().any(|l| l.contains("game over")), "{info:?}");
+    assert!(e.sync().is_empty());
+    e.send("quit");
+    assert!(e.wait_exit(HUNG).success());
+}
+
+/// `go ponder` (and `go infinite`) on a finished game waits for `stop` or `ponderhit`, as on
+/// any other position, before its `bestmove (none)` (protocol.md).
+#[test]
+fn go_ponder_on_a_finished_game_waits_for_ponderhit() {
+    let mut e = uai();
+    e.send("position fen x6/7/7/7/7/7/7 o 0 1");
+    for (go, release) in [("go ponder", "ponderhit"), ("go infinite", "stop")] {
+        e.send(go);
+        // Nothing may be answered before the release: `isready` comes back first.
+        let before = e.sync();
+        assert!(
+            !before.iter().any(|l| l.starts_with("bestmove")),
+            "{go}: {before:?}"
+        );
+        e.send(release);
+        let (_, best) = until_bestmove(&mut e);
+        assert_eq!(best, "bestmove (none)", "{go}");
+    }
+}
+
+/// Every `go` answers with a searched move: at least depth 1 and its `info` line, whatever the
+/// node limit, and also for a `go` queued behind a running search and stopped before it began.
+#[test]
+fn every_bestmove_has_a_completed_depth_behind_it() {
+    for (variant, start) in [("ataxx", None), ("brandubh", None), ("copenhagen", None)] {
+        let mut e = EngineProcess::start(&[]);
+        e.send("uci");
+        e.expect_prefix("uciok");
+        e.send(&format!("setoption name UCI_Variant value {variant}"));
+        e.send(start.unwrap_or("position startpos"));
+        let legal = new_session(variant.parse::<Variant>().unwrap()).legal_moves();
+        for go in ["go nodes 1", "go nodes 10", "go depth 1"] {
+            e.send(go);
+            let (info, best) = until_bestmove(&mut e);
+            assert!(
+                info.iter().any(|l| l.starts_with("info depth 1 ")),
+                "{variant} {go}: {info:?}"
+            );
+            let mv = best.split_whitespace().nth(1).unwrap();
+            assert!(legal.contains(&mv.to_string()), "{variant} {go}: {best}");
+        }
+        // A go queued behind an infinite search, both stopped at once.
+        e.send("go infinite");
+        e.send("go depth 30");
+        e.send("stop");
+        for _ in 0..2 {
+            let (info, best) = until_bestmove(&mut e);
+            assert!(
+                info.iter().any(|l| l.starts_with("info depth")),
+                "{variant}: {info:?}"
+            );
+            let mv = best.split_whitespace().nth(1).unwrap();
+            assert!(legal.contains(&mv.to_string()), "{variant}: {best}");
+        }
+        e.send("quit");
+        assert!(e.wait_exit(HUNG).success());
+    }
+}
+
+/// `perft` and `bench` are read past: `isready` is answered while they run, `stop` ends them
+/// (they say so), `quit` ends the process.
+#[test]
+fn perft_and_bench_can_be_stopped() {
+    let mut e = EngineProcess::start(&[]);
+    e.send("uci");
+    e.expect_prefix("uciok");
+    e.send("setoption name UCI_Variant value tablut");
+    // perft 9 of tablut is about 10^16 leaves: it cannot end by itself.
+    e.send("perft 9");
+    e.send("go depth 1");
+    e.expect_prefix("info string error: go ignored: perft is running");
+    e.send("stop");
+    e.expect_prefix("info string perft stopped");
+    e.send("bench 30");
+    e.send("stop");
+    e.expect_prefix("info string bench stopped");
+    assert!(e.sync().is_empty());
+    e.send("perft 9");
+    e.send("quit");
+    assert!(e.wait_exit(HUNG).success());
+}
+
+/// Clock fields at the top of their range (every one that parses) neither wrap nor panic:
+/// the engine answers with a move (debug builds check overflow in the time manager's test).
+#[test]
+fn huge_clock_values_are_answered_with_a_move() {
+    let mut e = uai();
+    e.send("position startpos");
+    let max = i64::MAX;
+    for go in [
+        format!("go wtime {max} btime {max} winc {max} binc {max} movestogo {max}"),
+        format!("go btime {max} binc {max}"),
+        format!("go btime 1 binc {max} movestogo 1"),
+        format!("go movetime 1 btime {max}"),
+    ] {
+        e.send(&go);
+        e.send("stop");
+        let (info, best) = until_bestmove(&mut e);
+        assert!(best.len() > "bestmove ".len(), "{go}: {best}");
+        assert!(!info.iter().any(|l| l.contains("error")), "{go}: {info:?}");
+    }
+}
+
+/// `setoption name Tune lmr_min_depth value 1` is inside its listed range: a tuning build's
+/// engine searches with it (the LMR clamp panicked, and the engine played an unsearched move).
+#[cfg(feature = "tune")]
+#[test]
+fn a_listed_tune_value_searches() {
+    let mut e = uai();
+    e.send("setoption name Tune lmr_min_depth value 1");
+    e.send("position startpos");
+    e.send("go depth 6");
+    let (info, best) = until_bestmove(&mut e);
+    assert!(!info.iter().any(|l| l.contains("error")), "{info:?}");
+    assert!(
+        info.iter().any(|l| l.starts_with("info depth 6 ")),
+        "{info:?}"
+    );
+    assert!(best.len() > "bestmove ".len());
+}
