@@ -662,22 +662,55 @@ fn tiny_node_limits_answer_a_searched_move() {
 }
 
 /// A `go` with no limit of its own searches until `stop`, like `go infinite` (protocol.md), also
-/// when the search ends early: here x mates in 2 and the iterations stop at depth 7. (Found by
-/// the fuzzer: the answer came at once, without `stop`.)
+/// when the search ends early: x mates in 2 and the iterations stop at depth 7; `Skill Level 0`
+/// caps the search at depth 1; `go ponder` after `ponderhit` goes on with the limits it was
+/// given, here none. (Found by the fuzzer: the answer came at once, without `stop`.) Each case
+/// waits for the event after which the search has nothing left to do, syncs twice and fails if
+/// the answer came before `stop`.
 #[test]
-fn bare_go_answers_only_after_stop_even_when_the_search_ends_early() {
-    let mut h = Harness::start(Variant::Ataxx);
-    let check = (|| {
-        h.setup()?;
-        h.command("position fen 6o/7/7/2o4/1oo4/7/x6 x 5 1 moves a1a3 c3e4")?;
-        h.command("go")?;
-        // The mate is found; a search that ends now must still wait for `stop`.
-        h.await_line(|l| l.contains(" score mate "))?;
-        h.command("isready")?;
-        h.command("isready")?;
-        h.finish()
-    })();
-    check.unwrap_or_else(|e| panic!("{e}"));
+fn a_go_with_no_limit_answers_only_after_stop_even_when_the_search_ends_early() {
+    let cases: [(Variant, &[&str], &str); 3] = [
+        (
+            Variant::Ataxx,
+            &[
+                "position fen 6o/7/7/2o4/1oo4/7/x6 x 5 1 moves a1a3 c3e4",
+                "go",
+            ],
+            " score mate ",
+        ),
+        (
+            Variant::Brandubh,
+            &["setoption name Skill Level value 0", "go"],
+            "info depth 1 ",
+        ),
+        (
+            Variant::Brandubh,
+            &[
+                "setoption name Skill Level value 0",
+                "go ponder",
+                "ponderhit",
+            ],
+            "info depth 1 ",
+        ),
+    ];
+    let mut failures = Vec::new();
+    for (variant, commands, event) in cases {
+        let mut h = Harness::start(variant);
+        let check = (|| {
+            h.setup()?;
+            for c in commands {
+                h.command(c)?;
+            }
+            h.await_line(|l| l.contains(event))?;
+            h.command("isready")?;
+            h.command("isready")?;
+            h.finish()
+        })();
+        if let Err(e) = check {
+            failures.push(format!("{variant} {commands:?}: {e}"));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n\n"));
 }
 
 /// The FEN table says rightly which positions are finished.
