@@ -157,9 +157,10 @@ fn play_game(engine_roles: &[Side], seed: u64, max_plies: usize) -> (String, usi
 #[test]
 fn skald_plays_a_whole_game_against_itself() {
     let (status, plies) = play_game(&[Side::First, Side::Second], 1, 200);
-    // The 140-ply rule ends every Copenhagen game.
+    // The 140-ply rule ends every Copenhagen game, at the latest on ply 142 (a move made after
+    // more than 140 plies draws, as on hnefatafl.org).
     assert_ne!(status, "ongoing", "after {plies} plies");
-    assert!(plies <= 140);
+    assert!(plies <= 142);
 }
 
 #[test]
@@ -202,6 +203,7 @@ fn each_command_answers_in_its_form() {
         "protocol_version",
         "quit",
         "show_board",
+        "show_board_open_tafl",
         "time_settings",
         "version",
     ] {
@@ -310,7 +312,7 @@ fn bad_input_is_answered_with_an_error_and_never_ends_the_engine() {
     for bad in [
         "genmove",
         "board_size",
-        "board_size 7",
+        "board_size 9",
         "board_size eleven",
         "board_size 99999999999999999999",
         "known_command",
@@ -459,4 +461,141 @@ mod fuzz {
             }
         }
     }
+}
+
+/// `board_size 7`: hnefatafl.org's 7×7 Copenhagen board (brandubh's start, the defenders move
+/// first, squares in lower case; its rules are tested in `tests/tafl_rules.rs`).
+#[test]
+fn board_size_7_plays_hnefatafl_orgs_7x7_board() {
+    let mut e = EngineProcess::start(&["htp", "--depth", "1"]);
+    assert_eq!(ask(&mut e, "board_size 7"), "= ");
+    assert_eq!(
+        ask(&mut e, "show_board_open_tafl"),
+        "= /3A3/3A3/3D3/AADKDAA/3D3/3A3/3A3/"
+    );
+    e.send("show_board");
+    let board = reply(&mut e);
+    assert_eq!(board.len(), 9, "{board:?}");
+    assert!(board[1].starts_with("7 "), "{board:?}");
+    let from = ask(&mut e, "play_from");
+    let mut from: Vec<&str> = from.split_whitespace().collect();
+    from[2..].sort();
+    assert_eq!(from, ["=", "defender", "c4", "d3", "d5", "e4"]);
+    assert_eq!(
+        ask(&mut e, "play attacker d2 c2"),
+        "? play: it isn't your turn (defender to move)"
+    );
+    // 7 + . . A . . +
+    // 6 . . . A . . .
+    // 5 . D . . . . .
+    // 4 A A D K D A A
+    // 3 . D . . . . .     d3-b3, d2-c2, then d5-b5 captures b4 between b3 and b5.
+    // 2 . . . A . . .
+    // 1 + . . A . . +
+    assert_eq!(ask(&mut e, "play defender d3 b3"), "= ");
+    assert_eq!(ask(&mut e, "play attacker d2 c2"), "= ");
+    assert_eq!(ask(&mut e, "play d D5 B5"), "= b4 ");
+    assert_eq!(
+        ask(&mut e, "show_board_open_tafl"),
+        "= /3A3/3A3/1D5/A1DKDAA/1D5/2A4/3A3/"
+    );
+    let generated = ask(&mut e, "generate_move");
+    let words: Vec<&str> = generated.split_whitespace().collect();
+    assert_eq!(&words[..3], ["=", "play", "attacker"], "{generated}");
+    for sq in &words[3..] {
+        assert!(
+            sq.len() == 2 && matches!(sq.as_bytes()[0], b'a'..=b'g'),
+            "{generated}"
+        );
+    }
+    // first_move gives the attackers the first move on the same board.
+    assert_eq!(ask(&mut e, "first_move attacker"), "= ");
+    assert!(ask(&mut e, "play_from").starts_with("= attacker "));
+    assert_eq!(ask(&mut e, "play attacker d2 c2"), "= ");
+    assert_eq!(ask(&mut e, "final_status"), "= ongoing");
+}
+
+/// `show_board_open_tafl` as hnefatafl.org writes it (`Board::open_tafl_serialize`): ranks top
+/// first, each after a `/`, a final `/`, `A`/`D`/`K` and runs of empty squares.
+#[test]
+fn show_board_open_tafl_answers_as_the_reference() {
+    let mut e = EngineProcess::start(&["htp", "--depth", "1"]);
+    assert_eq!(
+        ask(&mut e, "show_board_open_tafl"),
+        "= /3AAAAA3/5A5/11/A4D4A/A3DDD3A/AA1DDKDD1AA/A3DDD3A/A4D4A/11/5A5/3AAAAA3/"
+    );
+    for cmd in ["play attacker a4 e4", "play defender e7 e9", "play a k4 g4"] {
+        ask(&mut e, cmd);
+    }
+    assert_eq!(
+        ask(&mut e, "show_board_open_tafl"),
+        "= /3AAAAA3/5A5/4D6/A4D4A/A4DD3A/AA1DDKDD1AA/A3DDD3A/4A1A4/11/5A5/3AAAAA3/"
+    );
+    assert_eq!(ask(&mut e, "board_size 13"), "= ");
+    assert_eq!(
+        ask(&mut e, "show_board_open_tafl"),
+        "= /3AAAAAAA3/6A6/13/A5D5A/A5D5A/A4DDD4A/AA1DDDKDDD1AA/A4DDD4A/A5D5A/A5D5A/13/6A6/3AAAAAAA3/"
+    );
+}
+
+/// `play ROLE resigns`: only the side to move may resign; the game is over and the other side
+/// has won, on every board (`play_undo` takes the resignation back).
+#[test]
+fn play_role_resigns_ends_the_game_on_every_board() {
+    let mut e = EngineProcess::start(&["htp", "--depth", "1"]);
+    for (size, first, second) in [
+        (7, "defender", "attacker"),
+        (11, "attacker", "defender"),
+        (13, "attacker", "defender"),
+    ] {
+        assert_eq!(ask(&mut e, &format!("board_size {size}")), "= ");
+        assert_eq!(
+            ask(&mut e, &format!("play {second} resigns")),
+            "? play: you can't resign for the other player"
+        );
+        assert_eq!(ask(&mut e, &format!("play {first} resigns")), "= ");
+        assert_eq!(
+            ask(&mut e, "final_status"),
+            format!("= {second}_wins"),
+            "{size}"
+        );
+        assert_eq!(ask(&mut e, "play_from"), "? play: the game is already over");
+        assert!(ask(&mut e, "generate_move").starts_with("? "));
+        assert_eq!(ask(&mut e, "play_undo"), "= ");
+        assert_eq!(ask(&mut e, "final_status"), "= ongoing");
+    }
+}
+
+/// Under `time_settings fischer`, hnefatafl.org judges the clock of the side to move when a
+/// `play` arrives (`Game::play`): out of time, that side loses and the move is not played; the
+/// answer is `= ` (no captures). Its `generate_move` answers the move found, which is then not
+/// played. `fischer 0 0` leaves no time at all, so nothing here depends on the machine's speed.
+#[test]
+fn a_side_out_of_time_loses_when_its_move_arrives() {
+    const START: &str = "= /3AAAAA3/5A5/11/A4D4A/A3DDD3A/AA1DDKDD1AA/A3DDD3A/A4D4A/11/5A5/3AAAAA3/";
+    let mut e = EngineProcess::start(&["htp", "--depth", "1"]);
+    assert_eq!(ask(&mut e, "time_settings fischer 0 0"), "= ");
+    assert_eq!(ask(&mut e, "play attacker a4 e4"), "= ");
+    assert_eq!(ask(&mut e, "final_status"), "= defender_wins");
+    assert_eq!(ask(&mut e, "show_board_open_tafl"), START);
+    assert_eq!(
+        ask(&mut e, "play attacker a4 e4"),
+        "? play: the game is already over"
+    );
+    assert!(ask(&mut e, "generate_move").starts_with("? "));
+    // play_undo takes the loss back (the clock stays empty).
+    assert_eq!(ask(&mut e, "play_undo"), "= ");
+    assert_eq!(ask(&mut e, "final_status"), "= ongoing");
+    let generated = ask(&mut e, "generate_move");
+    assert!(generated.starts_with("= play attacker "), "{generated}");
+    assert_eq!(ask(&mut e, "final_status"), "= defender_wins");
+    assert_eq!(ask(&mut e, "show_board_open_tafl"), START);
+    // The defenders lose on time alike, and the clock is judged before the move is.
+    assert_eq!(ask(&mut e, "first_move defender"), "= ");
+    assert_eq!(ask(&mut e, "play defender a4 a5"), "= ");
+    assert_eq!(ask(&mut e, "final_status"), "= attacker_wins");
+    // Un-timed, nobody runs out of time.
+    assert_eq!(ask(&mut e, "time_settings un-timed"), "= ");
+    assert_eq!(ask(&mut e, "play attacker a4 e4"), "= ");
+    assert_eq!(ask(&mut e, "final_status"), "= ongoing");
 }

@@ -643,3 +643,220 @@ fn opentafl_large_boards_load() {
     check::<Wide<3>>(parse_rules(sea13).unwrap());
     check::<Wide<6>>(parse_rules(alea19).unwrap());
 }
+
+// ---- The 140-ply draw (copenhagen.md rule 6, as hnefatafl.org 6.4.1 plays it) ----
+//
+// hnefatafl.org draws a move made when more than 140 plies had been played (`turn_number >
+// MAX_TURNS`, checked after its win checks): the 142nd ply draws unless it wins, the 141st does
+// not draw. The positions below are Copenhagen 11×11 on move 71:
+// 11 + . . . . . . . . . +
+// 10 . . . . . t . . . . .
+//  9 . . . . . . . . . . .
+//  8 . . . . . . . . . . .
+//  7 . . . . . . . . . . .
+//  6 . . . . . + . . . T .
+//  5 K . . . . . . . . . .
+//  4 . . . . . . . . . . .
+//  3 . . . . . . . . . . .
+//  2 . . . . . t . . . . .
+//  1 + . . . . . . . . . +
+//    a b c d e f g h i j k
+// "a 0 71": 140 plies played, the attackers to make the 141st; "d 0 71": 141 played, the
+// defenders to make the 142nd.
+const PLY_LIMIT_BOARD: &str = "11/5t5/11/11/11/9T1/K10/11/11/5t5/11";
+
+// f10-g10 is ply 141: no draw yet. j6-j7 is ply 142: drawn.
+#[test]
+fn copenhagen_draw_comes_on_ply_142() {
+    let p = cph(&format!("{PLY_LIMIT_BOARD} a 0 71"));
+    assert_eq!(p.plies_played(), 140);
+    assert_eq!(p.outcome(), Outcome::Ongoing);
+    let p = play(&p, "f10-g10");
+    assert_eq!(p.plies_played(), 141);
+    assert_eq!(p.outcome(), Outcome::Ongoing);
+    assert!(p.perft(1) > 0);
+    let p = play(&p, "j6-j7");
+    assert_eq!(p.plies_played(), 142);
+    assert_eq!(p.outcome(), Outcome::draw(Reason::MoveLimit));
+}
+
+// a5-a1 on ply 142: the king reaches the corner; the win stands.
+#[test]
+fn copenhagen_king_escape_on_ply_142_wins() {
+    let p = cph(&format!("{PLY_LIMIT_BOARD} d 0 71"));
+    assert_eq!(p.outcome(), Outcome::Ongoing);
+    let won = play(&p, "a5-a1");
+    assert_eq!(
+        won.outcome(),
+        Outcome::win(Side::Second, Reason::KingEscaped)
+    );
+    let drawn = play(&p, "a5-a4");
+    assert_eq!(drawn.outcome(), Outcome::draw(Reason::MoveLimit));
+}
+
+// ---- hnefatafl.org's 7×7 board (`skald htp`'s `board_size 7`) ----
+
+use skald::tafl::{EdgeFort, RuleOptions, copenhagen7_rules, leaked_rule_sets};
+
+fn cph7(fen: &str) -> Position<u64> {
+    pos(copenhagen7_rules(), fen)
+}
+
+// 7 + . . t . . +
+// 6 . . . t . . .
+// 5 . . . T . . .
+// 4 t t T K T t t
+// 3 . . . T . . .
+// 2 . . . t . . .
+// 1 + . . t . . +    brandubh's board, but the defenders move first (24 moves).
+//   a b c d e f g
+#[test]
+fn copenhagen7_defenders_move_first() {
+    let p = Position::start(copenhagen7_rules());
+    assert_eq!(p.side_to_move(), Side::Second);
+    assert_eq!(p.plies_played(), 0);
+    assert_eq!(p.perft(1), 24);
+}
+
+// 7 + K . . . . +
+// 4 . . . + . . .
+// 3 . . . . . . t
+// 2 . . . T . . .    the defender on d2 may not pass the empty throne d4 (nor stop on it): d2-d3
+// 1 + . . . . . +    only, upwards; hnefatafl.org's move lists stop soldiers at the 7×7 throne.
+//   a b c d e f g    The king may cross it.
+#[test]
+fn copenhagen7_soldiers_may_not_pass_the_throne() {
+    let p = cph7("1K5/7/7/7/6t/3T3/7 d");
+    let legal = |p: &Position<u64>, mv: &str| p.parse_move(mv).is_ok();
+    assert!(legal(&p, "d2-d3"));
+    for mv in ["d2-d4", "d2-d5", "d2-d6", "d2-d7"] {
+        assert!(!legal(&p, mv), "{mv}");
+    }
+    let p = cph7("7/7/3K3/7/7/6t/7 d");
+    assert!(legal(&p, "d5-d1"));
+}
+
+// 4 . . . . t . .
+// 3 . T . . . . .
+// 2 . . . . . . .
+// 1 + . t K . . +    e4-e1: two attackers in line capture the king, on the edge too.
+//   a b c d e f g
+#[test]
+fn copenhagen7_king_captured_by_two_on_the_edge() {
+    let p = play(&cph7("7/7/7/4t2/1T5/7/2tK3 a"), "e4-e1");
+    assert_eq!(p.outcome(), Outcome::win(Side::First, Reason::KingCaptured));
+}
+
+// 2 . . t . . . .
+// 1 + K . . . . +    c2-c1: the corner is hostile to the king.
+//   a b c d e f g
+#[test]
+fn copenhagen7_king_captured_against_a_corner() {
+    let p = play(&cph7("7/7/7/7/7/2t4/1K5 a"), "c2-c1");
+    assert_eq!(p.outcome(), Outcome::win(Side::First, Reason::KingCaptured));
+}
+
+// 7 + . . t . . +
+// 6 . . . . . . .
+// 5 . . . K . . .
+// 4 . . . + . . .    d7-d6: the empty throne is not hostile to the king on 7×7 (it is in
+//   a b c d e f g    brandubh): he stays.
+#[test]
+fn copenhagen7_empty_throne_is_not_hostile_to_the_king() {
+    let p = play(&cph7("3t3/7/3K3/7/7/7/7 a"), "d7-d6");
+    assert_eq!(p.outcome(), Outcome::Ongoing);
+    assert_ne!(p.king(), 0);
+}
+
+// 5 . . . t . . .
+// 4 . . t K t . .
+// 3 . . . . . . .
+// 2 . . . t . . .    d2-d3: on the throne the king needs four attackers; three are not enough.
+#[test]
+fn copenhagen7_king_on_throne_needs_four() {
+    let p = play(&cph7("7/7/3t3/2tKt2/7/3t3/7 a"), "d2-d3");
+    assert_eq!(p.outcome(), Outcome::win(Side::First, Reason::KingCaptured));
+    let p = play(&cph7("7/7/7/2tKt2/7/3t3/7 a"), "d2-d3");
+    assert_eq!(p.outcome(), Outcome::Ongoing);
+}
+
+// 6 . t . . . t .
+// 3 . . . . T . .
+// 2 . . T T . . .
+// 1 + T K . . . +    e3-e1 closes what would be an edge fort on 11×11 (around c1 d1): the 7×7
+//   a b c d e f g    board has no edge forts (hnefatafl.org's `play_internal`).
+#[test]
+fn copenhagen7_has_no_edge_forts() {
+    let fen = "7/1t3t1/7/7/4T2/2TT3/1TK4 d";
+    let p = play(&cph7(fen), "e3-e1");
+    assert_eq!(p.outcome(), Outcome::Ongoing);
+    let mut o = RuleOptions::copenhagen7();
+    o.name = "copenhagen7 with edge forts".into();
+    o.edge_fort = EdgeFort::Copenhagen;
+    let with_forts = Rules::<u64>::leak(o).unwrap();
+    let p = play(&pos(with_forts, fen), "e3-e1");
+    assert_eq!(p.outcome(), Outcome::win(Side::Second, Reason::EdgeFort));
+}
+
+// The 140-ply draw on 7×7 counts from the defenders' first move (the reference counts plays):
+// "d 0 71" is 140 plies played. Board:
+// 7 + . . . . . +
+// 6 . t . . . . .
+// 5 . . . . . . .
+// 4 . . . + . . .
+// 3 . . . . . T .
+// 2 . . . . . . .
+// 1 + . . . K . +    e1-e2 is ply 141 (no draw), b6-b7 ply 142 (drawn).
+#[test]
+fn copenhagen7_plies_count_from_the_defenders_first_move() {
+    let p = cph7("7/1t5/7/7/5T1/7/4K2 d 0 71");
+    assert_eq!(p.plies_played(), 140);
+    let p = play(&p, "e1-e2");
+    assert_eq!(p.plies_played(), 141);
+    assert_eq!(p.outcome(), Outcome::Ongoing);
+    let p = play(&p, "b6-b7");
+    assert_eq!(p.outcome(), Outcome::draw(Reason::MoveLimit));
+    // Copenhagen 11×11 started by the defenders (HTP `first_move defender`) counts alike.
+    let mut o = RuleOptions::copenhagen();
+    o.start_fen = o.start_fen.replacen(" a ", " d ", 1);
+    let r = Rules::<u128>::leak(o).unwrap();
+    assert_eq!(r.first_side, Side::Second);
+    assert_eq!(
+        pos(r, &format!("{PLY_LIMIT_BOARD} d 0 71")).plies_played(),
+        140
+    );
+}
+
+// ---- Rule sets built at run time ----
+
+/// `Rules::leak` interns: equal options give the same `&'static Rules` (one leak per distinct
+/// rule set and bitboard type), and `Rules::new` reuses a name it has leaked before.
+#[test]
+fn leaking_the_same_rules_again_reuses_them() {
+    let mut o = RuleOptions::brandubh();
+    o.name = "brandubh, interned".into();
+    let first = Rules::<u64>::leak(o.clone()).unwrap();
+    let before = leaked_rule_sets();
+    for _ in 0..1000 {
+        assert!(std::ptr::eq(first, Rules::<u64>::leak(o.clone()).unwrap()));
+    }
+    // Other tests of this binary may leak their own rule sets meanwhile, but not hundreds.
+    assert!(leaked_rule_sets() - before < 100);
+    // Positions of equal rules are equal.
+    assert_eq!(
+        Position::start(first),
+        Position::start(Rules::<u64>::leak(o.clone()).unwrap())
+    );
+    // Another bitboard type or other options make another rule set.
+    let wide = Rules::<u128>::leak(o.clone()).unwrap();
+    assert_eq!(wide.size, 7);
+    o.move_limit = Some(50);
+    let other = Rules::<u64>::leak(o.clone()).unwrap();
+    assert!(!std::ptr::eq(first, other));
+    assert_eq!(other.move_limit, Some(50));
+    // `Rules::new` leaks a name once.
+    let a = Rules::<u64>::new(o.clone()).unwrap();
+    let b = Rules::<u64>::new(o).unwrap();
+    assert!(std::ptr::eq(a.name, b.name));
+    assert!(std::ptr::eq(a.name, first.name));
+}

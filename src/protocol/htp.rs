@@ -1,12 +1,20 @@
 //! The Hnefatafl Text Protocol (HTP), spoken by `skald htp`: the protocol of hnefatafl.org's
-//! engine `hnefatafl-text-protocol` (the hnefatafl-copenhagen project, protocol version
-//! `1-beta`), for Copenhagen Hnefatafl on 11×11 and 13×13 boards.
+//! engine `hnefatafl-text-protocol` (the hnefatafl-copenhagen project, 6.4.1, protocol version
+//! `1-beta`), for Copenhagen Hnefatafl on its 7×7, 11×11 and 13×13 boards (`board_size`; the
+//! 7×7 rules are [`crate::tafl::copenhagen7_rules`]).
 //!
 //! GTP-style: one command a line (text after `#` is a comment; empty lines get no answer), each
 //! answered by `= <result>` or `? <error>` and a blank line. Roles are `attacker`/`defender`
 //! (`a`/`d`, any case); squares are a file letter and a rank number from the bottom-left corner
-//! (`a1`), written lower case on 11×11 and upper case on 13×13 (read in either case). The exact
-//! form of every command is in protocol.md ("HTP").
+//! (`a1`), written lower case on 7×7 and 11×11 and upper case on 13×13, as the reference writes
+//! them (read in either case, as the reference reads them). The exact form of every command is
+//! in protocol.md ("HTP").
+//!
+//! As the reference: `play ROLE resigns` ends the game (the other side wins); under
+//! `time_settings fischer` a side whose clock has run out when its `play` (or skald's
+//! `generate_move` move) arrives loses on time, the move not played;
+//! `show_board_open_tafl` writes the board as the reference does (`/`-separated ranks, top
+//! first, `A` attacker, `D` defender, `K` king, digits for empty runs).
 //!
 //! This module only parses and formats: the game, the rules and the search are
 //! [`crate::engine::Engine`]'s. `generate_move` searches under the limits given on the command
@@ -14,9 +22,10 @@
 
 use super::Output;
 use crate::engine::Engine;
-use crate::engine::session::MoveError;
+use crate::engine::session::{GameSession, MoveError, Session};
 use crate::game::{Outcome, Side};
 use crate::search::{Clock, Limits};
+use crate::tafl::RuleOptions;
 use crate::variant::Variant;
 use std::io::BufRead;
 use std::panic::{AssertUnwindSafe, catch_unwind};
@@ -25,8 +34,8 @@ use std::time::Instant;
 /// The protocol version `protocol_version` answers (hnefatafl-copenhagen's `1-beta`).
 pub const PROTOCOL_VERSION: &str = "1-beta";
 
-/// The commands skald's HTP knows, in the order `list_commands` gives them.
-pub const COMMANDS: [&str; 16] = [
+/// The commands skald's HTP knows, in the order `list_commands` gives them (the reference's).
+pub const COMMANDS: [&str; 17] = [
     "board_size",
     "final_status",
     "first_move",
@@ -41,6 +50,7 @@ pub const COMMANDS: [&str; 16] = [
     "protocol_version",
     "quit",
     "show_board",
+    "show_board_open_tafl",
     "time_settings",
     "version",
 ];
@@ -85,15 +95,16 @@ pub struct Htp {
     out: Output,
     engine: Engine,
     settings: Settings,
-    /// 11 or 13.
+    /// 7, 11 or 13.
     size: u8,
     time: TimeControl,
     /// Time left per side (ms, may run below zero) under a Fischer control.
     clocks: [i64; 2],
     /// When the side to move's turn began (the last move, or the start of the game).
     turn_started: Instant,
-    /// A side that resigned (`play ROLE resigns`): the game is over, the other side won.
-    resigned: Option<Side>,
+    /// A side that resigned (`play ROLE resigns`) or lost on time: the game is over, the other
+    /// side won.
+    lost: Option<Side>,
 }
 
 /// The side an HTP role names: `attacker`/`a` or `defender`/`d`, any case.
@@ -128,7 +139,7 @@ impl Htp {
             time: TimeControl::Untimed,
             clocks: [0; 2],
             turn_started: Instant::now(),
-            resigned: None,
+            lost: None,
         }
     }
 
@@ -195,6 +206,7 @@ impl Htp {
             "play_to" => self.play_to(args),
             "final_status" => Ok(self.final_status().to_string()),
             "show_board" => Ok(format!("\n{}", self.engine.session().board().trim_end())),
+            "show_board_open_tafl" => Ok(self.open_tafl_board()),
             "quit" => return (Ok(String::new()), Flow::Quit),
             other => Err(format!(
                 "unrecognized command: {}",
@@ -204,54 +216,75 @@ impl Htp {
         (answer, Flow::Continue)
     }
 
-    /// A new game on the current board size and time control.
-    fn new_game(&mut self) {
-        let variant = self.variant_for(self.size).unwrap_or(Variant::Copenhagen);
+    /// A new game on the current board size and time control, `first` moving first (`None`:
+    /// the board's own first side, the defenders on 7×7, the attackers on 11×11 and 13×13, as
+    /// the reference's `Game::make`).
+    fn new_game(&mut self, first: Option<Side>) -> Result<(), String> {
+        let (variant, options) = match self.size {
+            7 => (Variant::Copenhagen, RuleOptions::copenhagen7()),
+            13 => (Variant::Copenhagen13, RuleOptions::copenhagen13()),
+            _ => (Variant::Copenhagen, RuleOptions::copenhagen()),
+        };
+        // A game that starts with the other side to move is played under a copy of the rules
+        // whose start position says so (interned by `Rules::leak`: built once per process), so
+        // that the 140-ply count starts at its first move as the reference's does.
+        let flipped = match first {
+            Some(side) => {
+                let mut fields: Vec<&str> = options.start_fen.split_whitespace().collect();
+                let letter = if side == Side::First { "a" } else { "d" };
+                (fields.get(1) != Some(&letter)).then(|| {
+                    fields[1] = letter;
+                    fields.join(" ")
+                })
+            }
+            None => None,
+        };
+        let session: Option<Box<dyn Session>> = match flipped {
+            Some(fen) => Some(super::opentafl::new_session(RuleOptions {
+                start_fen: fen,
+                ..options
+            })?),
+            None if self.size == 7 => Some(Box::new(GameSession::new(crate::tafl::copenhagen7()))),
+            None => None,
+        };
         self.engine.set_variant(variant);
-        self.resigned = None;
+        if let Some(session) = session {
+            self.engine.set_session(session);
+        }
+        self.lost = None;
         let start = match self.time {
             TimeControl::Untimed => 0,
             TimeControl::Fischer { start_ms, .. } => start_ms.min(i64::MAX as u64) as i64,
         };
         self.clocks = [start; 2];
         self.turn_started = Instant::now();
-    }
-
-    /// The variant for a board size: `copenhagen` (11) or `copenhagen13` (13, once it exists).
-    fn variant_for(&self, size: u8) -> Result<Variant, String> {
-        match size {
-            11 => Ok(Variant::Copenhagen),
-            _ => "copenhagen13".parse::<Variant>().map_err(|_| {
-                "board_size: 13×13 is not supported yet (this build plays Copenhagen on 11×11)"
-                    .to_string()
-            }),
-        }
+        Ok(())
     }
 
     fn board_size(&mut self, args: &[&str]) -> Result<String, String> {
         let arg = args
             .first()
-            .ok_or("expected: board_size 11 or board_size 13")?;
+            .ok_or("expected: board_size 7, board_size 11 or board_size 13")?;
         let size = match *arg {
+            "7" => 7,
             "11" => 11,
             "13" => 13,
             other => {
                 return Err(format!(
-                    "board_size: expected 11 or 13, got {}",
+                    "board_size: expected 7, 11 or 13, got {}",
                     crate::engine::options::truncate(other, 20).escape_debug()
                 ));
             }
         };
-        self.variant_for(size)?;
+        let old = self.size;
         self.size = size;
-        self.new_game();
+        self.new_game(None).inspect_err(|_| self.size = old)?;
         Ok(String::new())
     }
 
     fn first_move(&mut self, args: &[&str]) -> Result<String, String> {
         let side = parse_role(args.first().ok_or("expected: first_move ROLE")?)?;
-        self.new_game();
-        self.engine.session_mut().set_side_to_move(side);
+        self.new_game(Some(side))?;
         Ok(String::new())
     }
 
@@ -274,7 +307,7 @@ impl Htp {
             _ => return Err(USAGE.to_string()),
         };
         self.time = time;
-        self.new_game();
+        self.new_game(None)?;
         Ok(String::new())
     }
 
@@ -329,17 +362,37 @@ impl Htp {
     }
 
     fn game_over(&self) -> bool {
-        self.resigned.is_some() || self.engine.session().outcome().is_decided()
+        self.lost.is_some() || self.engine.session().outcome().is_decided()
+    }
+
+    /// The time since the side to move's turn began, ms.
+    fn time_spent(&self) -> i64 {
+        self.turn_started
+            .elapsed()
+            .as_millis()
+            .min(i64::MAX as u128) as i64
+    }
+
+    /// Under a Fischer control, whether the side to move's clock has run out now, as the
+    /// reference judges it when a move arrives (hnefatafl-copenhagen 6.4.1, `Game::play`: the
+    /// time since the last move taken off, then lost at zero or below). If so the game is over,
+    /// lost on time. Always `false` un-timed.
+    fn flagged(&mut self) -> bool {
+        if self.time == TimeControl::Untimed {
+            return false;
+        }
+        let side = self.engine.session().side_to_move();
+        let out = self.clocks[side.index()].saturating_sub(self.time_spent()) <= 0;
+        if out {
+            self.lost = Some(side);
+        }
+        out
     }
 
     /// Charges the time since the turn began to the mover's clock and adds the increment.
     fn charge_clock(&mut self, mover: Side) {
         if let TimeControl::Fischer { inc_ms, .. } = self.time {
-            let spent = self
-                .turn_started
-                .elapsed()
-                .as_millis()
-                .min(i64::MAX as u128) as i64;
+            let spent = self.time_spent();
             let c = &mut self.clocks[mover.index()];
             *c = c.saturating_sub(spent).saturating_add(inc_ms as i64);
         }
@@ -347,11 +400,15 @@ impl Htp {
     }
 
     /// Plays skald's move text `mv` for the side to move and returns the captured squares, in
-    /// board order, each followed by a space (hnefatafl-copenhagen's form).
+    /// board order, each followed by a space (hnefatafl-copenhagen's form). A side to move out
+    /// of time loses instead ([`Htp::flagged`]): nothing is played and there are no captures.
     fn play_move(&mut self, mv: &str) -> Result<String, String> {
         let mover = self.engine.session().side_to_move();
         let before = self.engine.session().board_rows();
         let from_to: Vec<&str> = mv.split('-').collect();
+        if self.flagged() {
+            return Ok(String::new());
+        }
         self.engine.session_mut().play(mv).map_err(|e| match e {
             MoveError::GameOver(_) => "play: the game is already over".to_string(),
             MoveError::Illegal(e) => format!("play: {e}"),
@@ -390,16 +447,25 @@ impl Htp {
             return Err("play: the game is already over".to_string());
         }
         let to_move = self.engine.session().side_to_move();
-        if second.eq_ignore_ascii_case("resign") || second.eq_ignore_ascii_case("resigns") {
+        let resigns =
+            second.eq_ignore_ascii_case("resign") || second.eq_ignore_ascii_case("resigns");
+        let squares = if resigns {
+            None
+        } else {
+            let to = args.get(2).ok_or(USAGE)?;
+            Some((self.parse_square(second)?, self.parse_square(to)?))
+        };
+        // The reference judges the clock first, whatever the move (`Game::play`).
+        if self.flagged() {
+            return Ok(String::new());
+        }
+        let Some((from, to)) = squares else {
             if role != to_move {
                 return Err("play: you can't resign for the other player".to_string());
             }
-            self.resigned = Some(role);
+            self.lost = Some(role);
             return Ok(String::new());
-        }
-        let to = args.get(2).ok_or(USAGE)?;
-        let from = self.parse_square(second)?;
-        let to = self.parse_square(to)?;
+        };
         if role != to_move {
             return Err(format!(
                 "play: it isn't your turn ({} to move)",
@@ -446,11 +512,7 @@ impl Htp {
                 };
             }
             TimeControl::Fischer { inc_ms, .. } => {
-                let spent = self
-                    .turn_started
-                    .elapsed()
-                    .as_millis()
-                    .min(i64::MAX as u128) as i64;
+                let spent = self.time_spent();
                 let mut time = [None; 2];
                 for s in [Side::First, Side::Second] {
                     let mut left = self.clocks[s.index()];
@@ -496,12 +558,16 @@ impl Htp {
         let mv = best
             .or_else(|| self.engine.session().legal_moves().into_iter().next())
             .ok_or("generate_move: no legal move")?;
+        // Out of time by now, skald loses and the move is not played; the move is answered all
+        // the same, as by the reference (its `generate_move` answers the move its `Game::play`
+        // then refused on time).
         self.play_move(&mv)?;
         Ok(format!("play {} {}", role_name(side), self.move_text(&mv)))
     }
 
     fn play_undo(&mut self) -> Result<String, String> {
-        if self.resigned.take().is_some() {
+        if self.lost.take().is_some() {
+            self.turn_started = Instant::now();
             return Ok(String::new());
         }
         if self.engine.session_mut().undo() {
@@ -569,9 +635,41 @@ impl Htp {
         Ok(tos.join(" "))
     }
 
+    /// The board as the reference's `show_board_open_tafl` writes it (hnefatafl-copenhagen
+    /// 6.4.1, `Board::open_tafl_serialize`): each rank, top first, after a `/`, then a final `/`;
+    /// `A` an attacker, `D` a defender, `K` the king, a number a run of empty squares.
+    fn open_tafl_board(&self) -> String {
+        let mut text = String::new();
+        for row in self.engine.session().board_rows() {
+            text.push('/');
+            let mut empty = 0;
+            for square in row {
+                let letter = match square {
+                    None => {
+                        empty += 1;
+                        continue;
+                    }
+                    Some('t') => 'A',
+                    Some('T') => 'D',
+                    Some(_) => 'K',
+                };
+                if empty > 0 {
+                    text.push_str(&empty.to_string());
+                    empty = 0;
+                }
+                text.push(letter);
+            }
+            if empty > 0 {
+                text.push_str(&empty.to_string());
+            }
+        }
+        text.push('/');
+        text
+    }
+
     /// `attacker_wins`, `defender_wins`, `draw` or `ongoing`.
     fn final_status(&self) -> &'static str {
-        if let Some(side) = self.resigned {
+        if let Some(side) = self.lost {
             return match side.opponent() {
                 Side::First => "attacker_wins",
                 Side::Second => "defender_wins",

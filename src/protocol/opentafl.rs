@@ -650,14 +650,21 @@ pub fn run(input: &mut dyn BufRead, out: Output) {
     // Lines of at most MAX_LINE_BYTES, as in the other engine modes: a longer one is read to its
     // end, dropped, and answered with an error.
     super::read_commands(input, |line| match line {
-        Ok(line) => match engine.command(line) {
-            Ok(true) => false,
-            Ok(false) => true,
-            Err((critical, msg)) => {
-                engine.error(critical, &msg);
-                false
+        // A fault inside a command (a bug) is reported, not the end of the process.
+        Ok(line) => {
+            match std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| engine.command(line))) {
+                Ok(Ok(true)) => false,
+                Ok(Ok(false)) => true,
+                Ok(Err((critical, msg))) => {
+                    engine.error(critical, &msg);
+                    false
+                }
+                Err(_) => {
+                    engine.error(false, "internal error while handling the command");
+                    false
+                }
             }
-        },
+        }
         Err(message) => {
             engine.error(false, &message);
             false

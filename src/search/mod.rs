@@ -1927,7 +1927,7 @@ mod tests {
         p0.make_move(moves[0]);
         assert_eq!(p0.side_to_move(), Side::Second);
         with_worker(&p0, &[], |w| {
-            let mut null = p0.clone();
+            let mut null = p0;
             null.make_null_move();
             w.hashes.push(null.hash());
             w.plies_from_null[1] = 0;
@@ -1970,7 +1970,7 @@ mod tests {
         assert_eq!(root.halfmove_clock(), 20, "{fen}");
         let mut moves = Vec::new();
         root.generate_moves(&mut moves);
-        let mut child = root.clone();
+        let mut child = root;
         child.make_move(moves[0]);
         let history = [1, child.hash(), 2, child.hash()];
         with_worker(&root, &history, |w| {

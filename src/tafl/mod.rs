@@ -1,5 +1,5 @@
 //! The tafl family: Brandubh 7×7, Tablut 9×9, Tawlbwrdd 11×11 (rules.md) and Copenhagen
-//! Hnefatafl 11×11 (copenhagen.md).
+//! Hnefatafl 11×11 and 13×13 (copenhagen.md), with hnefatafl.org's 7×7 Copenhagen board.
 //!
 //! - [`Bitboard`]: square sets as `u64` (7×7, 8×8) or `u128` (9×9 to 11×11), `a1` = bit 0,
 //!   square index = rank × width + file.
@@ -8,7 +8,9 @@
 //!   [`copenhagen_rules`]); capture and end rules are composable entries of the rules value
 //!   (custodial capture with [`KingArmed`] and hostile squares, [`Shieldwall`], [`EdgeFort`],
 //!   encirclement, surrounding, "cannot escape", no attacker left, ply and clock limits) and
-//!   [`Rules::leak`] builds `&'static` rules at run time (for OpenTafl rules strings).
+//!   [`Rules::leak`] builds `&'static` rules at run time (for OpenTafl rules strings), once per
+//!   distinct rule set ([`leaked_rule_sets`]). [`copenhagen7_rules`] is hnefatafl.org's 7×7
+//!   Copenhagen board (`skald htp`'s `board_size 7`), a preset outside [`crate::variant::Variant`].
 //! - [`Position`]: the [`crate::game::Game`] implementation (FEN, moves, captures, Zobrist hash,
 //!   evaluation, fast perft).
 //!
@@ -43,8 +45,13 @@
 //!   - *Order of end checks*: king escaped, king captured, edge fort, encirclement, no attacker
 //!     left, the 140-ply draw, "cannot escape", no legal move (copenhagen.md); they are checked on
 //!     every position, the FEN's start position included, and a decided position has no moves.
-//!   - *140 plies* are counted from the FEN's move number and side to move: the game is drawn
-//!     once more than 140 plies have been played (`Outcome` reason "move limit").
+//!   - *140 plies*: as hnefatafl.org 6.4.1 (`Board::play_internal`: `turn_number >
+//!     MAX_TURNS`, `MAX_TURNS` = 140, `turn_number` the plies played *before* the move, checked
+//!     after its win checks), a move made after more than 140 plies had been played draws
+//!     unless it wins: the 142nd ply draws (`Outcome` reason "move limit") and a king escape or
+//!     capture on it still wins; the 141st does not draw. copenhagen.md's "more than 140 plies
+//!     have been played" is read that way. Plies are counted from the FEN's move number and side
+//!     to move, the start position's side to move making ply 0 ([`Position::plies_played`]).
 //!   - *Shieldwall closers*: the moved piece must be one of the two closing pieces; a corner may
 //!     close the other end; custodial captures are made first.
 //! - **Linnaean capture** (OpenTafl `linc`) and the **surrounding rule** (`surf`) are not part of
@@ -66,11 +73,11 @@ pub use eval::{
 pub use params::search_params_for_variant;
 pub use position::{
     ATTACKER_VALUE, BrandubhPosition, DEFENDER_VALUE, KING_VALUE, LargePosition, Move, Position,
-    brandubh, copenhagen, copenhagen13, parse_square, square_name, tablut, tawlbwrdd,
+    brandubh, copenhagen, copenhagen7, copenhagen13, parse_square, square_name, tablut, tawlbwrdd,
 };
 pub use rules::{
     EdgeFort, KingArmed, MAX_SIZE, MIN_SIZE, NoMoveRule, Piece, RuleOptions, Rules, Shieldwall,
-    brandubh_rules, centre, copenhagen_rules, copenhagen13_rules, corners, edge, neighbours,
-    square, square_count, tablut_rules, tawlbwrdd_rules,
+    brandubh_rules, centre, copenhagen_rules, copenhagen7_rules, copenhagen13_rules, corners, edge,
+    leaked_rule_sets, neighbours, square, square_count, tablut_rules, tawlbwrdd_rules,
 };
 pub use zobrist::{PIECE_KEYS, SIDE_KEY};

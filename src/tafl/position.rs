@@ -61,6 +61,11 @@ pub fn copenhagen() -> Position<u128> {
     Position::start(super::copenhagen_rules())
 }
 
+/// The start position of hnefatafl.org's 7×7 Copenhagen board ([`super::copenhagen7_rules`]).
+pub fn copenhagen7() -> Position<u64> {
+    Position::start(super::copenhagen7_rules())
+}
+
 /// The Copenhagen Hnefatafl 13×13 start position.
 pub fn copenhagen13() -> Position<super::Wide<3>> {
     Position::start(super::copenhagen13_rules())
@@ -145,10 +150,14 @@ impl<B: Bitboard> Position<B> {
         !(self.targets(k, Piece::King) & self.rules.escape).is_empty()
     }
 
-    /// Plies played since the start, from the move number and the side to move (the attackers'
-    /// move of move 1 is ply 0).
+    /// Plies played since the start, from the move number and the side to move: the first move
+    /// of the side that moves first in the rules' start position ([`Rules::first_side`]) is
+    /// ply 0. The move number grows after the defenders move, so when the attackers move first
+    /// (`a` 1) move *n* holds plies 2*n* − 2 and 2*n* − 1; when the defenders do (`d` 1, as on
+    /// hnefatafl.org's 7×7 board) their move 1 is ply 0 and the attackers' reply, move 2, ply 1.
     pub fn plies_played(&self) -> u32 {
-        (self.fullmove - 1) * 2 + (self.side == Side::Second) as u32
+        let plies = (self.fullmove - 1).saturating_mul(2) + (self.side == Side::Second) as u32;
+        plies.saturating_sub((self.rules.first_side == Side::Second) as u32)
     }
 
     /// `true` when the side to move has no moves because the game is over by the position alone
@@ -162,6 +171,31 @@ impl<B: Bitboard> Position<B> {
     /// where: rank/square counts, unknown letters, king count, pieces on squares they may not
     /// stand on, the side letter, the numbers.
     pub fn from_fen(rules: &'static Rules<B>, fen: &str) -> Result<Self, ParseError> {
+        let (attackers, defenders, king, side, clock, fullmove) = Self::parse_fen(rules, fen)?;
+        let mut pos = Position {
+            rules,
+            attackers,
+            defenders,
+            king,
+            side,
+            clock,
+            fullmove,
+            hash: 0,
+        };
+        pos.hash = pos.compute_hash();
+        Ok(pos)
+    }
+
+    /// Checks that `fen` parses under `rules` ([`Position::from_fen`]'s errors), for rules that
+    /// are not `'static` yet.
+    pub(crate) fn check_fen(rules: &Rules<B>, fen: &str) -> Result<(), ParseError> {
+        Self::parse_fen(rules, fen).map(|_| ())
+    }
+
+    /// [`Position::from_fen`]'s parsing: attackers, defenders, king, side to move, clock and
+    /// move number.
+    #[allow(clippy::type_complexity)]
+    fn parse_fen(rules: &Rules<B>, fen: &str) -> Result<(B, B, B, Side, u32, u32), ParseError> {
         let fields: Vec<&str> = fen.split_whitespace().collect();
         if fields.len() < 2 || fields.len() > 4 {
             return Err(ParseError::new(format!(
@@ -294,18 +328,7 @@ impl<B: Bitboard> Position<B> {
                 }
             },
         };
-        let mut pos = Position {
-            rules,
-            attackers,
-            defenders,
-            king,
-            side,
-            clock,
-            fullmove,
-            hash: 0,
-        };
-        pos.hash = pos.compute_hash();
-        Ok(pos)
+        Ok((attackers, defenders, king, side, clock, fullmove))
     }
 
     /// Squares a piece of `kind` on `sq` may move to.
@@ -1213,13 +1236,14 @@ impl<B: Bitboard> Game for Position<B> {
     }
 
     fn plies_to_move_limit(&self) -> Option<u32> {
-        // A win on the move that reaches the limit still counts: the win is judged before the
-        // draw (`outcome`).
+        // A win on the move that reaches a limit still counts: the win is judged before the
+        // draw (`outcome`). The ply limit draws a position once more than limit + 1 plies were
+        // played, so the last winning move can reach limit + 2.
         let by_clock = self.rules.move_limit.map(|l| l.saturating_sub(self.clock));
         let by_plies = self
             .rules
             .ply_limit
-            .map(|l| (l + 1).saturating_sub(self.plies_played()));
+            .map(|l| l.saturating_add(2).saturating_sub(self.plies_played()));
         match (by_clock, by_plies) {
             (Some(a), Some(b)) => Some(a.min(b)),
             (a, b) => a.or(b),
@@ -1262,10 +1286,13 @@ impl<B: Bitboard> Game for Position<B> {
         if self.rules.surround && self.surrounded() {
             return Outcome::win(Side::First, Reason::Surrounded);
         }
+        // hnefatafl.org (6.4.1, `Board::play_internal`) draws a move made when more than
+        // `MAX_TURNS` (140) plies had been played, after its win checks: this position was
+        // reached by such a move when more than limit + 1 plies have been played.
         let ply_limit_reached = self
             .rules
             .ply_limit
-            .is_some_and(|limit| self.plies_played() > limit);
+            .is_some_and(|limit| self.plies_played() > limit.saturating_add(1));
         if self.rules.end_rules
             && let Some(o) = self.decided_by_rules()
         {

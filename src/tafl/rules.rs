@@ -5,7 +5,9 @@
 //! bitboard masks and ray tables that move generation and capture read. The three variants of
 //! rules.md are presets ([`brandubh_rules`], [`tablut_rules`], [`tawlbwrdd_rules`]).
 
-use std::sync::OnceLock;
+use std::any::{Any, TypeId};
+use std::collections::{HashMap, HashSet};
+use std::sync::{LazyLock, Mutex, OnceLock, PoisonError};
 
 use super::bitboard::{Bitboard, MAX_SQUARES, Square, Wide};
 use crate::game::{ParseError, RepetitionRule, Side};
@@ -106,8 +108,9 @@ pub enum EdgeFort {
 }
 
 /// A description of tafl rules as plain data (square lists), from which [`Rules`] is built.
-/// Per-kind arrays are indexed by [`Piece::index`]: attacker, defender, king.
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// Per-kind arrays are indexed by [`Piece::index`]: attacker, defender, king. Equal options are
+/// the same rules: [`Rules::leak`] builds each distinct value once.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct RuleOptions {
     /// Variant name as the protocol spells it (e.g. `brandubh`).
     pub name: String,
@@ -161,8 +164,10 @@ pub struct RuleOptions {
     /// attackers win when the king is pinned on an edge or all corners are sealed with too few
     /// defenders or too short open stretches of edge left. Thresholds in [`crate::tafl`]'s docs.
     pub cannot_escape: bool,
-    /// Draw when the game has lasted more than this many plies (copenhagen.md: 140), counted from
-    /// the FEN's move number and side to move.
+    /// Draw on a move made after more than this many plies had been played (copenhagen.md: 140,
+    /// as hnefatafl.org's `MAX_TURNS`), unless that move wins: with 140, the 142nd ply draws and
+    /// a win on it still counts. Plies are counted from the FEN's move number and side to move,
+    /// from the start position's side (see [`Rules::first_side`] and [`crate::tafl`]'s docs).
     pub ply_limit: Option<u32>,
     /// Per piece kind: the most squares it may move in one move (OpenTafl `spd`, e.g. Magpie's
     /// king moves one square); `None` for no limit (all presets).
@@ -311,7 +316,8 @@ impl RuleOptions {
     /// empty throne); corners and the empty throne hostile to all, the occupied throne hostile to
     /// attackers through the armed king; the king captured on four sides, or three and the empty
     /// throne, never on the edge; shieldwalls, edge forts, encirclement, "cannot escape", no
-    /// attacker left, no legal move loses, draw after 140 plies; defenders may not repeat a board.
+    /// attacker left, no legal move loses, the 140-ply draw ([`RuleOptions::ply_limit`]: the
+    /// 142nd ply draws unless it wins); defenders may not repeat a board.
     pub fn copenhagen_on(name: &str, size: u8, start_fen: &str) -> Self {
         let restricted = {
             let mut v = corners(size);
@@ -364,6 +370,34 @@ impl RuleOptions {
             13,
             "3ttttttt3/6t6/13/t5T5t/t5T5t/t4TTT4t/tt1TTTKTTT1tt/t4TTT4t/t5T5t/t5T5t/13/6t6/3ttttttt3 a 0 1",
         )
+    }
+
+    /// hnefatafl.org's 7×7 board (its HTP `board_size 7`; hnefatafl-copenhagen 6.4.1, `board.rs`
+    /// `capture_the_king` and `play_internal`, `game.rs` `Game::make` and `all_legal_moves`):
+    /// Copenhagen's rules on brandubh's board and start position, with these differences, all
+    /// from that implementation: **the defenders move first**; the king is captured on the
+    /// throne by four attackers, and anywhere else (the edge included) like a soldier, by two
+    /// attackers in line with the moving one, or by one attacker and a corner (the empty throne
+    /// is not hostile to him); there are **no edge forts**; **soldiers may not pass the empty
+    /// throne** (its move lists stop them there: `all_legal_moves`, which its `play_from`,
+    /// `play_to` and players use; its `play` would accept such a move, as `Board::legal_move`
+    /// does not check it: skald follows the move lists). As on 11×11: the corners escape;
+    /// throne and corners are restricted; corners and the empty throne are hostile to
+    /// soldiers; shieldwalls, encirclement, "cannot escape", no attacker left, no legal move
+    /// loses, the 140-ply draw; the defenders may not repeat a board. Not one of
+    /// [`crate::variant::Variant`]'s variants: `skald htp` plays it.
+    pub fn copenhagen7() -> Self {
+        let size = 7;
+        let mut o =
+            Self::copenhagen_on("copenhagen7", size, "3t3/3t3/3T3/ttTKTtt/3T3/3t3/3t3 d 0 1");
+        let c = corners(size);
+        let t = vec![centre(size)];
+        o.hostile = [c.clone(), c.clone(), c];
+        o.hostile_empty = [t.clone(), t.clone(), vec![]];
+        o.no_pass = [t.clone(), t.clone(), vec![]];
+        o.king_strong = t;
+        o.edge_fort = EdgeFort::Off;
+        o
     }
 
     /// Tawlbwrdd 11×11 (rules.md; the tablut rules on a larger board).
@@ -425,8 +459,12 @@ pub struct Rules<B> {
     pub no_attackers_loses: bool,
     /// "The defenders cannot escape".
     pub cannot_escape: bool,
-    /// Plies after which the game is drawn.
+    /// A move made after more than this many plies draws unless it wins
+    /// ([`RuleOptions::ply_limit`]).
     pub ply_limit: Option<u32>,
+    /// The side to move in the start position ([`RuleOptions::start_fen`]; the attackers when
+    /// it does not say): plies are counted from its first move ([`super::Position::plies_played`]).
+    pub first_side: Side,
     /// Any of the position-decided end rules (edge fort, encirclement, no attacker, cannot
     /// escape) is on: move generation must ask [`super::Position::decided_by_rules`].
     pub(crate) end_rules: bool,
@@ -491,8 +529,9 @@ fn mask<B: Bitboard>(squares: &[Square]) -> B {
 }
 
 impl<B: Bitboard> Rules<B> {
-    /// Builds rules from `options` (the variant name is leaked as a `&'static str`). Errors: board
-    /// size out of range or too large for `B`, a square off the board.
+    /// Builds rules from `options`. The variant name becomes a `&'static str` leaked once per
+    /// distinct name (building the same rules again leaks nothing). Errors: board size out of
+    /// range or too large for `B`, a square off the board.
     pub fn new(options: RuleOptions) -> Result<Self, ParseError> {
         let size = options.size;
         if !(MIN_SIZE..=MAX_SIZE).contains(&size) || (size as u32) * (size as u32) > B::BITS {
@@ -579,7 +618,11 @@ impl<B: Bitboard> Rules<B> {
         }
         guard_diagonal = guard_diagonal & !escape & !approach & !no_stop[0];
         guard_ring = guard_ring & !escape & !approach & !no_stop[0];
-        let name: &'static str = Box::leak(options.name.clone().into_boxed_str());
+        let name = intern_name(&options.name);
+        let first_side = match options.start_fen.split_whitespace().nth(1) {
+            Some("d") => Side::Second,
+            _ => Side::First,
+        };
         Ok(Rules {
             name,
             size,
@@ -604,6 +647,7 @@ impl<B: Bitboard> Rules<B> {
             no_attackers_loses: options.no_attackers_loses,
             cannot_escape: options.cannot_escape,
             ply_limit: options.ply_limit,
+            first_side,
             end_rules: options.edge_fort != EdgeFort::Off
                 || options.encirclement
                 || options.no_attackers_loses
@@ -659,13 +703,23 @@ impl<B: Bitboard> Rules<B> {
         })
     }
 
-    /// Builds rules from `options` and leaks them, so that positions can hold `&'static Rules`.
-    /// Also checks that the start FEN parses. Each call leaks a few kilobytes: build rules once
-    /// per rules string, not per game.
+    /// Rules built from `options` as `&'static Rules`, so that positions (which are `Copy` and
+    /// hold a plain reference) can use them. Interned: each distinct value of `options` is built
+    /// and leaked once per bitboard type (a few kilobytes), and later calls with equal options
+    /// return the same rules, so a record or a protocol game may call this once per game.
+    /// Errors (no rule set is leaked then): those of [`Rules::new`], or a start FEN that does
+    /// not parse.
     pub fn leak(options: RuleOptions) -> Result<&'static Self, ParseError> {
-        let rules: &'static Self = Box::leak(Box::new(Self::new(options)?));
-        super::Position::from_fen(rules, &rules.options.start_fen)
+        let mut interned = INTERNED.lock().unwrap_or_else(PoisonError::into_inner);
+        let key = (TypeId::of::<B>(), options);
+        if let Some(rules) = interned.get(&key).and_then(|r| r.downcast_ref::<Self>()) {
+            return Ok(rules);
+        }
+        let rules = Self::new(key.1.clone())?;
+        super::Position::check_fen(&rules, &rules.options.start_fen)
             .map_err(|e| ParseError::new(format!("start position: {e}")))?;
+        let rules: &'static Self = Box::leak(Box::new(rules));
+        interned.insert(key, rules);
         Ok(rules)
     }
 
@@ -725,6 +779,33 @@ impl<B: Bitboard> Rules<B> {
     }
 }
 
+/// The rule sets built by [`Rules::leak`], by bitboard type and options.
+type Interned = HashMap<(TypeId, RuleOptions), &'static (dyn Any + Send + Sync)>;
+
+/// [`Rules::leak`]'s rule sets: each distinct one is leaked once.
+static INTERNED: LazyLock<Mutex<Interned>> = LazyLock::new(Mutex::default);
+
+/// How many rule sets [`Rules::leak`] has built (and leaked) so far in this process, over all
+/// bitboard types: at most one per distinct [`RuleOptions`] value and bitboard type.
+pub fn leaked_rule_sets() -> usize {
+    INTERNED
+        .lock()
+        .unwrap_or_else(PoisonError::into_inner)
+        .len()
+}
+
+/// `name` as a `&'static str`, leaked once per distinct name.
+fn intern_name(name: &str) -> &'static str {
+    static NAMES: LazyLock<Mutex<HashSet<&'static str>>> = LazyLock::new(Mutex::default);
+    let mut names = NAMES.lock().unwrap_or_else(PoisonError::into_inner);
+    if let Some(&n) = names.get(name) {
+        return n;
+    }
+    let n: &'static str = Box::leak(name.into());
+    names.insert(n);
+    n
+}
+
 /// The brandubh rules (preset, built once).
 pub fn brandubh_rules() -> &'static Rules<u64> {
     static R: OnceLock<Rules<u64>> = OnceLock::new();
@@ -747,6 +828,12 @@ pub fn tawlbwrdd_rules() -> &'static Rules<u128> {
 pub fn copenhagen_rules() -> &'static Rules<u128> {
     static R: OnceLock<Rules<u128>> = OnceLock::new();
     R.get_or_init(|| Rules::new(RuleOptions::copenhagen()).expect("copenhagen rules"))
+}
+
+/// hnefatafl.org's 7×7 Copenhagen rules ([`RuleOptions::copenhagen7`]; preset, built once).
+pub fn copenhagen7_rules() -> &'static Rules<u64> {
+    static R: OnceLock<Rules<u64>> = OnceLock::new();
+    R.get_or_init(|| Rules::new(RuleOptions::copenhagen7()).expect("copenhagen7 rules"))
 }
 
 /// The Copenhagen Hnefatafl 13×13 rules (preset, built once).
