@@ -17,11 +17,10 @@
 //!   `info string game over`;
 //! - at least one `info depth` line (whose first PV move is legal) comes before the `bestmove`
 //!   of an unfinished position: depth 1 is always completed;
-//! - a `go` with no limit of its own (`go infinite`, `go`, `go ponder`, `go wtime N` with the
-//!   first player to move) answers only after a `stop` sent after it, however early its search
-//!   ends; a `go ponder` with limits only after a `stop` or `ponderhit` sent after it; on a
-//!   finished game `go ponder` and `go infinite` too wait for one of them before
-//!   `bestmove (none)`;
+//! - a `go` with no limit of its own (`go infinite`, `go`, `go wtime N` with the first player to
+//!   move) answers only after a `stop` sent after it, however early its search ends; a
+//!   `go ponder` only after a `stop` or `ponderhit` sent after it; on a finished game
+//!   `go ponder` and `go infinite` too wait for one of them before `bestmove (none)`;
 //! - no `info string error` except `setoption`/`ucinewgame` refused while a search runs (every
 //!   generated command is valid; the harness syncs after those two to know what happened).
 //!
@@ -180,11 +179,11 @@ struct Pending {
     line: String,
     session: Box<dyn Session>,
     finished: bool,
-    /// A search with no limit of its own (`go infinite`, `go`, `go ponder`, …): answers only
-    /// after a later `stop`.
+    /// A search with no limit of its own (`go infinite`, `go`, …): answers only after a later
+    /// `stop`.
     needs_stop: bool,
-    /// `go ponder` (with limits), or `go infinite` or `go ponder` on a finished game: answers
-    /// only after a later `stop` or `ponderhit`.
+    /// `go ponder`, or `go infinite` on a finished game: answers only after a later `stop` or
+    /// `ponderhit`.
     needs_release: bool,
     stopped: bool,
     released: bool,
@@ -320,15 +319,15 @@ impl Harness {
                     "wtime"
                 };
                 let limited = has("depth") || has("nodes") || has("movetime") || has(own_clock);
-                // A search with no limit of its own (`go infinite`, `go`, `go ponder`, a clock
-                // of the other side only) answers only after `stop`, however early it ends; a
-                // pondering one with limits after `stop` or `ponderhit`. On a finished game,
-                // where there is no search, `go infinite` and `go ponder` wait for either, and
-                // other `go`s answer at once.
+                // A search with no limit of its own (`go infinite`, `go`, a clock of the other
+                // side only) answers only after `stop`, however early it ends; a pondering one
+                // after `stop` or `ponderhit` (at once on `ponderhit` if it has finished, as
+                // protocol.md has it). On a finished game, where there is no search,
+                // `go infinite` and `go ponder` wait for either, and other `go`s answer at once.
                 let (needs_stop, needs_release) = if finished {
                     (false, ponder || infinite)
                 } else {
-                    (infinite || !limited, ponder)
+                    (infinite || (!limited && !ponder), ponder)
                 };
                 self.pending.push_back(Pending {
                     line: line.to_string(),
@@ -663,10 +662,9 @@ fn tiny_node_limits_answer_a_searched_move() {
 
 /// A `go` with no limit of its own searches until `stop`, like `go infinite` (protocol.md), also
 /// when the search ends early: x mates in 2 and the iterations stop at depth 7; `Skill Level 0`
-/// caps the search at depth 1; `go ponder` after `ponderhit` goes on with the limits it was
-/// given, here none. (Found by the fuzzer: the answer came at once, without `stop`.) Each case
-/// waits for the event after which the search has nothing left to do, syncs twice and fails if
-/// the answer came before `stop`.
+/// caps the search at depth 1. (Found by the fuzzer: the answer came at once, without `stop`.)
+/// Each case waits for the event after which the search has nothing left to do, syncs twice
+/// and fails if the answer came before `stop`.
 #[test]
 fn a_go_with_no_limit_answers_only_after_stop_even_when_the_search_ends_early() {
     let cases: [(Variant, &[&str], &str); 3] = [
@@ -683,13 +681,10 @@ fn a_go_with_no_limit_answers_only_after_stop_even_when_the_search_ends_early() 
             &["setoption name Skill Level value 0", "go"],
             "info depth 1 ",
         ),
+        // Only the defenders' clock, the attackers to move: no limit either.
         (
             Variant::Brandubh,
-            &[
-                "setoption name Skill Level value 0",
-                "go ponder",
-                "ponderhit",
-            ],
+            &["setoption name Skill Level value 0", "go wtime 1000"],
             "info depth 1 ",
         ),
     ];
