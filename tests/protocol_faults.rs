@@ -58,13 +58,19 @@ fn a_go_on_a_finished_game_behind_go_infinite_does_not_deadlock() {
     assert!(e.wait_exit(HUNG).success());
 }
 
-/// `go ponder` (and `go infinite`) on a finished game waits for `stop` or `ponderhit`, as on
-/// any other position, before its `bestmove (none)` (protocol.md).
+/// `go ponder` on a finished game waits for `ponderhit` (or `stop`), `go infinite` and a `go`
+/// with no limit of its own (a ponder search without one too) for `stop`, as on any other
+/// position, before their `bestmove (none)` (protocol.md).
 #[test]
 fn go_ponder_on_a_finished_game_waits_for_ponderhit() {
     let mut e = uai();
     e.send("position fen x6/7/7/7/7/7/7 o 0 1");
-    for (go, release) in [("go ponder", "ponderhit"), ("go infinite", "stop")] {
+    for (go, release) in [
+        ("go ponder btime 1000 wtime 1000", "ponderhit"),
+        ("go ponder", "stop"),
+        ("go infinite", "stop"),
+        ("go", "stop"),
+    ] {
         e.send(go);
         // Nothing may be answered before the release: `isready` comes back first.
         let before = e.sync();
@@ -177,4 +183,20 @@ fn a_listed_tune_value_searches() {
         "{info:?}"
     );
     assert!(best.len() > "bestmove ".len());
+}
+
+/// OpenTafl's engine protocol reads lines through the same length cap as UCI and HTP: a line of
+/// megabytes without a newline is read to its end, refused with an error, and the engine goes
+/// on (it used to be held whole in memory).
+#[test]
+fn opentafl_refuses_an_overlong_line_and_goes_on() {
+    let mut e = EngineProcess::start(&["opentafl"]);
+    e.expect_prefix("hello");
+    let long = vec![b'x'; skald::protocol::MAX_LINE_BYTES + 10];
+    e.send_bytes(&long);
+    e.send("");
+    let error = e.expect(HUNG, |l| l.starts_with("error"));
+    assert!(error.contains("ignored"), "{error}");
+    e.send("goodbye");
+    assert!(e.wait_exit(HUNG).success());
 }

@@ -376,12 +376,14 @@ impl Engine {
         done: impl FnOnce(Finished) + Send + 'static,
     ) -> Result<(), EngineError> {
         let control = Control::new(limits.ponder);
-        let unbounded = limits.infinite
-            || limits.ponder
-            || (limits.depth.is_none()
-                && limits.nodes.is_none()
-                && limits.movetime.is_none()
-                && limits.clock.time[self.session.side_to_move().index()].is_none());
+        // No limit of its own (no depth, nodes or movetime, no clock for the side to move): it
+        // searches until `stop`, as `go infinite` does (protocol.md).
+        let no_limit = limits.depth.is_none()
+            && limits.nodes.is_none()
+            && limits.movetime.is_none()
+            && limits.clock.time[self.session.side_to_move().index()].is_none();
+        let until_stop = limits.infinite || no_limit;
+        let unbounded = until_stop || limits.ponder;
         let id = {
             let mut next = self
                 .searches
@@ -402,7 +404,7 @@ impl Engine {
         let tt = Arc::clone(&self.tt);
         let pool = Arc::clone(&self.pool);
         let searches = Arc::clone(&self.searches);
-        let infinite = limits.infinite;
+
         let sent = self.pool.spawn_main(move |data| {
             // The game is decided here, on the search thread, in the queue's order: the command
             // loop never waits for a search to learn that it has nothing to search.
@@ -426,9 +428,9 @@ impl Engine {
             // This job must not hold the last reference to the pool (its drop joins this
             // thread): the engine waits for `searches` to empty before it lets the pool go.
             drop(pool);
-            // The answer of `go infinite` waits for `stop`, that of `go ponder` for `stop` or
-            // `ponderhit`, however early the search ended (UCI; as Stockfish does).
-            control.wait_released(infinite);
+            // The answer of `go infinite` (or of a `go` with no limit) waits for `stop`, that of
+            // `go ponder` for `stop` or `ponderhit`, however early the search ended.
+            control.wait_released(until_stop);
             searches.set_answering(id);
             let finished = match found {
                 Ok(Some(result)) => Finished::Done(result),
@@ -735,6 +737,28 @@ mod tests {
         ) -> TextResult {
             panic!("a fault in the search, on purpose")
         }
+    }
+
+    /// Settings for one search (OpenTafl's `analyze` asks for its own MultiPV) apply to that
+    /// search only: the engine's options are as they were after it.
+    #[test]
+    fn overrides_apply_to_one_search_only() {
+        let mut engine = Engine::new().unwrap();
+        let limits = Limits {
+            depth: Some(3),
+            ..Limits::default()
+        };
+        let overrides = Overrides {
+            multipv: Some(3),
+            move_overhead_ms: Some(0),
+        };
+        let r = engine
+            .search_with(&limits, &overrides, &mut |_| {})
+            .unwrap();
+        assert_eq!(r.lines.len(), 3);
+        assert_eq!(engine.search_options().multipv, 1);
+        assert_eq!(engine.search_options().move_overhead_ms, 10);
+        assert_eq!(engine.search(&limits, &mut |_| {}).unwrap().lines.len(), 1);
     }
 
     /// Silences the panic messages of a test that panics on purpose; restores the hook on drop.
