@@ -149,14 +149,19 @@ fn the_runner_adjudicates_illegal_moves_and_flag_falls() {
     std::fs::create_dir_all(&dir).unwrap();
     let liar = fake_engine(&dir, "liar", "echo 'bestmove a1-a2'");
     let sleeper = fake_engine(&dir, "sleeper", ":");
+    // Against the sleeper skald plays at Skill Level 0 (depth 1, at most 400 nodes): its own
+    // moves take a tiny fraction of the 10 s clock however loaded the machine, so only the
+    // sleeper's flag can fall. The two games run side by side.
+    let skald_fast = format!("cmd={SKALD} option.Skill Level=0");
     for (fake, why, limit) in [
         (liar, "played an illegal move 'a1-a2'", ["--depth", "1"]),
-        (sleeper, "loses on time", ["--tc", "2+0"]),
+        (sleeper, "loses on time", ["--tc", "10+0"]),
     ] {
         let out = Command::new(SKALD)
             .args(["match", "--variant", "brandubh", "--games", "2"])
+            .args(["--concurrency", "2"])
             .args(limit)
-            .args(["--engine", SKALD, "--engine", &fake])
+            .args(["--engine", &skald_fast, "--engine", &fake])
             .output()
             .unwrap();
         let text = String::from_utf8_lossy(&out.stdout);

@@ -4,11 +4,10 @@
 
 mod common;
 
-use common::EngineProcess;
+use common::{EngineProcess, HUNG};
 use skald::engine::Engine;
 use skald::search::{Limits, Score};
 use skald::variant::Variant;
-use std::time::Duration;
 
 /// The `cp` score and first move of an `info` line with `multipv`.
 fn info_fields(line: &str) -> Option<(u32, u32, i32, String)> {
@@ -146,9 +145,9 @@ fn end_of_input_ends_a_search_with_no_limit() {
             e.send(c);
         }
         e.close_stdin();
-        let status = e.wait_exit(Duration::from_secs(20));
+        let status = e.wait_exit(HUNG);
         // Read what is left of the output.
-        let best = e.expect(Duration::from_secs(5), |l| l.starts_with("bestmove"));
+        let best = e.expect(HUNG, |l| l.starts_with("bestmove"));
         assert!(!best.contains("(none)"), "{commands:?}: {best}");
         assert!(status.success(), "{commands:?}: {status}");
         let n = e
@@ -168,7 +167,7 @@ fn end_of_input_lets_a_limited_search_finish() {
     e.close_stdin();
     e.expect_prefix("info depth 4");
     e.expect_prefix("bestmove");
-    assert!(e.wait_exit(Duration::from_secs(20)).success());
+    assert!(e.wait_exit(HUNG).success());
 }
 
 /// Issue 9, fault 6: `go` during a search was dropped with an error. Now, as in Stockfish, the
@@ -193,20 +192,36 @@ fn go_during_a_search_runs_after_it() {
         e.transcript
     );
 
-    // After `go infinite`, a queued `go` waits for `stop`; `stop` ends both, each answers.
+    // After `go infinite`, a queued `go` waits for `stop`; `stop` ends both, each answers,
+    // both before the engine reads the next command.
     let mut e = EngineProcess::start(&[]);
     e.send("go infinite");
     e.send("go depth 2");
-    std::thread::sleep(Duration::from_millis(200));
+    // The infinite search goes on past the queued search's depth: neither `go` has ended it.
+    e.expect_depth(3);
+    e.sync();
     assert!(
-        !e.sync()
+        !e.transcript
             .iter()
-            .any(|l| l.starts_with("bestmove") || l.contains("error"))
+            .any(|l| l.starts_with("bestmove") || l.contains("error")),
+        "{:?}",
+        e.transcript
     );
     e.send("stop");
-    e.expect_prefix("bestmove");
-    e.expect_prefix("bestmove");
+    let replies = e.sync();
+    assert_eq!(
+        replies.iter().filter(|l| l.starts_with("bestmove")).count(),
+        2,
+        "{replies:?}"
+    );
     assert!(e.sync().is_empty());
+}
+
+/// The `time` field of an `info` line: milliseconds since `go`, by the engine's clock.
+fn info_time(line: &str) -> Option<u64> {
+    let mut words = line.split_whitespace();
+    words.find(|w| *w == "time")?;
+    words.next()?.parse().ok()
 }
 
 /// `go ponder` answers only after `ponderhit` (or `stop`), then within its time.
@@ -214,15 +229,32 @@ fn go_during_a_search_runs_after_it() {
 fn pondering_waits_for_ponderhit() {
     let mut e = EngineProcess::start(&[]);
     e.send("go ponder movetime 50");
-    std::thread::sleep(Duration::from_millis(300));
-    assert!(!e.sync().iter().any(|l| l.starts_with("bestmove")));
+    // The engine's own clock passes the movetime (an `info` line reports more than 200 ms
+    // since `go`), and still no answer: the time limit waits for `ponderhit`.
+    e.expect(HUNG, |l| info_time(l).is_some_and(|t| t > 200));
+    e.sync();
+    assert!(
+        !e.transcript.iter().any(|l| l.starts_with("bestmove")),
+        "{:?}",
+        e.transcript
+    );
+    // After `ponderhit` the time counts from `go`: it is up, the answer comes.
     e.send("ponderhit");
     e.expect_prefix("bestmove");
+    // The depth limit is reached while pondering: no answer until `stop`.
     e.send("go ponder depth 2");
-    std::thread::sleep(Duration::from_millis(200));
-    assert!(!e.sync().iter().any(|l| l.starts_with("bestmove")));
+    e.expect_depth(2);
+    let replies = e.sync();
+    assert!(
+        !replies.iter().any(|l| l.starts_with("bestmove")),
+        "{replies:?}"
+    );
     e.send("stop");
-    e.expect_prefix("bestmove");
+    let replies = e.sync();
+    assert!(
+        replies.iter().any(|l| l.starts_with("bestmove")),
+        "{replies:?}"
+    );
 }
 
 /// Lazy SMP answers with the thread the vote picks (issue 11): with two threads, in each game

@@ -1,49 +1,50 @@
-//! `stop` and `quit` in the middle of deep searches: how long until `bestmove` (or exit), over
-//! all four variants with one and two threads. protocol.md promises 50 ms; the assertion is
-//! generous (500 ms) because test machines are shared and noisy. The measured maximum is printed
-//! (`cargo test --release --test protocol_stop -- --nocapture`).
+//! `stop` and `quit` in the middle of deep searches, over all four variants with one and two
+//! threads. protocol.md promises the `bestmove` before the engine reads the next command, and
+//! the exit right after it. The assertions are on the order of events only, never on how long
+//! they took (test machines are shared and may be loaded): after `stop`, the `bestmove` comes
+//! before the `readyok` of an `isready` sent behind it; after `quit`, the `bestmove` comes, then
+//! the end of the output and exit status 0. How long each took is printed for information
+//! (`cargo test --release --test protocol_stop -- --nocapture`; protocol.md's 50 ms).
 
 mod common;
 
-use common::EngineProcess;
+use common::{EngineProcess, HUNG};
 use std::time::{Duration, Instant};
 
 const VARIANTS: [&str; 4] = ["brandubh", "tablut", "tawlbwrdd", "ataxx"];
-const BOUND: Duration = Duration::from_millis(500);
 
+/// An infinite search that has completed depth 6: many plies deep, still running.
 fn deep_search(variant: &str, threads: u32) -> EngineProcess {
     let mut e = EngineProcess::start(&[]);
     e.send(&format!("setoption name UCI_Variant value {variant}"));
     e.send(&format!("setoption name Threads value {threads}"));
     e.send("position startpos");
     e.send("go infinite");
-    // Long enough to be many plies deep.
-    std::thread::sleep(Duration::from_millis(700));
-    e.sync();
+    e.expect_depth(6);
     e
 }
 
 #[test]
-fn stop_and_quit_answer_within_the_bound_in_deep_searches() {
-    let mut worst_stop = Duration::ZERO;
-    let mut worst_quit = Duration::ZERO;
+fn stop_and_quit_answer_before_anything_else_in_deep_searches() {
     let mut rows = Vec::new();
     for variant in VARIANTS {
         for threads in [1, 2] {
-            // stop: exactly one bestmove, quickly.
+            // stop: exactly one bestmove, before the engine reads the next command.
             let mut e = deep_search(variant, threads);
-            let depth = e
-                .transcript
-                .iter()
-                .rev()
-                .find_map(|l| l.strip_prefix("info depth ")?.split(' ').next())
-                .unwrap_or("0")
-                .to_string();
             let sent = Instant::now();
             e.send("stop");
-            let best = e.expect(Duration::from_secs(10), |l| l.starts_with("bestmove "));
+            let replies = e.sync();
             let stop = sent.elapsed();
-            assert!(!best.contains("(none)"), "{variant}: {best}");
+            let answers: Vec<&String> = replies
+                .iter()
+                .filter(|l| l.starts_with("bestmove"))
+                .collect();
+            assert_eq!(
+                answers.len(),
+                1,
+                "{variant} threads {threads}: not one bestmove before readyok: {replies:?}"
+            );
+            assert!(!answers[0].contains("(none)"), "{variant}: {}", answers[0]);
             let after = e.sync();
             assert!(
                 !after.iter().any(|l| l.starts_with("bestmove")),
@@ -56,35 +57,28 @@ fn stop_and_quit_answer_within_the_bound_in_deep_searches() {
                     .count(),
                 1
             );
-            // quit: the process is gone quickly.
+            // quit: the search's bestmove, then the end of the output and exit status 0.
             let mut e = deep_search(variant, threads);
             let sent = Instant::now();
             e.send("quit");
-            assert!(e.wait_exit(Duration::from_secs(10)).success());
+            let rest = e.read_to_end();
             let quit = sent.elapsed();
+            assert!(e.wait_exit(HUNG).success(), "{variant} threads {threads}");
+            assert_eq!(
+                rest.iter().filter(|l| l.starts_with("bestmove")).count(),
+                1,
+                "{variant} threads {threads}: {rest:?}"
+            );
             rows.push(format!(
-                "{variant:>9} threads {threads}: depth {depth:>2} at stop, stop {:>6.1} ms, quit {:>6.1} ms",
-                stop.as_secs_f64() * 1e3,
-                quit.as_secs_f64() * 1e3
+                "{variant:>9} threads {threads}: stop {:>6.1} ms, quit {:>6.1} ms",
+                ms(stop),
+                ms(quit)
             ));
-            worst_stop = worst_stop.max(stop);
-            worst_quit = worst_quit.max(quit);
         }
     }
     println!("{}", rows.join("\n"));
-    println!(
-        "longest stop latency {:.1} ms, longest quit latency {:.1} ms",
-        worst_stop.as_secs_f64() * 1e3,
-        worst_quit.as_secs_f64() * 1e3
-    );
-    assert!(
-        worst_stop < BOUND,
-        "stop took {worst_stop:?}:\n{}",
-        rows.join("\n")
-    );
-    assert!(
-        worst_quit < BOUND,
-        "quit took {worst_quit:?}:\n{}",
-        rows.join("\n")
-    );
+}
+
+fn ms(d: Duration) -> f64 {
+    d.as_secs_f64() * 1e3
 }

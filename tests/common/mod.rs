@@ -6,6 +6,11 @@ use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
 use std::time::{Duration, Instant};
 
+/// How long a test waits for a line or an exit before it calls the engine hung. No test
+/// measures speed: a wait only ends early, by the event it waits for; this bound is only for
+/// hangs, and generous enough for a machine under heavy load.
+pub const HUNG: Duration = Duration::from_secs(60);
+
 /// A running engine process.
 pub struct EngineProcess {
     child: Child,
@@ -88,7 +93,33 @@ impl EngineProcess {
     /// Reads lines until one starts with `prefix`.
     pub fn expect_prefix(&mut self, prefix: &str) -> String {
         let p = prefix.to_string();
-        self.expect(Duration::from_secs(30), move |l| l.starts_with(&p))
+        self.expect(HUNG, move |l| l.starts_with(&p))
+    }
+
+    /// Reads lines until the search reports `depth` completed (`info depth <depth> …`): an event
+    /// that says a search is running and how far it got, where tests used to sleep.
+    pub fn expect_depth(&mut self, depth: u32) -> String {
+        let p = format!("info depth {depth} ");
+        self.expect(HUNG, move |l| l.starts_with(&p))
+    }
+
+    /// Reads lines until the engine closes its output (it exits); returns them. Panics after
+    /// [`HUNG`].
+    pub fn read_to_end(&mut self) -> Vec<String> {
+        let mut rest = Vec::new();
+        loop {
+            match self.lines.recv_timeout(HUNG) {
+                Ok(line) => {
+                    self.transcript.push(line.clone());
+                    rest.push(line);
+                }
+                Err(RecvTimeoutError::Disconnected) => return rest,
+                Err(RecvTimeoutError::Timeout) => panic!(
+                    "skald did not close its output within {HUNG:?}; transcript:\n{}",
+                    self.transcript.join("\n")
+                ),
+            }
+        }
     }
 
     /// Sends `isready` and collects every line before `readyok`.
@@ -96,7 +127,7 @@ impl EngineProcess {
         self.send("isready");
         let mut before = Vec::new();
         loop {
-            let line = self.expect(Duration::from_secs(30), |_| true);
+            let line = self.expect(HUNG, |_| true);
             if line == "readyok" {
                 return before;
             }
@@ -114,7 +145,7 @@ impl EngineProcess {
     /// Sends `go …` and returns the move of the `bestmove` line.
     pub fn go(&mut self, go: &str) -> String {
         self.send(go);
-        let line = self.expect(Duration::from_secs(120), |l| l.starts_with("bestmove"));
+        let line = self.expect(2 * HUNG, |l| l.starts_with("bestmove"));
         line.split_whitespace().nth(1).unwrap_or("").to_string()
     }
 
