@@ -412,12 +412,14 @@ fn parse_pgn_tag(line: &str) -> Option<(String, String)> {
 const RESULTS: [&str; 4] = ["1-0", "0-1", "1/2-1/2", "*"];
 
 /// The moves and result of PGN move text: comments, variations, annotations and move numbers
-/// skipped.
-fn parse_movetext(text: &str, game: &mut PgnGame) -> Result<(), String> {
+/// skipped. A result marker (`1-0`, `0-1`, `1/2-1/2`, `*`) ends the game, as in PGN: the text
+/// after it, if any, is returned (the move text of a next game without tags).
+fn parse_movetext<'t>(text: &'t str, game: &mut PgnGame) -> Result<Option<&'t str>, String> {
     let mut token = String::new();
     let mut depth = 0usize; // parentheses
-    let mut chars = text.chars().peekable();
-    let flush = |token: &mut String, game: &mut PgnGame| {
+    let mut chars = text.char_indices();
+    // Takes the token: a move, or a result marker (then `true`: the game has ended).
+    let flush = |token: &mut String, game: &mut PgnGame| -> bool {
         let t = std::mem::take(token);
         // A leading move number: "12." or "12..." (possibly glued to the move).
         let digits = t.chars().take_while(|c| c.is_ascii_digit()).count();
@@ -430,51 +432,64 @@ fn parse_movetext(text: &str, game: &mut PgnGame) -> Result<(), String> {
         // `$n` annotations, and the ellipsis of a spaced move number (`12. ... d3-d2`, also
         // with the one-character `…`).
         if t.is_empty() || t.starts_with('$') || t.chars().all(|c| c == '.' || c == '…') {
-            return;
+            return false;
         }
         if RESULTS.contains(&t) {
             game.result = Some(t.to_string());
+            true
         } else {
             game.moves.push(t.to_string());
+            false
         }
     };
-    while let Some(c) = chars.next() {
-        match c {
+    while let Some((at, c)) = chars.next() {
+        let ended = match c {
             '{' => {
-                flush(&mut token, game);
-                if !chars.by_ref().any(|c| c == '}') {
+                let ended = flush(&mut token, game);
+                if !chars.by_ref().any(|(_, c)| c == '}') {
                     return Err("a comment '{' is not closed".into());
                 }
+                ended
             }
             ';' => {
-                flush(&mut token, game);
-                for c in chars.by_ref() {
+                let ended = flush(&mut token, game);
+                for (_, c) in chars.by_ref() {
                     if c == '\n' {
                         break;
                     }
                 }
+                ended
             }
             '(' => {
-                flush(&mut token, game);
+                let ended = flush(&mut token, game);
                 depth += 1;
                 while depth > 0 {
-                    match chars.next() {
+                    match chars.next().map(|(_, c)| c) {
                         Some('(') => depth += 1,
                         Some(')') => depth -= 1,
                         Some('{') => {
-                            chars.by_ref().any(|c| c == '}');
+                            chars.by_ref().any(|(_, c)| c == '}');
                         }
                         Some(_) => {}
                         None => return Err("a variation '(' is not closed".into()),
                     }
                 }
+                ended
             }
             c if c.is_whitespace() => flush(&mut token, game),
-            c => token.push(c),
+            c => {
+                token.push(c);
+                false
+            }
+        };
+        if ended {
+            // The marker ended before `at` (the character that closed its token).
+            let rest = &text[at..];
+            return Ok((!rest.trim().is_empty()).then_some(rest));
         }
     }
     flush(&mut token, game);
-    Ok(())
+    Ok(None)
 }
 
 /// Parses every game of a PGN text.
@@ -486,7 +501,12 @@ pub fn parse_pgn(text: &str) -> Result<Vec<PgnGame>, String> {
     let mut game = PgnGame::default();
     let mut movetext = String::new();
     let mut finish = |game: &mut PgnGame, movetext: &mut String| -> Result<(), String> {
-        parse_movetext(movetext, game)?;
+        let mut text = movetext.as_str();
+        // Each result marker ends a game; move text after one is a game without tags.
+        while let Some(rest) = parse_movetext(text, game)? {
+            games.push(std::mem::take(game));
+            text = rest;
+        }
         movetext.clear();
         if !game.tags.is_empty() || !game.moves.is_empty() {
             games.push(std::mem::take(game));
@@ -1127,6 +1147,21 @@ mod tests {
         let text = "[Variant \"brandubh\"]\n[FEN \"3t3/3t3/3T3/ttTKTtt/3T3/3t3/3t3 d 0 2\"]\n\n\
                     2. … d5-f5 *\n";
         assert_eq!(load_records(text).unwrap()[0].moves, ["d5-f5"]);
+    }
+
+    /// A PGN result marker ends its game: moves after it are not appended to that game (they
+    /// were, and written back inside it), and move text after it without tags is another game.
+    #[test]
+    fn a_pgn_result_marker_ends_the_game() {
+        let games = parse_pgn("[Variant \"brandubh\"]\n\n1. d2-c2 1-0 1. d2-e2 0-1\n").unwrap();
+        assert_eq!(games.len(), 2);
+        assert_eq!(games[0].moves, ["d2-c2"]);
+        assert_eq!(games[0].result.as_deref(), Some("1-0"));
+        assert_eq!(games[1].moves, ["d2-e2"]);
+        assert_eq!(games[1].result.as_deref(), Some("0-1"));
+        let games = parse_pgn("[Variant \"brandubh\"]\n\n1. d2-c2 e4-e3 0-1 {end}\n").unwrap();
+        assert_eq!(games.len(), 1);
+        assert_eq!(games[0].moves, ["d2-c2", "e4-e3"]);
     }
 
     /// Faults issue, item 4: when the moves do not end the game, the record's result counts:

@@ -387,7 +387,10 @@ impl Otep {
             "simple-moves" | "hello" => {}
             "goodbye" => return Ok(false),
             _ => {
-                return Err(soft(format!("unknown command '{}'", cmd.escape_default())));
+                return Err(soft(format!(
+                    "unknown command '{}'",
+                    options::truncate(cmd, 40).escape_default()
+                )));
             }
         }
         Ok(true)
@@ -512,8 +515,8 @@ impl Otep {
             None => 2000,
         };
         let g = self.game()?;
-        if g.outcome().is_decided() {
-            return Err(format!("the game is over ({:?})", g.outcome()));
+        if let crate::game::Outcome::Decided { reason, .. } = g.outcome() {
+            return Err(format!("the game is over ({reason})"));
         }
         let hash = g.hash();
         let rejected: Vec<String> = self
