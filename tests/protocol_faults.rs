@@ -200,3 +200,39 @@ fn opentafl_refuses_an_overlong_line_and_goes_on() {
     e.send("goodbye");
     assert!(e.wait_exit(HUNG).success());
 }
+
+/// A depth cut short by a limit answers with the best move it found so far when that move beat
+/// the last complete depth's (as Stockfish does), and reports it: the `bestmove` is always the
+/// first move of the last `info` line. Brandubh from the start on one thread (deterministic): at
+/// these node limits depth 4 is cut after b4-b3 beat depth 3's d2-c2, and the old engine
+/// answered with d2-c2. A search change may move the limits where this happens, so one witness
+/// among them is enough.
+#[test]
+fn a_cut_depth_keeps_the_better_move_it_found() {
+    let mut witnesses = 0;
+    for nodes in [3000, 3700, 4400, 5100, 5800] {
+        let mut e = EngineProcess::start(&[]);
+        e.send("uci");
+        e.expect_prefix("uciok");
+        e.send("position startpos");
+        e.send(&format!("go nodes {nodes}"));
+        let (info, best) = until_bestmove(&mut e);
+        let infos: Vec<&String> = info
+            .iter()
+            .filter(|l| l.starts_with("info depth"))
+            .collect();
+        let field = |line: &str, key: &str| {
+            let words: Vec<&str> = line.split_whitespace().collect();
+            let at = words.iter().position(|w| *w == key).unwrap();
+            words[at + 1].to_string()
+        };
+        let last = infos.last().unwrap();
+        let best = best.split_whitespace().nth(1).unwrap().to_string();
+        assert_eq!(best, field(last, "pv"), "{nodes}: {info:?}");
+        let cut = field(last, "nodes").parse::<u64>().unwrap() >= nodes;
+        if cut && infos.len() >= 2 && field(infos[infos.len() - 2], "pv") != best {
+            witnesses += 1;
+        }
+    }
+    assert!(witnesses > 0, "no cut depth changed the move");
+}
