@@ -85,6 +85,26 @@ impl Variant {
         }
     }
 
+    /// A result in words: `attackers win (<reason>)`, `o wins (<reason>)`
+    /// ([`Variant::side_wins`]), or `draw (<reason>)` when `winner` is `None`. The one wording
+    /// of a game's end in the protocols and the command line.
+    pub fn result_text(self, winner: Option<Side>, reason: &str) -> String {
+        match winner {
+            Some(w) => format!("{} ({reason})", self.side_wins(w)),
+            None => format!("draw ({reason})"),
+        }
+    }
+
+    /// A decided game in words ([`Variant::result_text`]); `None` while the game goes on.
+    pub fn outcome_text(self, outcome: crate::game::Outcome) -> Option<String> {
+        match outcome {
+            crate::game::Outcome::Ongoing => None,
+            crate::game::Outcome::Decided { winner, reason } => {
+                Some(self.result_text(winner, &reason.to_string()))
+            }
+        }
+    }
+
     /// Runs `visitor` with this variant's start position.
     pub fn visit<V: GameVisitor>(self, visitor: V) -> V::Output {
         match self {

@@ -63,19 +63,14 @@ pub fn score_words(variant: Variant, to_move: Side, score: Score) -> String {
 /// The result in words: `attackers win (king captured)`, `x wins (board full)`,
 /// `draw (repetition)`, or `the game goes on`.
 pub fn outcome_text(variant: Variant, outcome: Outcome) -> String {
-    match outcome {
-        Outcome::Ongoing => "the game goes on".to_string(),
-        Outcome::Decided { winner, reason } => result_text(variant, winner, &reason.to_string()),
-    }
+    variant
+        .outcome_text(outcome)
+        .unwrap_or_else(|| "the game goes on".to_string())
 }
 
-/// A result in words: `attackers win (<reason>)`, `o wins (<reason>)` ([`Variant::side_wins`]),
-/// or `draw (<reason>)` when `winner` is `None`.
+/// A result in words ([`Variant::result_text`]).
 pub fn result_text(variant: Variant, winner: Option<Side>, reason: &str) -> String {
-    match winner {
-        Some(w) => format!("{} ({reason})", variant.side_wins(w)),
-        None => format!("draw ({reason})"),
-    }
+    variant.result_text(winner, reason)
 }
 
 /// Ends a subcommand: on error, prints `error: <message>` (with its causes, no backtrace) to

@@ -344,10 +344,8 @@ impl Uci {
                 let (best, ponder) = match finished {
                     Finished::Done(result) => (result.best_move, result.ponder),
                     Finished::GameOver(outcome) => {
-                        out.line(format!(
-                            "info string game over: {}",
-                            outcome_text(variant, outcome)
-                        ));
+                        let text = variant.outcome_text(outcome).unwrap_or_default();
+                        out.line(format!("info string game over: {text}"));
                         (None, None)
                     }
                     Finished::InternalError { fallback } => {
@@ -390,7 +388,7 @@ impl Uci {
         ));
         let state = match session.outcome() {
             Outcome::Ongoing => "ongoing".to_string(),
-            decided => outcome_text(variant, decided),
+            decided => variant.outcome_text(decided).unwrap_or_default(),
         };
         self.out.line(format!("Outcome: {state}"));
     }
@@ -479,21 +477,6 @@ const MAX_PERFT_DEPTH: u32 = 12;
 struct Task0 {
     stop: Arc<AtomicBool>,
     stopper: Stopper,
-}
-
-/// A decided game in words: `draw (repetition)`, `x win (board full)`.
-fn outcome_text(variant: Variant, outcome: Outcome) -> String {
-    match outcome {
-        Outcome::Ongoing => "ongoing".to_string(),
-        Outcome::Decided {
-            winner: None,
-            reason,
-        } => format!("draw ({reason})"),
-        Outcome::Decided {
-            winner: Some(w),
-            reason,
-        } => format!("{} ({reason})", variant.side_wins(w)),
-    }
 }
 
 /// Formats a report as a UCI `info` line.
