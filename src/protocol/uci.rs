@@ -55,15 +55,27 @@ struct Task {
     /// `perft` or `bench`.
     name: &'static str,
     /// Set by `stop`: the task ends early and says so.
-    stop: Arc<AtomicBool>,
-    /// The same for `bench`'s searches.
-    stopper: Stopper,
+    stop: TaskStop,
     thread: std::thread::JoinHandle<()>,
 }
 
 impl Task {
     fn stop(&self) {
-        self.stop.store(true, Ordering::Relaxed);
+        self.stop.stop();
+    }
+}
+
+/// What ends a task early, shared with its thread: a flag for `perft`, a [`Stopper`] for
+/// `bench`'s searches; [`TaskStop::stop`] sets both.
+#[derive(Clone)]
+struct TaskStop {
+    flag: Arc<AtomicBool>,
+    stopper: Stopper,
+}
+
+impl TaskStop {
+    fn stop(&self) {
+        self.flag.store(true, Ordering::Relaxed);
         self.stopper.stop();
     }
 }
@@ -164,25 +176,17 @@ impl Uci {
     }
 
     /// Runs `job` as the task `name` on a thread of its own.
-    fn spawn_task(&mut self, name: &'static str, job: impl FnOnce(Task0) + Send + 'static) {
-        let stop = Arc::new(AtomicBool::new(false));
-        let stopper = Stopper::new();
-        let handles = Task0 {
-            stop: Arc::clone(&stop),
-            stopper: stopper.clone(),
+    fn spawn_task(&mut self, name: &'static str, job: impl FnOnce(TaskStop) + Send + 'static) {
+        let stop = TaskStop {
+            flag: Arc::new(AtomicBool::new(false)),
+            stopper: Stopper::new(),
         };
+        let theirs = stop.clone();
         let spawned = std::thread::Builder::new()
             .name(format!("uci-{name}"))
-            .spawn(move || job(handles));
+            .spawn(move || job(theirs));
         match spawned {
-            Ok(thread) => {
-                self.task = Some(Task {
-                    name,
-                    stop,
-                    stopper,
-                    thread,
-                })
-            }
+            Ok(thread) => self.task = Some(Task { name, stop, thread }),
             Err(e) => self.error(format!("{name}: cannot start a thread: {e}")),
         }
     }
@@ -424,7 +428,7 @@ impl Uci {
         self.spawn_task("perft", move |task| {
             let start = Instant::now();
             let mut total = 0u64;
-            let done = session.divide_until(depth, &task.stop, &mut |mv, n| {
+            let done = session.divide_until(depth, &task.flag, &mut |mv, n| {
                 out.line(format!("{mv}: {n}"));
                 total += n;
             });
@@ -472,12 +476,6 @@ impl Uci {
 }
 
 const MAX_PERFT_DEPTH: u32 = 12;
-
-/// What a task's thread is given to watch: [`Task::stop`] sets both.
-struct Task0 {
-    stop: Arc<AtomicBool>,
-    stopper: Stopper,
-}
 
 /// Formats a report as a UCI `info` line.
 pub fn info_line(r: &TextReport) -> String {
