@@ -2,7 +2,6 @@
 //! front-ends and the CLI are written against. The search never asks which game it plays.
 
 use crate::eval::{EvalChoice, Evaluator};
-pub use crate::tuning::SearchParams;
 use std::fmt;
 
 /// One of the two players. `First` moves first in every start position: the attackers in tafl,
@@ -321,12 +320,6 @@ pub trait Game: Clone + Send + Sync + fmt::Debug + 'static {
     fn generate_tactical(&self, moves: &mut Vec<Self::Move>) {
         self.generate_moves(moves);
         moves.retain(|&mv| self.is_tactical(mv));
-    }
-
-    /// The search's tuning values for this game family ([`SearchParams`]): which pruning and
-    /// reductions are sound here and their margins. The default is [`SearchParams::DEFAULT`].
-    fn search_params(&self) -> SearchParams {
-        SearchParams::DEFAULT
     }
 
     /// How many distinct values [`Game::history_index`] takes in this game (the side of a

@@ -3,7 +3,7 @@
 use super::eval;
 use super::mv::Move;
 use super::position::Position;
-use crate::game::{Game, Outcome, ParseError, RepetitionRule, SearchParams, Side};
+use crate::game::{Game, Outcome, ParseError, RepetitionRule, Side};
 
 impl Game for Position {
     type Move = Move;
@@ -94,53 +94,6 @@ impl Game for Position {
     /// Always `false`: Ataxx has no quiescence moves.
     fn is_tactical(&self, _mv: Move) -> bool {
         false
-    }
-
-    /// Selective: late-move reductions from the table (adjusted by history: ± 1 ply per 8192),
-    /// reverse futility pruning (up to depth 6; 80 cp per ply when measured, SPSA's values
-    /// below), the "improving" flag and internal iterative reductions from depth 4. Measured together against the same engine without
-    /// them (both with the eval's tempo term), 2+0.02: +334 Elo, 153-22-1; completed depth at
-    /// 8 s + 80 ms on mid-game positions went from 6-8 to 10-14. (Before the tempo term,
-    /// LMR and RFP had lost: the score's sign swing with depth parity made margins and
-    /// reduced re-searches meaningless.) Late-move pruning: after 4 moves (then), jumps that flip
-    /// nothing are skipped (Zataxx prunes them so): +34 ± 27 Elo over 600 games (LOS 99.4 %).
-    /// Futility pruning up to depth 6 (margin 160 + 80 cp per ply then): +36 ± 30 over 469 games
-    /// without the late-move pruning, +22 ± 34 over 391 with it. Continuation history (two
-    /// plies, in the order of quiet moves, kept through a game): +26.7 ± 40.4 over 300 games
-    /// (159-136-5); added to the reductions' history adjustment it was −25.5 ± 38.0.
-    /// Singular extensions from depth 7 (margin 2 cp per ply): +27.9 ± 37.0 over 300 games
-    /// (160-136-4) on top of that. SPSA (`scripts/spsa.py`, 56 iterations × 8 game pairs at
-    /// 1 s + 10 ms, stopped early for time): reverse futility margin 80 → 112, LMR base 50 → 62
-    /// and divisor 220 → 229, late-move pruning after 3 moves (was 4), futility margin 160 + 80
-    /// → 108 + 59 cp per ply, aspiration window 30 → 31: against the values before, 600 games at
-    /// 2+0.02, 326-259-15, +39.0 ± 27.0 Elo (pentanomial, two runs of 300: +27.9 ± 37.8 and
-    /// +50.1 ± 38.6).
-    fn search_params(&self) -> SearchParams {
-        SearchParams {
-            rfp: true,
-            rfp_max_depth: 6,
-            rfp_margin: 112,
-            lmr: true,
-            lmr_min_depth: 3,
-            lmr_base: 62,
-            lmr_divisor: 229,
-            lmr_history_divisor: 8192,
-            improving: true,
-            iir_min_depth: 4,
-            lmp_no_gain_moves: 3,
-            fp_max_depth: 6,
-            fp_margin_base: 108,
-            fp_margin: 59,
-            aspiration_delta: 31,
-            // Continuation history (+26.7 ± 40.4 over 300 games) and singular extensions on top
-            // of it (+27.9 ± 37.0 over 300) each looked good, but both together against the
-            // build without them scored -27.9 ± 40.2 (300 games, 2+0.02): not shown to help,
-            // so they stay off (`Tune cont_history_plies` 2 and `Tune se_min_depth` 7 turn
-            // them on for a longer test).
-            cont_history_plies: 0,
-            se_min_depth: 0,
-            ..SearchParams::DEFAULT
-        }
     }
 
     /// Ataxx moves are never tactical: the gain alone.

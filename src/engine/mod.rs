@@ -21,6 +21,7 @@ use crate::game::Outcome;
 use crate::search::{
     Control, Limits, SearchOptions, ThreadPool, TranspositionTable, tt::TableError,
 };
+use crate::tuning::SearchParams;
 use crate::variant::Variant;
 use options::{OptionError, Setting};
 pub use session::{Session, new_session};
@@ -158,6 +159,9 @@ pub struct Engine {
     variant: Variant,
     session: Box<dyn Session>,
     search_options: SearchOptions,
+    /// The search values that `Tune …` options set (a tuning build), over the variant's own
+    /// ([`Session::search_params`]); `None` until one is set.
+    tuned: Option<SearchParams>,
     hash_mib: usize,
     ponder: bool,
     tt: Arc<TranspositionTable>,
@@ -174,6 +178,7 @@ impl Engine {
             variant: Variant::Brandubh,
             session: new_session(Variant::Brandubh),
             search_options: SearchOptions::default(),
+            tuned: None,
             hash_mib,
             ponder: false,
             tt: Arc::new(TranspositionTable::new(hash_mib)?),
@@ -211,7 +216,7 @@ impl Engine {
     /// Tuning values set by `Tune …` options are dropped: the new game's family has its own.
     pub fn set_variant(&mut self, variant: Variant) {
         self.variant = variant;
-        self.search_options.params = None;
+        self.tuned = None;
         self.set_session(new_session(variant));
         self.clear_tables();
     }
@@ -220,9 +225,9 @@ impl Engine {
     /// Tuning values set by `Tune …` options are kept (same variant, same family): SPSA sets
     /// them once per engine process and the match runner starts every game with `ucinewgame`.
     pub fn new_game(&mut self) {
-        let params = self.search_options.params;
+        let tuned = self.tuned;
         self.set_variant(self.variant);
-        self.search_options.params = params;
+        self.tuned = tuned;
     }
 
     /// Empties the transposition table and every thread's history tables. Waits for the
@@ -233,9 +238,20 @@ impl Engine {
         self.pool.clear();
     }
 
-    /// The search settings that the options give (threads, MultiPV, overhead, skill, …).
-    pub fn search_options(&self) -> &SearchOptions {
-        &self.search_options
+    /// The search settings that the options give (threads, MultiPV, overhead, skill, …), with
+    /// the search values of the game in progress ([`Session::search_params`], or those that
+    /// `Tune …` options set).
+    pub fn search_options(&self) -> SearchOptions {
+        SearchOptions {
+            params: self.search_params(),
+            ..self.search_options.clone()
+        }
+    }
+
+    /// The search's tuning values for the game in progress: those that `Tune …` options set,
+    /// else the variant's own ([`Session::search_params`]).
+    pub fn search_params(&self) -> SearchParams {
+        self.tuned.unwrap_or_else(|| self.session.search_params())
     }
 
     /// The transposition table's size, MiB.
@@ -313,11 +329,9 @@ impl Engine {
                 self.clear_tables();
             }
             Setting::Tune(name, value) => {
-                let params = self
-                    .search_options
-                    .params
-                    .get_or_insert_with(|| self.session.search_params());
+                let mut params = self.search_params();
                 params.set(name, value);
+                self.tuned = Some(params);
             }
         }
         Ok(())
@@ -400,7 +414,7 @@ impl Engine {
             unbounded,
         });
         let session = self.session.boxed_clone();
-        let options = self.search_options.clone();
+        let options = self.search_options();
         let tt = Arc::clone(&self.tt);
         let pool = Arc::clone(&self.pool);
         let searches = Arc::clone(&self.searches);
@@ -488,7 +502,7 @@ impl Engine {
         self.wait();
         let control = Arc::clone(&stopper.0);
         let pool = Arc::clone(&self.pool);
-        let options = overrides.applied_to(&self.search_options);
+        let options = overrides.applied_to(&self.search_options());
         let session = &self.session;
         let tt = &self.tt;
         catch_unwind(AssertUnwindSafe(|| {
@@ -569,10 +583,10 @@ mod tests {
         engine.apply(Setting::Variant(Variant::Brandubh)).unwrap();
         engine.apply(Setting::Tune("lmr_base", 120)).unwrap();
         engine.new_game();
-        let params = engine.search_options().params.expect("kept");
+        let params = engine.tuned.expect("kept");
         assert_eq!(params.get("lmr_base"), Some(120));
         engine.apply(Setting::Variant(Variant::Ataxx)).unwrap();
-        assert_eq!(engine.search_options().params, None);
+        assert_eq!(engine.tuned, None);
     }
 
     /// Every tuning value at each end of its documented range (`Tune <name>`, the ranges of
@@ -641,14 +655,14 @@ mod tests {
         engine.set_option("Threads", "2").unwrap();
         let mut params = engine.session().search_params();
         params.expected_moves = crate::search::HELPER_FAULT_MARKER;
-        engine.search_options.params = Some(params);
+        engine.tuned = Some(params);
         let limits = Limits {
             depth: Some(5),
             ..Limits::default()
         };
         let _quiet = QuietPanics::new();
         assert!(engine.search(&limits, &mut |_| {}).is_err());
-        engine.search_options.params = None;
+        engine.tuned = None;
         assert!(engine.search(&limits, &mut |_| {}).is_ok());
     }
 

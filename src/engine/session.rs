@@ -5,10 +5,11 @@
 //! move ([`Session::set_side_to_move`]) and the board ([`Session::set_board`]) are set here.
 
 use crate::eval::{EvalChoice, Evaluator};
-use crate::game::{Game, Outcome, ParseError, Reason, SearchParams, Side, outcome_with_history};
+use crate::game::{Game, Outcome, ParseError, Reason, Side, outcome_with_history};
 use crate::search::{
     self, Control, Limits, Score, SearchOptions, ThreadData, ThreadPool, TranspositionTable,
 };
+use crate::tuning::SearchParams;
 use crate::variant::{GameVisitor, Variant};
 use std::sync::Arc;
 
@@ -137,7 +138,8 @@ pub trait Session: Send {
     /// decided game (repetition included) is worth its result, for every family: the one term
     /// `decided` ([`Outcome::value_for`]), evaluated by `the rules`.
     fn eval_terms(&self, eval: &EvalChoice) -> (Vec<(&'static str, i32)>, String);
-    /// The search's tuning values for this game's family.
+    /// The search's tuning values for this game: its variant's ([`crate::variant::Descriptor`]),
+    /// the tafl family's for OpenTafl rules strings.
     fn search_params(&self) -> SearchParams;
     /// The legal moves as text.
     fn legal_moves(&self) -> Vec<String>;
@@ -340,7 +342,7 @@ impl<G: Game> Session for GameSession<G> {
     }
 
     fn search_params(&self) -> SearchParams {
-        self.pos.search_params()
+        crate::variant::search_params_for(self.pos.variant_name())
     }
 
     fn legal_moves(&self) -> Vec<String> {

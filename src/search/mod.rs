@@ -29,7 +29,8 @@ pub use timeman::{Clock, Limits, TimeBudget};
 pub use tt::{Bound, TranspositionTable};
 
 use crate::eval::{EvalChoice, Evaluator};
-use crate::game::{Game, Outcome, RepetitionRule, SearchParams, Side};
+use crate::game::{Game, Outcome, RepetitionRule, Side};
+use crate::tuning::SearchParams;
 use crossbeam_utils::CachePadded;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -131,9 +132,10 @@ pub struct SearchOptions {
     /// transposition table and TT-move/gain ordering only — no aspiration windows, pruning,
     /// reductions, killers, history or quiescence (UCI option `Basic Search`).
     pub basic: bool,
-    /// Tuning values to use instead of the game family's own ([`Game::search_params`]); set by
-    /// the `Tune …` options of a tuning build.
-    pub params: Option<SearchParams>,
+    /// The search's tuning values: the variant's own set, given by the engine
+    /// ([`crate::variant::search_params_for`]), or those of the `Tune …` options of a tuning
+    /// build. The default is [`SearchParams::DEFAULT`] (the tafl family's set).
+    pub params: SearchParams,
     /// The evaluation (engine option `EvalFile`): each game's default, the hand-written one, or
     /// a network read from a file.
     pub eval: EvalChoice,
@@ -209,7 +211,7 @@ impl Default for SearchOptions {
             skill_level: MAX_SKILL,
             seed: 0,
             basic: false,
-            params: None,
+            params: SearchParams::DEFAULT,
             eval: EvalChoice::Default,
         }
     }
@@ -292,7 +294,7 @@ pub fn search<G: Game>(
         node_limit = Some(node_limit.map_or(skill.max_nodes(), |n| n.min(skill.max_nodes())));
         multipv = multipv.max(4);
     }
-    let params = options.params.unwrap_or_else(|| root.search_params());
+    let params = options.params;
     let shared = Arc::new(CachePadded::new(Shared {
         tt: Arc::clone(tt),
         control: Arc::clone(control),
@@ -1818,7 +1820,7 @@ mod tests {
             ..Limits::default()
         };
         let options = SearchOptions {
-            params: Some(params),
+            params,
             ..SearchOptions::default()
         };
         let mut data = ThreadData::default();
@@ -1844,7 +1846,7 @@ mod tests {
             let base = SearchParams {
                 cont_history_plies: 0,
                 se_min_depth: 0,
-                ..root.search_params()
+                ..SearchParams::DEFAULT
             };
             let (mv, plain) = fixed_depth(root, depth, base);
             assert!(mv.is_some());
@@ -1887,7 +1889,7 @@ mod tests {
             },
             node_limit: None,
             basic: false,
-            params: root.search_params(),
+            params: SearchParams::DEFAULT,
             eval: EvalChoice::Default,
         };
         let mut data = ThreadData::default();

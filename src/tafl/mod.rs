@@ -61,7 +61,6 @@
 mod bitboard;
 mod eval;
 pub mod opentafl;
-mod params;
 mod position;
 mod rules;
 mod zobrist;
@@ -70,7 +69,6 @@ pub use bitboard::{Bitboard, MAX_SQUARES, Square, Squares, Wide};
 pub use eval::{
     EvalFeatures, EvalWeights, FEATURE_COUNT, FEATURE_NAMES, FEATURE_TERMS, TERM_COUNT, TERM_NAMES,
 };
-pub use params::search_params_for_variant;
 pub use position::{
     ATTACKER_VALUE, BrandubhPosition, DEFENDER_VALUE, KING_VALUE, LargePosition, Move, Position,
     brandubh, copenhagen, copenhagen7, copenhagen13, parse_square, square_name, tablut, tawlbwrdd,

@@ -1160,11 +1160,6 @@ impl<B: Bitboard> Game for Position<B> {
         self.rules.name
     }
 
-    /// The variant's tuned set where it has one ([`super::search_params_for_variant`]).
-    fn search_params(&self) -> crate::tuning::SearchParams {
-        super::search_params_for_variant(self.rules.name)
-    }
-
     fn start_position(&self) -> Self {
         Self::start(self.rules)
     }

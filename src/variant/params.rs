@@ -1,0 +1,77 @@
+//! The search's tuning values per variant ([`SearchParams`]), held by each variant's
+//! [`super::Descriptor`]: the tafl family's set is [`SearchParams::DEFAULT`] (also used for
+//! OpenTafl rules strings); Brandubh and Ataxx have their own, where SPSA tuning and SPRTs showed
+//! that their boards want other values. The rules of a game carry none of this: the engine
+//! gives the search its values ([`super::search_params_for`]).
+
+use crate::tuning::SearchParams;
+
+/// Brandubh's set.
+///
+/// Brandubh: SPSA (`scripts/spsa.py`, 250 iterations of 8 game pairs at 1 s + 10 ms, the
+/// `--played` book, from the family's values) on the reverse futility margin (90 → 74), the
+/// null-move reduction (3 + depth / 4 → 2 + depth / 5), the late-move reductions' table (base
+/// 50 → 54, divisor 220 → 185: larger reductions) and the aspiration window (30 → 25); it left
+/// `rfp_max_depth` (6) and `lmr_min_moves` (2) as they were. Against the same engine with the
+/// family's values, 400 games at 2 s + 20 ms: 226-153-21, +64.1 ± 26.3 Elo (pentanomial; SPRT
+/// [0, 10] llr 2.48, inconclusive). A second run (150 iterations from those values, on
+/// `rfp_margin`, `rfp_max_depth`, `nmp_min_depth`, `lmr_min_depth`, `lmr_min_moves_pv`,
+/// `lmr_min_moves`, `expected_moves` and `lmr_divisor`) moved only `rfp_margin` 74 → 54 and
+/// `lmr_divisor` 185 → 196: against the first run's values, 400 games, 201-171-28,
+/// +26.1 ± 21.2 (llr 1.21, inconclusive).
+pub const BRANDUBH: SearchParams = SearchParams {
+    rfp_margin: 54,
+    nmp_base: 2,
+    nmp_divisor: 5,
+    lmr_base: 54,
+    lmr_divisor: 196,
+    aspiration_delta: 25,
+    ..SearchParams::DEFAULT
+};
+
+/// Ataxx's set.
+///
+/// Selective: late-move reductions from the table (adjusted by history: ± 1 ply per 8192),
+/// reverse futility pruning (up to depth 6; 80 cp per ply when measured, SPSA's values
+/// below), the "improving" flag and internal iterative reductions from depth 4. Measured together against the same engine without
+/// them (both with the eval's tempo term), 2+0.02: +334 Elo, 153-22-1; completed depth at
+/// 8 s + 80 ms on mid-game positions went from 6-8 to 10-14. (Before the tempo term,
+/// LMR and RFP had lost: the score's sign swing with depth parity made margins and
+/// reduced re-searches meaningless.) Late-move pruning: after 4 moves (then), jumps that flip
+/// nothing are skipped (Zataxx prunes them so): +34 ± 27 Elo over 600 games (LOS 99.4 %).
+/// Futility pruning up to depth 6 (margin 160 + 80 cp per ply then): +36 ± 30 over 469 games
+/// without the late-move pruning, +22 ± 34 over 391 with it. Continuation history (two
+/// plies, in the order of quiet moves, kept through a game): +26.7 ± 40.4 over 300 games
+/// (159-136-5); added to the reductions' history adjustment it was −25.5 ± 38.0.
+/// Singular extensions from depth 7 (margin 2 cp per ply): +27.9 ± 37.0 over 300 games
+/// (160-136-4) on top of that. SPSA (`scripts/spsa.py`, 56 iterations × 8 game pairs at
+/// 1 s + 10 ms, stopped early for time): reverse futility margin 80 → 112, LMR base 50 → 62
+/// and divisor 220 → 229, late-move pruning after 3 moves (was 4), futility margin 160 + 80
+/// → 108 + 59 cp per ply, aspiration window 30 → 31: against the values before, 600 games at
+/// 2+0.02, 326-259-15, +39.0 ± 27.0 Elo (pentanomial, two runs of 300: +27.9 ± 37.8 and
+/// +50.1 ± 38.6).
+pub const ATAXX: SearchParams = SearchParams {
+    rfp: true,
+    rfp_max_depth: 6,
+    rfp_margin: 112,
+    lmr: true,
+    lmr_min_depth: 3,
+    lmr_base: 62,
+    lmr_divisor: 229,
+    lmr_history_divisor: 8192,
+    improving: true,
+    iir_min_depth: 4,
+    lmp_no_gain_moves: 3,
+    fp_max_depth: 6,
+    fp_margin_base: 108,
+    fp_margin: 59,
+    aspiration_delta: 31,
+    // Continuation history (+26.7 ± 40.4 over 300 games) and singular extensions on top
+    // of it (+27.9 ± 37.0 over 300) each looked good, but both together against the
+    // build without them scored -27.9 ± 40.2 (300 games, 2+0.02): not shown to help,
+    // so they stay off (`Tune cont_history_plies` 2 and `Tune se_min_depth` 7 turn
+    // them on for a longer test).
+    cont_history_plies: 0,
+    se_min_depth: 0,
+    ..SearchParams::DEFAULT
+};
