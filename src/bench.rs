@@ -3,8 +3,7 @@
 //! change to search behaviour changes it, and the same binary gives the same count on every run
 //! and machine (a test pins it).
 
-use crate::engine::{Engine, EngineError, Overrides, Stopper};
-use crate::search::Limits;
+use crate::engine::{Engine, EngineError, Limits, SearchRequest, Stopper};
 use crate::variant::Variant;
 use std::time::Instant;
 
@@ -140,7 +139,14 @@ pub fn run_until(
             .set_position(Some(fen), &[])
             .expect("bench positions are valid FENs");
         let n = engine
-            .search_until(&limits, &Overrides::default(), stopper, &mut |_| {})?
+            .search(
+                SearchRequest {
+                    limits: limits.clone(),
+                    stopper: Some(stopper.clone()),
+                    ..SearchRequest::default()
+                },
+                &mut |_| {},
+            )?
             .nodes;
         each(variant, fen, n);
         nodes += n;

@@ -6,7 +6,7 @@ mod common;
 
 use common::{EngineProcess, HUNG};
 use skald::engine::Engine;
-use skald::search::{Limits, Score};
+use skald::engine::{Limits, Score};
 use skald::variant::Variant;
 
 /// The `cp` score and first move of an `info` line with `multipv`.

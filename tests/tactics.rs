@@ -3,7 +3,7 @@
 //! moves that achieve it.
 
 use skald::engine::Engine;
-use skald::search::{Limits, Score};
+use skald::engine::{Limits, Score};
 use skald::variant::Variant;
 
 struct Case {

@@ -5,7 +5,7 @@ use anyhow::{Result, anyhow, bail};
 use serde::Serialize;
 use skald::engine::Engine;
 use skald::engine::session::TextReport;
-use skald::search::{Limits, Score};
+use skald::engine::{Limits, Score};
 use skald::variant::Variant;
 
 /// Arguments of `skald analyze`.

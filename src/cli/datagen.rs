@@ -30,9 +30,9 @@
 
 use anyhow::{Context, Result, bail};
 use skald::engine::{Engine, new_session};
+use skald::engine::{Limits, Score};
 use skald::game::{Outcome, Side};
 use skald::rng::SeededRng;
-use skald::search::{Limits, Score};
 use skald::variant::Variant;
 use std::collections::BTreeMap;
 use std::io::Write;

@@ -12,8 +12,8 @@ pub mod record;
 pub mod selfplay;
 pub mod stats;
 
+use skald::engine::Score;
 use skald::game::{Outcome, Side};
-use skald::search::Score;
 use skald::variant::Variant;
 
 /// Parses a variant name for clap.

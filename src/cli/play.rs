@@ -6,8 +6,8 @@ use super::{outcome_text, side_name};
 use anyhow::{Context, Result, anyhow, bail};
 use skald::engine::session::Session;
 use skald::engine::{Engine, new_session};
+use skald::engine::{Limits, named_skill};
 use skald::game::Side;
-use skald::search::{Limits, named_skill};
 use skald::variant::Variant;
 use std::io::{BufRead, IsTerminal, Write};
 use std::time::Instant;
@@ -450,7 +450,7 @@ pub fn run(args: Args) -> Result<()> {
                     println!("the game is over");
                     continue;
                 }
-                match g.search(skald::search::MAX_SKILL, 500)? {
+                match g.search(skald::engine::MAX_SKILL, 500)? {
                     Some(m) => println!("hint: {m}"),
                     None => println!("no move"),
                 }

@@ -2,9 +2,9 @@
 //! and `skald openings --played` (which wants the winner).
 
 use anyhow::{Result, anyhow, bail};
+use skald::engine::Limits;
 use skald::engine::session::TextResult;
 use skald::engine::{Engine, Session};
-use skald::search::Limits;
 
 /// Plays a game out from `start` with `engine` searching `nodes` nodes a move, until the game is
 /// decided or `max_plies` moves have been played; `on_search` sees each position before its move

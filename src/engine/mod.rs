@@ -18,14 +18,13 @@ pub mod options;
 pub mod session;
 
 use crate::game::Outcome;
-use crate::search::{
-    Control, Limits, SearchOptions, ThreadPool, TranspositionTable, tt::TableError,
-};
+pub use crate::search::{Clock, Limits, MATE, MATE_BOUND, MAX_SKILL, Score, named_skill};
+use crate::search::{Control, SearchOptions, ThreadPool, TranspositionTable, tt::TableError};
 use crate::tuning::SearchParams;
 use crate::variant::Variant;
 use options::{OptionError, Setting};
+use session::{SearchContext, TextReport, TextResult};
 pub use session::{Session, new_session};
-use session::{TextReport, TextResult};
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 
@@ -68,7 +67,7 @@ pub struct SearchFailed {
     pub fallback: Option<String>,
 }
 
-/// Ends searches started by [`Engine::search_until`] from another thread. Once stopped it
+/// Ends searches of [`Engine::search`] ([`SearchRequest::stopper`]) from another thread. Once stopped it
 /// stays stopped: every later search with it ends after depth 1.
 #[derive(Clone, Debug)]
 pub struct Stopper(Arc<Control>);
@@ -96,16 +95,26 @@ impl Default for Stopper {
     }
 }
 
-/// Settings for one search only, over the engine's options (`None`: the option's value).
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Overrides {
+/// One search as a front-end asks for it: its limits, and settings for this search only over
+/// the engine's options (`None`: the option's value), leaving the options as they are (OpenTafl's
+/// `analyze` asks for its own MultiPV, `play` for a skill level). A [`Limits`] converts to a
+/// request with no overrides.
+#[derive(Clone, Debug, Default)]
+pub struct SearchRequest {
+    /// Depth, nodes, time or clocks, infinite or ponder.
+    pub limits: Limits,
     /// Principal variations to find (UCI `MultiPV`), 1 ..= [`options::MAX_MULTIPV`].
     pub multipv: Option<usize>,
     /// Milliseconds kept per move for communication (UCI `Move Overhead`).
     pub move_overhead_ms: Option<u64>,
+    /// Playing strength, 0 ..= [`MAX_SKILL`] (UCI `Skill Level`).
+    pub skill_level: Option<u8>,
+    /// Ends the search early from another thread (UCI `bench` stopped by `stop`); a search of
+    /// [`Engine::search`] without one runs to its limits.
+    pub stopper: Option<Stopper>,
 }
 
-impl Overrides {
+impl SearchRequest {
     fn applied_to(&self, options: &SearchOptions) -> SearchOptions {
         let mut options = options.clone();
         if let Some(n) = self.multipv {
@@ -114,7 +123,25 @@ impl Overrides {
         if let Some(ms) = self.move_overhead_ms {
             options.move_overhead_ms = ms;
         }
+        if let Some(level) = self.skill_level {
+            options.skill_level = level.min(MAX_SKILL);
+        }
         options
+    }
+}
+
+impl From<Limits> for SearchRequest {
+    fn from(limits: Limits) -> SearchRequest {
+        SearchRequest {
+            limits,
+            ..SearchRequest::default()
+        }
+    }
+}
+
+impl From<&Limits> for SearchRequest {
+    fn from(limits: &Limits) -> SearchRequest {
+        SearchRequest::from(limits.clone())
     }
 }
 
@@ -427,15 +454,15 @@ impl Engine {
                 Ok(None)
             } else {
                 catch_unwind(AssertUnwindSafe(|| {
-                    session.search(
-                        &limits,
-                        &options,
-                        &tt,
-                        &control,
+                    let context = SearchContext {
+                        limits: &limits,
+                        options: &options,
+                        tt: &tt,
+                        control: &control,
                         data,
-                        Some(&pool),
-                        &mut report,
-                    )
+                        pool: Some(&pool),
+                    };
+                    session.search(context, &mut report)
                 }))
                 .map(Some)
             };
@@ -468,46 +495,39 @@ impl Engine {
 
     /// Searches the current position on the calling thread (helpers on the pool) and returns
     /// the answer; waits for any search started by [`Engine::go`] to end first. For tools that
-    /// need nothing but the answer (CLI, OpenTafl, HTP, bench). A decided game answers at once
-    /// with no move. A fault inside the search (a panic, on this thread or a helper) is caught:
-    /// the error carries a legal move to play instead, and the engine stays usable.
+    /// need nothing but the answer (CLI, OpenTafl, HTP, bench). `request` is a [`Limits`] or a
+    /// [`SearchRequest`] with settings of its own. A decided game answers at once with no move.
+    /// A fault inside the search (a panic, on this thread or a helper) is caught: the error
+    /// carries a legal move to play instead, and the engine stays usable.
     pub fn search(
         &mut self,
-        limits: &Limits,
+        request: impl Into<SearchRequest>,
         report: &mut dyn FnMut(&TextReport),
     ) -> Result<TextResult, SearchFailed> {
-        self.search_with(limits, &Overrides::default(), report)
-    }
-
-    /// [`Engine::search`] with settings for this search only (`overrides`), leaving the
-    /// engine's options as they are (OpenTafl's `analyze` asks for its own MultiPV).
-    pub fn search_with(
-        &mut self,
-        limits: &Limits,
-        overrides: &Overrides,
-        report: &mut dyn FnMut(&TextReport),
-    ) -> Result<TextResult, SearchFailed> {
-        self.search_until(limits, overrides, &Stopper::new(), report)
-    }
-
-    /// [`Engine::search_with`] that another thread can end early with `stopper` (UCI `bench`
-    /// stopped by `stop`); it still answers with the best move found so far (after depth 1).
-    pub fn search_until(
-        &mut self,
-        limits: &Limits,
-        overrides: &Overrides,
-        stopper: &Stopper,
-        report: &mut dyn FnMut(&TextReport),
-    ) -> Result<TextResult, SearchFailed> {
+        let request = request.into();
         self.wait();
-        let control = Arc::clone(&stopper.0);
+        if self.session.outcome().is_decided() {
+            return Ok(TextResult::game_over());
+        }
+        let control = request
+            .stopper
+            .as_ref()
+            .map_or_else(|| Control::new(false), |s| Arc::clone(&s.0));
         let pool = Arc::clone(&self.pool);
-        let options = overrides.applied_to(&self.search_options());
+        let options = request.applied_to(&self.search_options());
         let session = &self.session;
         let tt = &self.tt;
         catch_unwind(AssertUnwindSafe(|| {
             pool.with_main_data(|data| {
-                session.search(limits, &options, tt, &control, data, Some(&pool), report)
+                let context = SearchContext {
+                    limits: &request.limits,
+                    options: &options,
+                    tt,
+                    control: &control,
+                    data,
+                    pool: Some(&pool),
+                };
+                session.search(context, report)
             })
         }))
         .map_err(|_| SearchFailed {
@@ -739,16 +759,7 @@ mod tests {
         ) -> bool {
             self.0.divide_until(depth, stop, each)
         }
-        fn search(
-            &self,
-            _: &Limits,
-            _: &SearchOptions,
-            _: &Arc<TranspositionTable>,
-            _: &Arc<Control>,
-            _: &mut crate::search::ThreadData,
-            _: Option<&ThreadPool>,
-            _: &mut dyn FnMut(&TextReport),
-        ) -> TextResult {
+        fn search(&self, _: SearchContext<'_>, _: &mut dyn FnMut(&TextReport)) -> TextResult {
             panic!("a fault in the search, on purpose")
         }
     }
@@ -762,13 +773,13 @@ mod tests {
             depth: Some(3),
             ..Limits::default()
         };
-        let overrides = Overrides {
+        let request = SearchRequest {
+            limits: limits.clone(),
             multipv: Some(3),
             move_overhead_ms: Some(0),
+            ..SearchRequest::default()
         };
-        let r = engine
-            .search_with(&limits, &overrides, &mut |_| {})
-            .unwrap();
+        let r = engine.search(request, &mut |_| {}).unwrap();
         assert_eq!(r.lines.len(), 3);
         assert_eq!(engine.search_options().multipv, 1);
         assert_eq!(engine.search_options().move_overhead_ms, 10);

@@ -99,6 +99,20 @@ pub struct TextResult {
     pub lines: Vec<(Score, Vec<String>)>,
 }
 
+impl TextResult {
+    /// The answer in a decided game: no move, depth 0.
+    pub fn game_over() -> TextResult {
+        TextResult {
+            best_move: None,
+            ponder: None,
+            score: Score::Cp(0),
+            depth: 0,
+            nodes: 0,
+            lines: Vec::new(),
+        }
+    }
+}
+
 /// A game in progress, whatever the game.
 pub trait Session: Send {
     /// The variant's protocol name.
@@ -155,19 +169,25 @@ pub trait Session: Send {
         stop: &std::sync::atomic::AtomicBool,
         each: &mut dyn FnMut(&str, u64),
     ) -> bool;
-    /// Searches the current position on the calling thread with `data` (thread 0's tables),
-    /// using `options.threads` threads of `pool` (see [`crate::search::search`]).
-    #[allow(clippy::too_many_arguments)]
-    fn search(
-        &self,
-        limits: &Limits,
-        options: &SearchOptions,
-        tt: &Arc<TranspositionTable>,
-        control: &Arc<Control>,
-        data: &mut ThreadData,
-        pool: Option<&ThreadPool>,
-        report: &mut dyn FnMut(&TextReport),
-    ) -> TextResult;
+    /// Searches the current position, which the engine has checked is not decided, with the
+    /// engine's machinery (`context`; see [`crate::search::search`]). Only the engine calls it:
+    /// front-ends search through [`crate::engine::Engine`].
+    fn search(&self, context: SearchContext<'_>, report: &mut dyn FnMut(&TextReport))
+    -> TextResult;
+}
+
+/// What a search runs with besides the position: the engine's table, threads and settings.
+/// Only the engine makes one (its fields are the engine's own), so front-ends never reach the
+/// table or the threads.
+pub struct SearchContext<'a> {
+    pub(crate) limits: &'a Limits,
+    pub(crate) options: &'a SearchOptions,
+    pub(crate) tt: &'a Arc<TranspositionTable>,
+    pub(crate) control: &'a Arc<Control>,
+    /// Thread 0's tables (the calling thread's).
+    pub(crate) data: &'a mut ThreadData,
+    /// The helpers of Lazy SMP: `options.threads` threads of it are used.
+    pub(crate) pool: Option<&'a ThreadPool>,
 }
 
 /// A new session at the start position of `variant`.
@@ -376,24 +396,17 @@ impl<G: Game> Session for GameSession<G> {
 
     fn search(
         &self,
-        limits: &Limits,
-        options: &SearchOptions,
-        tt: &Arc<TranspositionTable>,
-        control: &Arc<Control>,
-        data: &mut ThreadData,
-        pool: Option<&ThreadPool>,
+        context: SearchContext<'_>,
         report: &mut dyn FnMut(&TextReport),
     ) -> TextResult {
-        if self.outcome().is_decided() {
-            return TextResult {
-                best_move: None,
-                ponder: None,
-                score: Score::Cp(0),
-                depth: 0,
-                nodes: 0,
-                lines: Vec::new(),
-            };
-        }
+        let SearchContext {
+            limits,
+            options,
+            tt,
+            control,
+            data,
+            pool,
+        } = context;
         let result = search::search(
             &self.pos,
             &self.history,

@@ -21,10 +21,9 @@
 //! line ([`Settings`]) or budgets a move from the `time_settings` clocks.
 
 use super::Output;
-use crate::engine::Engine;
 use crate::engine::session::{GameSession, MoveError, Session};
+use crate::engine::{Clock, Engine, Limits};
 use crate::game::{Outcome, Side};
-use crate::search::{Clock, Limits};
 use crate::tafl::RuleOptions;
 use crate::variant::Variant;
 use std::io::BufRead;

@@ -20,9 +20,8 @@
 
 use super::Output;
 use crate::engine::session::{GameSession, Session, TextResult};
-use crate::engine::{Engine, Overrides, options};
+use crate::engine::{Engine, Limits, Score, SearchRequest, options};
 use crate::game::Side;
-use crate::search::{Limits, Score};
 use crate::tafl::{Position, RuleOptions, Rules, Wide, opentafl as notation};
 use std::io::BufRead;
 
@@ -531,14 +530,16 @@ impl Otep {
         };
         // One line more than the moves the host refused here, so that one is left to play; the
         // engine's own options are not changed (this search's settings only).
-        let overrides = Overrides {
+        let request = SearchRequest {
+            limits,
             multipv: Some((rejected.len() + 1).min(options::MAX_MULTIPV as usize)),
             move_overhead_ms: Some(0),
+            ..SearchRequest::default()
         };
         let out = &self.out;
         let started = std::time::Instant::now();
         let mut progress = Progress::default();
-        let found = self.engine.search_with(&limits, &overrides, &mut |r| {
+        let found = self.engine.search(request, &mut |r| {
             if r.multipv == 1 && progress.due(r.time_ms) {
                 out.line(Progress::line(r.depth, r.score, r.nodes, r.time_ms, &r.pv));
             }
@@ -591,16 +592,18 @@ impl Otep {
             movetime: Some(((secs * 1000.0) as u64).clamp(10, 3_600_000)),
             ..Limits::default()
         };
-        let overrides = Overrides {
+        let request = SearchRequest {
+            limits,
             multipv: Some(count.min(options::MAX_MULTIPV as usize)),
             move_overhead_ms: Some(10),
+            ..SearchRequest::default()
         };
         // The lines of the last complete depth, best first.
         let out = &self.out;
         let mut progress = Progress::default();
         let result = self
             .engine
-            .search_with(&limits, &overrides, &mut |r| {
+            .search(request, &mut |r| {
                 if r.multipv == 1 && progress.due(r.time_ms) {
                     out.line(Progress::line(r.depth, r.score, r.nodes, r.time_ms, &r.pv));
                 }

@@ -7,9 +7,8 @@
 use super::Output;
 use crate::engine::options::{self, OptionKind, OptionSpec, truncate};
 use crate::engine::session::TextReport;
-use crate::engine::{Engine, Finished, Stopper};
+use crate::engine::{Clock, Engine, Finished, Limits, Score, Stopper};
 use crate::game::Outcome;
-use crate::search::{Clock, Limits, Score};
 use crate::variant::Variant;
 use std::io::BufRead;
 use std::panic::{AssertUnwindSafe, catch_unwind};
