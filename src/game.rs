@@ -223,6 +223,15 @@ impl ParseError {
     }
 }
 
+/// Code that is generic over the game, run with a start position by [`crate::variant::Variant::visit`]
+/// (a variant) or [`crate::tafl::visit_rules`] (tafl rules given as data) (a visitor, so that callers stay generic without trait objects).
+pub trait GameVisitor {
+    /// What the visit returns.
+    type Output;
+    /// Called with the start position of the variant.
+    fn visit<G: Game>(self, start: G) -> Self::Output;
+}
+
 /// A game position with everything the rules need to go on from it (placement, side to move,
 /// clocks), except the history of earlier positions, which the caller keeps for repetition.
 ///

@@ -24,7 +24,7 @@ use crate::tuning::SearchParams;
 use crate::variant::Variant;
 use options::{OptionError, Setting};
 use session::{SearchContext, TextReport, TextResult};
-pub use session::{Session, new_session};
+pub use session::{Session, new_session, new_tafl_session};
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 

@@ -5,12 +5,14 @@
 //! move ([`Session::set_side_to_move`]) and the board ([`Session::set_board`]) are set here.
 
 use crate::eval::{EvalChoice, Evaluator};
+use crate::game::GameVisitor;
 use crate::game::{Game, Outcome, ParseError, Reason, Side, outcome_with_history};
 use crate::search::{
     self, Control, Limits, Score, SearchOptions, ThreadData, ThreadPool, TranspositionTable,
 };
+use crate::tafl::RuleOptions;
 use crate::tuning::SearchParams;
-use crate::variant::{GameVisitor, Variant};
+use crate::variant::Variant;
 use std::sync::Arc;
 
 /// Why a move cannot be played.
@@ -192,14 +194,25 @@ pub struct SearchContext<'a> {
 
 /// A new session at the start position of `variant`.
 pub fn new_session(variant: Variant) -> Box<dyn Session> {
-    struct Make;
-    impl GameVisitor for Make {
-        type Output = Box<dyn Session>;
-        fn visit<G: Game>(self, start: G) -> Box<dyn Session> {
-            Box::new(GameSession::new(start))
-        }
+    variant.visit(MakeSession)
+}
+
+/// A new tafl game under `options` (an OpenTafl rules string's, [`crate::tafl::opentafl`], or
+/// a preset's), at its start position; or why the rules cannot be played (the message of
+/// [`crate::tafl::Rules`]' check). The board size picks the bitboard: up to 8×8 in 64 bits, 11×11
+/// in 128, 13×13 and 19×19 in wider sets.
+pub fn new_tafl_session(options: RuleOptions) -> Result<Box<dyn Session>, String> {
+    crate::tafl::visit_rules(options, MakeSession).map_err(|e| e.to_string())
+}
+
+/// Makes the [`Session`] of a start position.
+struct MakeSession;
+
+impl GameVisitor for MakeSession {
+    type Output = Box<dyn Session>;
+    fn visit<G: Game>(self, start: G) -> Box<dyn Session> {
+        Box::new(GameSession::new(start))
     }
-    variant.visit(Make)
 }
 
 /// The [`Session`] of a game of type `G`.

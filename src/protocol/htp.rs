@@ -239,7 +239,7 @@ impl Htp {
             None => None,
         };
         let session: Option<Box<dyn Session>> = match flipped {
-            Some(fen) => Some(super::opentafl::new_session(RuleOptions {
+            Some(fen) => Some(crate::engine::new_tafl_session(RuleOptions {
                 start_fen: fen,
                 ..options
             })?),

@@ -19,11 +19,15 @@
 //! player's game).
 
 use super::Output;
-use crate::engine::session::{GameSession, Session, TextResult};
-use crate::engine::{Engine, Limits, Score, SearchRequest, options};
+use crate::engine::session::{Session, TextResult};
+use crate::engine::{Engine, Limits, Score, SearchRequest, new_tafl_session, options};
 use crate::game::Side;
-use crate::tafl::{Position, RuleOptions, Rules, Wide, opentafl as notation};
+use crate::tafl::{RuleOptions, opentafl as notation};
 use std::io::BufRead;
+
+/// The old path of [`crate::engine::new_tafl_session`], kept until the record reader and the
+/// match runner call the engine's.
+pub use crate::engine::new_tafl_session as new_session;
 
 /// The `clock` line: milliseconds left per side (attackers, defenders), whether each side is in
 /// overtime, the overtime period length, and the periods left per side.
@@ -172,23 +176,6 @@ impl Progress {
     }
 }
 
-/// A new game session under `options`, or why the rules cannot be played.
-pub fn new_session(options: RuleOptions) -> Result<Box<dyn Session>, String> {
-    if options.size <= 8 {
-        let rules = Rules::<u64>::leak(options).map_err(|e| e.to_string())?;
-        Ok(Box::new(GameSession::new(Position::start(rules))))
-    } else if options.size <= 11 {
-        let rules = Rules::<u128>::leak(options).map_err(|e| e.to_string())?;
-        Ok(Box::new(GameSession::new(Position::start(rules))))
-    } else if options.size <= 13 {
-        let rules = Rules::<Wide<3>>::leak(options).map_err(|e| e.to_string())?;
-        Ok(Box::new(GameSession::new(Position::start(rules))))
-    } else {
-        let rules = Rules::<Wide<6>>::leak(options).map_err(|e| e.to_string())?;
-        Ok(Box::new(GameSession::new(Position::start(rules))))
-    }
-}
-
 /// The front-end's state between commands.
 struct Otep {
     out: Output,
@@ -286,12 +273,14 @@ impl Otep {
                 self.rejected.clear();
                 self.refused = None;
                 let loaded = match self.options.clone() {
-                    Some(o) if rest == self.rules_text => new_session(o.clone()).map(|g| (o, g)),
+                    Some(o) if rest == self.rules_text => {
+                        new_tafl_session(o.clone()).map(|g| (o, g))
+                    }
                     _ => {
                         self.options = None;
                         self.rules_text = rest.to_string();
                         notation::parse_rules(rest).and_then(|options| {
-                            let game = new_session(options.clone())
+                            let game = new_tafl_session(options.clone())
                                 .map_err(|e| format!("rules cannot be played: {e}"))?;
                             Ok((options, game))
                         })

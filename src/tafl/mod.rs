@@ -79,3 +79,25 @@ pub use rules::{
     leaked_rule_sets, neighbours, square, square_count, tablut_rules, tawlbwrdd_rules,
 };
 pub use zobrist::{PIECE_KEYS, SIDE_KEY};
+
+use crate::game::{GameVisitor, ParseError};
+
+/// Runs `visitor` with the start position of the tafl rules `options` (an OpenTafl rules
+/// string's, or a preset's), on the bitboard its board size needs: 64 bits up to 8×8, 128 up
+/// to 11×11, wider sets to 13×13 and 19×19. The rules are built once per distinct options
+/// ([`Rules::leak`]).
+///
+/// # Errors
+/// Those of [`Rules::leak`]: rules that cannot be played (a bad size, a start FEN that does
+/// not parse, …).
+pub fn visit_rules<V: GameVisitor>(
+    options: RuleOptions,
+    visitor: V,
+) -> Result<V::Output, ParseError> {
+    Ok(match options.size {
+        ..=8 => visitor.visit(Position::start(Rules::<u64>::leak(options)?)),
+        9..=11 => visitor.visit(Position::start(Rules::<u128>::leak(options)?)),
+        12..=13 => visitor.visit(Position::start(Rules::<Wide<3>>::leak(options)?)),
+        _ => visitor.visit(Position::start(Rules::<Wide<6>>::leak(options)?)),
+    })
+}

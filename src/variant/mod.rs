@@ -8,6 +8,7 @@
 
 pub mod params;
 
+pub use crate::game::GameVisitor;
 use crate::game::{Game, ParseError, Side};
 use crate::tuning::SearchParams;
 use std::fmt;
@@ -158,15 +159,6 @@ pub fn search_params_for(name: &str) -> SearchParams {
         .iter()
         .find(|d| d.name == name)
         .map_or(Family::Tafl.search_params(), |d| d.search_params)
-}
-
-/// Code that is generic over the game, run by [`Variant::visit`] with the variant's start
-/// position (a visitor, so that callers stay generic without trait objects).
-pub trait GameVisitor {
-    /// What the visit returns.
-    type Output;
-    /// Called with the start position of the variant.
-    fn visit<G: Game>(self, start: G) -> Self::Output;
 }
 
 impl Variant {
