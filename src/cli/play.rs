@@ -5,8 +5,7 @@ use super::record::GameRecord;
 use super::{outcome_text, side_name};
 use anyhow::{Context, Result, anyhow, bail};
 use skald::engine::session::Session;
-use skald::engine::{Engine, new_session};
-use skald::engine::{Limits, named_skill};
+use skald::engine::{Engine, Limits, SearchRequest, named_skill, new_session};
 use skald::game::Side;
 use skald::variant::Variant;
 use std::io::{BufRead, IsTerminal, Write};
@@ -243,17 +242,18 @@ impl Game {
     }
 
     fn search(&mut self, skill: u8, movetime_ms: u64) -> Result<Option<String>> {
-        let limits = Limits {
-            movetime: Some(movetime_ms.max(1)),
-            ..Limits::default()
+        let request = SearchRequest {
+            limits: Limits {
+                movetime: Some(movetime_ms.max(1)),
+                ..Limits::default()
+            },
+            skill_level: Some(skill),
+            move_overhead_ms: Some(0),
+            ..SearchRequest::default()
         };
         let seed = self.seed ^ self.session().moves_played().len() as u64;
         self.engine.set_seed(seed);
-        self.engine
-            .set_option("Skill Level", &skill.to_string())
-            .and_then(|()| self.engine.set_option("Move Overhead", "0"))
-            .map_err(|e| anyhow!("{e}"))?;
-        Ok(self.engine.search(&limits, &mut |_| {})?.best_move)
+        Ok(self.engine.search(request, &mut |_| {})?.best_move)
     }
 
     fn engine_move(&mut self) -> Result<()> {
