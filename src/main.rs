@@ -5,10 +5,10 @@ use anyhow::{Context, Result, bail};
 use clap::builder::TypedValueParser;
 use clap::{CommandFactory, Parser, Subcommand};
 use cli::Whole;
-use skald::engine::Engine;
-use skald::game::Game;
+use skald::engine::session::PositionError;
+use skald::engine::{Engine, new_session};
 use skald::protocol::{Output, uci::Uci};
-use skald::variant::{GameVisitor, Variant};
+use skald::variant::Variant;
 use std::io::IsTerminal;
 use std::time::Instant;
 
@@ -81,7 +81,7 @@ enum Command {
         threads: u64,
         /// The evaluation (the engine option EvalFile): <default> (Ataxx's built-in network),
         /// hand (the hand-written evaluation) or a network file's path.
-        #[arg(long, default_value = skald::eval::EVAL_FILE_DEFAULT)]
+        #[arg(long, default_value = skald::engine::EVAL_FILE_DEFAULT)]
         eval_file: String,
     },
 }
@@ -220,45 +220,30 @@ fn perft(
     if depth > max {
         bail!("--depth must be at most {max} for {variant} (deeper runs take hours), got {depth}");
     }
-    struct Count<'a> {
-        fen: Option<&'a str>,
-        depth: u32,
-        threads: usize,
+    let mut session = new_session(variant);
+    if let Some(fen) = fen {
+        session.set_position(Some(fen), &[]).map_err(|e| match e {
+            PositionError::BadFen { error, .. } => anyhow::anyhow!("{error}"),
+            e => anyhow::anyhow!("{e}"),
+        })?;
     }
-    impl GameVisitor for Count<'_> {
-        type Output = Result<Vec<(String, u64)>>;
-        fn visit<G: Game>(self, start: G) -> Self::Output {
-            let pos = match self.fen {
-                Some(fen) => start.with_fen(fen).map_err(|e| anyhow::anyhow!("{e}"))?,
-                None => start,
-            };
-            let mut moves = Vec::new();
-            pos.generate_moves(&mut moves);
-            let bar = if std::io::stderr().is_terminal() && self.depth >= 4 {
-                indicatif::ProgressBar::new(moves.len() as u64)
-            } else {
-                indicatif::ProgressBar::hidden()
-            };
-            bar.set_style(
-                indicatif::ProgressStyle::with_template(
-                    "{elapsed_precise} [{bar:30}] {pos}/{len} root moves",
-                )
-                .expect("a valid template")
-                .progress_chars("=> "),
-            );
-            let counts =
-                skald::perft::divide_parallel(&pos, self.depth, self.threads, &|| bar.inc(1))
-                    .context("cannot start the perft threads")?;
-            bar.finish_and_clear();
-            Ok(counts)
-        }
-    }
+    let bar = if std::io::stderr().is_terminal() && depth >= 4 {
+        indicatif::ProgressBar::new(session.legal_moves().len() as u64)
+    } else {
+        indicatif::ProgressBar::hidden()
+    };
+    bar.set_style(
+        indicatif::ProgressStyle::with_template(
+            "{elapsed_precise} [{bar:30}] {pos}/{len} root moves",
+        )
+        .expect("a valid template")
+        .progress_chars("=> "),
+    );
     let start = Instant::now();
-    let counts = variant.visit(Count {
-        fen,
-        depth,
-        threads,
-    })?;
+    let counts = session
+        .divide_parallel(depth, threads, &|| bar.inc(1))
+        .context("cannot start the perft threads")?;
+    bar.finish_and_clear();
     let elapsed = start.elapsed();
     if divide {
         for (mv, n) in &counts {

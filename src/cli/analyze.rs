@@ -46,7 +46,7 @@ pub struct Args {
     pub hash: u32,
     /// The evaluation (the engine option EvalFile): <default> (Ataxx's built-in network), hand
     /// (the hand-written evaluation) or a network file's path.
-    #[arg(long, default_value = skald::eval::EVAL_FILE_DEFAULT)]
+    #[arg(long, default_value = skald::engine::EVAL_FILE_DEFAULT)]
     pub eval_file: String,
     /// One JSON object a line: one per depth and line, then one with the best move.
     #[arg(long)]

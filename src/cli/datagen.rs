@@ -31,7 +31,7 @@
 use anyhow::{Context, Result, bail};
 use skald::engine::{Engine, new_session};
 use skald::engine::{Limits, Score};
-use skald::game::{Outcome, Side};
+use skald::engine::{Outcome, Side};
 use skald::rng::SeededRng;
 use skald::variant::Variant;
 use std::collections::BTreeMap;
@@ -69,7 +69,7 @@ pub struct Args {
     pub hash: usize,
     /// The evaluation the searches use (the engine option EvalFile): <default> (the built-in
     /// network), hand (the hand-written evaluation) or a network file's path.
-    #[arg(long, default_value = skald::eval::EVAL_FILE_DEFAULT)]
+    #[arg(long, default_value = skald::engine::EVAL_FILE_DEFAULT)]
     pub eval_file: String,
     /// Write to this file instead of standard output.
     #[arg(long)]

@@ -13,7 +13,7 @@ pub mod selfplay;
 pub mod stats;
 
 use skald::engine::Score;
-use skald::game::{Outcome, Side};
+use skald::engine::{Outcome, Side};
 use skald::variant::Variant;
 
 /// Parses a variant name for clap.

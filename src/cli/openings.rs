@@ -18,7 +18,7 @@ use anyhow::{Context, Result, bail};
 use clap::builder::TypedValueParser;
 use skald::engine::{Engine, Session, new_session};
 use skald::engine::{Limits, Score};
-use skald::game::{Outcome, Side};
+use skald::engine::{Outcome, Side};
 use skald::rng::SeededRng;
 use skald::variant::Variant;
 use std::collections::HashSet;
@@ -60,7 +60,7 @@ pub struct Args {
     pub output: Option<std::path::PathBuf>,
     /// The evaluation of the balance checks (the engine option EvalFile): <default> (Ataxx's
     /// built-in network), hand (the hand-written evaluation) or a network file's path.
-    #[arg(long, default_value = skald::eval::EVAL_FILE_DEFAULT)]
+    #[arg(long, default_value = skald::engine::EVAL_FILE_DEFAULT)]
     pub eval_file: String,
     /// Keep only positions whose result turns on the strength of play: self-play at this many
     /// nodes a move and at twice as many gives one win to each side (see above).

@@ -4,9 +4,9 @@
 use super::record::GameRecord;
 use super::{outcome_text, side_name};
 use anyhow::{Context, Result, anyhow, bail};
+use skald::engine::Side;
 use skald::engine::session::Session;
 use skald::engine::{Engine, Limits, SearchRequest, named_skill, new_session};
-use skald::game::Side;
 use skald::variant::Variant;
 use std::io::{BufRead, IsTerminal, Write};
 use std::time::Instant;
@@ -283,7 +283,7 @@ impl Game {
                 Some(Some(side.opponent())),
                 Some(format!("{} resigned", side_name(self.variant, side))),
             )
-        } else if let skald::game::Outcome::Decided { winner, reason } = outcome {
+        } else if let skald::engine::Outcome::Decided { winner, reason } = outcome {
             (Some(winner), Some(reason.to_string()))
         } else {
             (None, None)

@@ -17,7 +17,8 @@
 pub mod options;
 pub mod session;
 
-use crate::game::Outcome;
+pub use crate::eval::{EVAL_FILE_DEFAULT, EVAL_FILE_HAND};
+pub use crate::game::{Outcome, Reason, Side};
 pub use crate::search::{Clock, Limits, MATE, MATE_BOUND, MAX_SKILL, Score, named_skill};
 use crate::search::{Control, SearchOptions, ThreadPool, TranspositionTable, tt::TableError};
 use crate::tuning::SearchParams;
@@ -758,6 +759,14 @@ mod tests {
             each: &mut dyn FnMut(&str, u64),
         ) -> bool {
             self.0.divide_until(depth, stop, each)
+        }
+        fn divide_parallel(
+            &self,
+            depth: u32,
+            threads: usize,
+            done: &(dyn Fn() + Sync),
+        ) -> Result<Vec<(String, u64)>, rayon::ThreadPoolBuildError> {
+            self.0.divide_parallel(depth, threads, done)
         }
         fn search(&self, _: SearchContext<'_>, _: &mut dyn FnMut(&TextReport)) -> TextResult {
             panic!("a fault in the search, on purpose")

@@ -171,6 +171,14 @@ pub trait Session: Send {
         stop: &std::sync::atomic::AtomicBool,
         each: &mut dyn FnMut(&str, u64),
     ) -> bool;
+    /// perft divide split over `threads` threads at the root ([`crate::perft::divide_parallel`]):
+    /// `done` is called as each root move's count is done. Errors if the threads cannot start.
+    fn divide_parallel(
+        &self,
+        depth: u32,
+        threads: usize,
+        done: &(dyn Fn() + Sync),
+    ) -> Result<Vec<(String, u64)>, rayon::ThreadPoolBuildError>;
     /// Searches the current position, which the engine has checked is not decided, with the
     /// engine's machinery (`context`; see [`crate::search::search`]). Only the engine calls it:
     /// front-ends search through [`crate::engine::Engine`].
@@ -405,6 +413,15 @@ impl<G: Game> Session for GameSession<G> {
         each: &mut dyn FnMut(&str, u64),
     ) -> bool {
         crate::perft::divide_until(&self.pos, depth, stop, each)
+    }
+
+    fn divide_parallel(
+        &self,
+        depth: u32,
+        threads: usize,
+        done: &(dyn Fn() + Sync),
+    ) -> Result<Vec<(String, u64)>, rayon::ThreadPoolBuildError> {
+        crate::perft::divide_parallel(&self.pos, depth, threads, done)
     }
 
     fn search(

@@ -22,8 +22,7 @@
 
 use super::Output;
 use crate::engine::session::{GameSession, MoveError, Session};
-use crate::engine::{Clock, Engine, Limits};
-use crate::game::{Outcome, Side};
+use crate::engine::{Clock, Engine, Limits, Outcome, Side};
 use crate::tafl::RuleOptions;
 use crate::variant::Variant;
 use std::io::BufRead;
@@ -417,7 +416,7 @@ impl Htp {
         let king_captured = matches!(
             self.engine.session().outcome(),
             Outcome::Decided {
-                reason: crate::game::Reason::KingCaptured,
+                reason: crate::engine::Reason::KingCaptured,
                 ..
             }
         );
@@ -489,7 +488,7 @@ impl Htp {
                 after.outcome(),
                 Outcome::Decided {
                     winner: Some(w),
-                    reason: crate::game::Reason::Repetition,
+                    reason: crate::engine::Reason::Repetition,
                 } if w == mover.opponent()
             )
     }

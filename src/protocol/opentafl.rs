@@ -20,8 +20,7 @@
 
 use super::Output;
 use crate::engine::session::{Session, TextResult};
-use crate::engine::{Engine, Limits, Score, SearchRequest, new_tafl_session, options};
-use crate::game::Side;
+use crate::engine::{Engine, Limits, Score, SearchRequest, Side, new_tafl_session, options};
 use crate::tafl::{RuleOptions, opentafl as notation};
 use std::io::BufRead;
 
@@ -503,7 +502,7 @@ impl Otep {
             None => 2000,
         };
         let g = self.game()?;
-        if let crate::game::Outcome::Decided { reason, .. } = g.outcome() {
+        if let crate::engine::Outcome::Decided { reason, .. } = g.outcome() {
             return Err(format!("the game is over ({reason})"));
         }
         let hash = g.hash();

@@ -7,8 +7,7 @@
 use super::Output;
 use crate::engine::options::{self, OptionKind, OptionSpec, truncate};
 use crate::engine::session::TextReport;
-use crate::engine::{Clock, Engine, Finished, Limits, Score, Stopper};
-use crate::game::Outcome;
+use crate::engine::{Clock, Engine, Finished, Limits, Outcome, Score, Stopper};
 use crate::variant::Variant;
 use std::io::BufRead;
 use std::panic::{AssertUnwindSafe, catch_unwind};
@@ -459,7 +458,7 @@ impl Uci {
             let result = crate::bench::run_until(
                 depth,
                 1,
-                crate::eval::EVAL_FILE_DEFAULT,
+                crate::engine::EVAL_FILE_DEFAULT,
                 &task.stopper,
                 |variant, fen, nodes| {
                     out.line(format!("info string bench {variant} {fen}: {nodes} nodes"))
