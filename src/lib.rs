@@ -1,15 +1,19 @@
-//! skald: a game engine for the tafl family (Brandubh 7×7, Tablut 9×9, Tawlbwrdd 11×11) and for
-//! Ataxx 7×7.
+//! skald: a game engine for the tafl family (Brandubh 7×7, Tablut 9×9, Tawlbwrdd 11×11,
+//! Copenhagen Hnefatafl 11×11 and 13×13, and any board an OpenTafl rules string describes) and
+//! for Ataxx 7×7.
 //!
-//! Layers, each depending only on the ones above it:
-//! - [`game`]: the [`game::Game`] trait the search is written against, and [`eval`]: the
-//!   evaluation interface (hand-written or a network with an accumulator per ply);
-//! - [`tafl`] and [`ataxx`]: board, rules, move generation, Zobrist hashing, evaluation;
+//! Layers, each importing only the ones below it:
+//! - [`game`]: the [`game::Game`] trait the search is written against; [`eval`]: the
+//!   evaluation interface (hand-written or a network with an accumulator per ply), which names
+//!   no game; [`tuning`]: the search's tuning values as data; [`rng`]: the seeded generator;
+//! - [`tafl`] and [`ataxx`], the game families: board, rules, move generation, Zobrist hashing,
+//!   evaluation;
 //! - [`search`]: iterative-deepening alpha-beta over any [`game::Game`], with a shared
-//!   transposition table;
-//! - [`variant`]: the variant registry;
-//! - [`engine`]: the engine every front-end drives (the game in progress, options, hash table,
-//!   search threads);
+//!   transposition table and Lazy SMP threads; it knows no game and no variant;
+//! - [`variant`]: a descriptor per variant (names, family, start position, search values,
+//!   OpenTafl rules string), registered in one place; [`perft`]: move-path counts;
+//! - [`engine`]: the engine every front-end drives and the only API they use (the game in
+//!   progress, options, hash table, search threads, [`engine::SearchRequest`]); [`bench`]: the fixed search whose node count is the signature;
 //! - [`protocol`]: the text protocols the binary speaks, each a parser and a formatter over
 //!   [`engine`] (the command-line tools in the binary's `cli` module are the same).
 #![deny(missing_docs)]

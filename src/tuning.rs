@@ -1,5 +1,5 @@
-//! The search's tuning values as named data: one [`SearchParams`] per game family
-//! ([`crate::game::Game::search_params`]), read by the game-blind search instead of literals.
+//! The search's tuning values as named data ([`SearchParams`]), read by the game-blind search
+//! instead of literals; each variant's set is in its descriptor ([`crate::variant::params`]).
 //!
 //! Every integer value has a name and a range for tuning: a build with the cargo feature `tune`
 //! exposes each as a UCI option `Tune <name>` (see `scripts/spsa.py`), so SPSA can tune them

@@ -2,7 +2,7 @@
 //! meaning. UCI's `option` lines, `setoption` and the command line's flags all come from it, so
 //! they cannot disagree.
 //!
-//! [`OPTIONS`] lists them; [`parse`] checks a value against its option and gives a typed
+//! [`registry`] lists them; [`parse`] checks a value against its option and gives a typed
 //! [`Setting`] for [`crate::engine::Engine::set_option`] to apply.
 
 use crate::search::{MAX_SKILL, named_skill, tt};

@@ -1,9 +1,9 @@
 //! The OpenTafl Engine Protocol (OTEP), spoken by `skald opentafl`.
 //!
 //! The host (OpenTafl) sends `rules <rules string>` first; skald parses it into a
-//! [`RuleOptions`](crate::tafl::RuleOptions) ([`crate::tafl::opentafl`]) and plays a
-//! [`GameSession`] of [`Position<u64>`] (boards up to 8×8), [`Position<u128>`] (9×9 to 11×11),
-//! `Position<Wide<3>>` (12×12, 13×13) or `Position<Wide<6>>` (14×14 to 19×19).
+//! [`RuleOptions`](crate::tafl::RuleOptions) ([`crate::tafl::opentafl`]) and plays the game the
+//! engine makes of them ([`crate::engine::new_tafl_session`], on the bitboard the board size
+//! needs, up to 19×19).
 //! Each turn OpenTafl 0.4.8 sends `opponent-move …`, `clock …`, `play <side>`; skald answers
 //! `move <from>-<to>`, and the host confirms with `move <position record>`. While it searches
 //! skald sends `status` lines (depth, score, principal variation; see [`Progress`]). Every bad
