@@ -13,7 +13,7 @@
 //! - [`variant`]: a descriptor per variant (names, family, start position, search values,
 //!   OpenTafl rules string), registered in one place; [`perft`]: move-path counts;
 //! - [`engine`]: the engine every front-end drives and the only API they use (the game in
-//!   progress, options, hash table, search threads, [`engine::SearchRequest`]); [`bench`]: the fixed search whose node count is the signature;
+//!   progress, options, hash table, search threads, [`engine::SearchRequest`]); [`bench`](mod@bench): the fixed search whose node count is the signature;
 //! - [`protocol`]: the text protocols the binary speaks, each a parser and a formatter over
 //!   [`engine`] (the command-line tools in the binary's `cli` module are the same).
 #![deny(missing_docs)]

@@ -1,7 +1,7 @@
 //! The OpenTafl Engine Protocol (OTEP), spoken by `skald opentafl`.
 //!
 //! The host (OpenTafl) sends `rules <rules string>` first; skald parses it into a
-//! [`RuleOptions`](crate::tafl::RuleOptions) ([`crate::tafl::opentafl`]) and plays the game the
+//! [`crate::tafl::RuleOptions`] ([`crate::tafl::opentafl`]) and plays the game the
 //! engine makes of them ([`crate::engine::new_tafl_session`], on the bitboard the board size
 //! needs, up to 19×19).
 //! Each turn OpenTafl 0.4.8 sends `opponent-move …`, `clock …`, `play <side>`; skald answers
