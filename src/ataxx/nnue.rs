@@ -487,21 +487,35 @@ impl AtaxxEval {
         }
     }
 
-    /// The evaluator an [`crate::eval::EvalChoice`] selects: the embedded network by default.
+    /// The evaluator an [`crate::eval::EvalChoice`] selects: the embedded network by default
+    /// (and for a network of another game family, which is not this game's), a network read by
+    /// [`load_network`], or the hand-written evaluation.
     pub fn for_choice(choice: &crate::eval::EvalChoice) -> AtaxxEval {
         use crate::eval::EvalChoice;
         match choice {
-            EvalChoice::Default => AtaxxEval::embedded(),
             EvalChoice::Hand => AtaxxEval::Hand,
-            EvalChoice::Ataxx { net, name } => AtaxxEval::Network {
-                net: Arc::clone(net),
-                name: name.clone(),
+            EvalChoice::Network { name, .. } => match choice.network::<Network>() {
+                Some(net) => AtaxxEval::Network {
+                    net,
+                    name: name.clone(),
+                },
+                None => AtaxxEval::embedded(),
             },
+            EvalChoice::Default => AtaxxEval::embedded(),
         }
     }
 }
 
-impl crate::eval::Evaluator<Position> for AtaxxEval {
+/// Ataxx's network reader for the engine option `EvalFile` ([`crate::eval::NetworkLoader`]):
+/// [`Network::load`], the network held opaque for [`crate::eval::EvalChoice`].
+///
+/// # Errors
+/// As [`Network::load`] (the message is the [`NetworkError`]'s).
+pub fn load_network(path: &Path) -> Result<crate::eval::AnyNetwork, crate::eval::NetworkLoadError> {
+    Ok(Arc::new(Network::load(path)?))
+}
+
+impl crate::eval::Evaluator<Position, Move> for AtaxxEval {
     type Accumulator = Accumulator;
 
     #[inline]
@@ -789,7 +803,7 @@ mod tests {
     #[test]
     fn the_search_evaluator_updates_equal_refreshes() {
         use crate::eval::{EvalChoice, Evaluator};
-        let random = EvalChoice::Ataxx {
+        let random = EvalChoice::Network {
             net: Arc::new(random_network(9)),
             name: "random".into(),
         };
@@ -852,26 +866,27 @@ mod tests {
     fn eval_file_values() {
         use crate::eval::EvalChoice;
         assert!(matches!(
-            EvalChoice::from_eval_file(""),
+            EvalChoice::from_eval_file("", load_network),
             Ok(EvalChoice::Default)
         ));
         assert!(matches!(
-            EvalChoice::from_eval_file("<default>"),
+            EvalChoice::from_eval_file("<default>", load_network),
             Ok(EvalChoice::Default)
         ));
         assert!(matches!(
-            EvalChoice::from_eval_file(" HAND "),
+            EvalChoice::from_eval_file(" HAND ", load_network),
             Ok(EvalChoice::Hand)
         ));
         let path = concat!(env!("CARGO_MANIFEST_DIR"), "/nets/", embedded_file_name!());
-        match EvalChoice::from_eval_file(path) {
-            Ok(EvalChoice::Ataxx { net, name }) => {
-                assert_eq!(*net, **embedded());
-                assert_eq!(name, path);
+        match EvalChoice::from_eval_file(path, load_network) {
+            Ok(choice @ EvalChoice::Network { .. }) => {
+                assert_eq!(*choice.network::<Network>().unwrap(), **embedded());
+                assert_eq!(choice.eval_file(), path);
+                assert!(choice.network::<u8>().is_none());
             }
             other => panic!("{other:?}"),
         }
-        let err = EvalChoice::from_eval_file("/nonexistent/x.nnue").unwrap_err();
+        let err = EvalChoice::from_eval_file("/nonexistent/x.nnue", load_network).unwrap_err();
         assert!(
             err.to_string()
                 .starts_with("cannot read network file /nonexistent/x.nnue")
