@@ -10,100 +10,94 @@
 //! A null move keeps the placement, so the search copies the parent's accumulator for it (the
 //! side to move, which the evaluation reads from the position, is what changes).
 //!
-//! Games without a network use [`HandEval`]: its accumulator is `()`, its updates do nothing and
-//! it evaluates with [`Game::evaluate`], so the hand-written evaluations cost the search nothing
-//! more than before. Ataxx's evaluator ([`crate::ataxx::nnue::AtaxxEval`]) uses the network by
-//! default and the hand-written evaluation when [`EvalChoice::Hand`] says so.
+//! This is the bottom layer: it names no game and imports nothing of the crate. [`Evaluator`]
+//! is generic over the position and move types; the game trait (`crate::game`) says which
+//! evaluator a game uses and gives [`HandEval`], the hand-written evaluation behind this
+//! interface (accumulator `()`, updates that do nothing), its implementation. A network read
+//! from a file is held opaque ([`AnyNetwork`]): the game family that owns it reads the file
+//! (its [`NetworkLoader`]) and takes it back out ([`EvalChoice::network`]).
 
-use crate::game::Game;
+use std::any::Any;
+use std::error::Error;
+use std::path::Path;
 use std::sync::Arc;
 
-/// A game's evaluation as the search uses it (see the module docs). Made once per search thread
-/// by [`Game::evaluator`]; read-only during the search.
-pub trait Evaluator<G: Game>: Send + Sync + 'static {
+/// A game's evaluation as the search uses it (see the module docs), for positions of type `P`
+/// whose moves are of type `M`. Made once per search thread by the game; read-only during the
+/// search.
+pub trait Evaluator<P, M>: Send + Sync + 'static {
     /// What is kept per ply: a network's hidden-layer sums; `()` for a hand-written evaluation.
     type Accumulator: Clone + Send + Default + PartialEq + std::fmt::Debug + 'static;
 
     /// Sets `acc` to the accumulator of `pos` computed from scratch.
-    fn refresh(&self, pos: &G, acc: &mut Self::Accumulator);
+    fn refresh(&self, pos: &P, acc: &mut Self::Accumulator);
 
     /// Sets `child_acc` to the accumulator of `child`, the position after the legal move `mv` of
     /// `parent`, from `parent_acc` (the accumulator of `parent`). Equals a
     /// [`Evaluator::refresh`] of `child` (tests check this).
     fn update(
         &self,
-        parent: &G,
-        mv: G::Move,
-        child: &G,
+        parent: &P,
+        mv: M,
+        child: &P,
         parent_acc: &Self::Accumulator,
         child_acc: &mut Self::Accumulator,
     );
 
     /// The static evaluation of `pos`, whose accumulator is `acc`, in centipawns from the side
     /// to move's view.
-    fn evaluate(&self, pos: &G, acc: &Self::Accumulator) -> i32;
+    fn evaluate(&self, pos: &P, acc: &Self::Accumulator) -> i32;
 
     /// The evaluation of `pos` broken into named terms `(name, centipawns)` from the side to
     /// move's view, summing to its evaluation (for the protocols' `eval` display).
-    fn terms(&self, pos: &G) -> Vec<(&'static str, i32)>;
+    fn terms(&self, pos: &P) -> Vec<(&'static str, i32)>;
 
     /// What evaluates, in a few words for people (`hand-written`, `network ataxx-v2.nnue`).
     fn describe(&self) -> String;
 
     /// The evaluation of `pos` from scratch: a fresh accumulator, then [`Evaluator::evaluate`].
-    fn evaluate_fresh(&self, pos: &G) -> i32 {
+    fn evaluate_fresh(&self, pos: &P) -> i32 {
         let mut acc = Self::Accumulator::default();
         self.refresh(pos, &mut acc);
         self.evaluate(pos, &acc)
     }
 }
 
-/// The hand-written evaluation of a game ([`Game::evaluate`], [`Game::eval_terms`]) behind the
-/// [`Evaluator`] interface: no accumulator, nothing to update.
+/// A game's hand-written evaluation behind the [`Evaluator`] interface: no accumulator, nothing
+/// to update. Its implementation (for every game, through the game's own evaluation) is beside
+/// the game trait, in `crate::game`.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct HandEval;
 
-impl<G: Game> Evaluator<G> for HandEval {
-    type Accumulator = ();
+/// A network read from a file, opaque here: the game family that reads the file knows its type
+/// and takes it back out with [`EvalChoice::network`].
+pub type AnyNetwork = Arc<dyn Any + Send + Sync>;
 
-    #[inline(always)]
-    fn refresh(&self, _pos: &G, _acc: &mut ()) {}
+/// Why a network file cannot be used, as its game family's loader says (the message is shown to
+/// people as it is, e.g. `network file is truncated: 100 bytes, expected 38424`).
+pub type NetworkLoadError = Box<dyn Error + Send + Sync>;
 
-    #[inline(always)]
-    fn update(&self, _parent: &G, _mv: G::Move, _child: &G, _parent_acc: &(), _child_acc: &mut ()) {
-    }
-
-    #[inline(always)]
-    fn evaluate(&self, pos: &G, _acc: &()) -> i32 {
-        pos.evaluate()
-    }
-
-    fn terms(&self, pos: &G) -> Vec<(&'static str, i32)> {
-        pos.eval_terms()
-    }
-
-    fn describe(&self) -> String {
-        "hand-written".to_string()
-    }
-}
+/// A game family's network reader: the network in the file at the path, or why not.
+pub type NetworkLoader = fn(&Path) -> Result<AnyNetwork, NetworkLoadError>;
 
 /// Which evaluation the searches use: the engine option `EvalFile` (protocol.md). Games without
 /// a network evaluate by hand whatever this says.
 ///
-/// A network file belongs to one game family (its features are that game's board), so a loaded
-/// network is held as that family's type; today only Ataxx has one.
+/// A network file belongs to one game family (its features are that game's board): the family's
+/// [`NetworkLoader`] reads it and the family's evaluator takes it back out
+/// ([`EvalChoice::network`]); a game of another family does not find its type there.
 #[derive(Clone, Debug, Default)]
 pub enum EvalChoice {
-    /// Each game's default: Ataxx's embedded network ([`crate::ataxx::nnue::embedded`]), the
-    /// hand-written evaluation for the others (`EvalFile` `<default>`).
+    /// Each game's default: a network built into the binary for a family that has one (Ataxx),
+    /// the hand-written evaluation for the others (`EvalFile` `<default>`).
     #[default]
     Default,
     /// The hand-written evaluation for every game (`EvalFile` `hand`).
     Hand,
-    /// An Ataxx network read from a file (`EvalFile <path>`); `name` is the path as given.
-    Ataxx {
-        /// The network.
-        net: Arc<crate::ataxx::nnue::Network>,
+    /// A network read from a file (`EvalFile <path>`); `name` is the path as given.
+    Network {
+        /// The network, of its family's type.
+        net: AnyNetwork,
         /// Where it was read from, as given.
         name: String,
     },
@@ -116,24 +110,36 @@ pub const EVAL_FILE_HAND: &str = "hand";
 
 impl EvalChoice {
     /// The choice an `EvalFile` value names: empty or `<default>` the default, `hand` (case
-    /// ignored) the hand-written evaluation, anything else the path of an Ataxx network file,
-    /// which is read now.
+    /// ignored) the hand-written evaluation, anything else the path of a network file, which
+    /// `load` (the game family's [`NetworkLoader`]) reads now.
     ///
     /// # Errors
-    /// The file cannot be read or is not a network this build reads (the message says why, e.g.
+    /// What `load` says: the file cannot be read or is not a network this build reads (e.g.
     /// `network file is truncated: 100 bytes, expected 38424`).
-    pub fn from_eval_file(value: &str) -> Result<EvalChoice, crate::ataxx::nnue::NetworkError> {
+    pub fn from_eval_file(
+        value: &str,
+        load: NetworkLoader,
+    ) -> Result<EvalChoice, NetworkLoadError> {
         let value = value.trim();
         if value.is_empty() || value == EVAL_FILE_DEFAULT {
             Ok(EvalChoice::Default)
         } else if value.eq_ignore_ascii_case(EVAL_FILE_HAND) {
             Ok(EvalChoice::Hand)
         } else {
-            let net = crate::ataxx::nnue::Network::load(std::path::Path::new(value))?;
-            Ok(EvalChoice::Ataxx {
-                net: Arc::new(net),
+            Ok(EvalChoice::Network {
+                net: load(Path::new(value))?,
                 name: value.to_string(),
             })
+        }
+    }
+
+    /// The network read from a file, if there is one and it is of type `T` (the caller's
+    /// family's network type); `None` for [`EvalChoice::Default`], [`EvalChoice::Hand`] and a
+    /// network of another type.
+    pub fn network<T: Any + Send + Sync>(&self) -> Option<Arc<T>> {
+        match self {
+            EvalChoice::Network { net, .. } => Arc::clone(net).downcast::<T>().ok(),
+            _ => None,
         }
     }
 
@@ -142,7 +148,7 @@ impl EvalChoice {
         match self {
             EvalChoice::Default => EVAL_FILE_DEFAULT,
             EvalChoice::Hand => EVAL_FILE_HAND,
-            EvalChoice::Ataxx { name, .. } => name,
+            EvalChoice::Network { name, .. } => name,
         }
     }
 }

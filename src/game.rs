@@ -1,7 +1,7 @@
 //! The small trait that every game family implements and that the search, the protocol
 //! front-ends and the CLI are written against. The search never asks which game it plays.
 
-use crate::eval::{EvalChoice, Evaluator};
+use crate::eval::{EvalChoice, Evaluator, HandEval};
 use std::fmt;
 
 /// One of the two players. `First` moves first in every start position: the attackers in tafl,
@@ -304,9 +304,9 @@ pub trait Game: Clone + Send + Sync + fmt::Debug + 'static {
     /// How repeated positions are treated (applied by the caller, who has the history).
     fn repetition_rule(&self) -> RepetitionRule;
 
-    /// The evaluation the search uses ([`crate::eval`]): [`crate::eval::HandEval`] (the
-    /// hand-written [`Game::evaluate`]) for a game without a network.
-    type Eval: Evaluator<Self>;
+    /// The evaluation the search uses ([`crate::eval`]): [`HandEval`] (the hand-written
+    /// [`Game::evaluate`]) for a game without a network.
+    type Eval: Evaluator<Self, Self::Move>;
 
     /// The evaluator `choice` selects for this game (made once per search thread).
     fn evaluator(&self, choice: &EvalChoice) -> Self::Eval;
@@ -487,4 +487,31 @@ pub fn outcome_with_history<G: Game>(pos: &G, history: &[u64]) -> Outcome {
         }
     }
     outcome
+}
+
+/// The hand-written evaluation of a game ([`Game::evaluate`], [`Game::eval_terms`]) behind the
+/// [`Evaluator`] interface: no accumulator, nothing to update, so the hand-written evaluations
+/// cost the search nothing more than a direct call.
+impl<G: Game> Evaluator<G, G::Move> for HandEval {
+    type Accumulator = ();
+
+    #[inline(always)]
+    fn refresh(&self, _pos: &G, _acc: &mut ()) {}
+
+    #[inline(always)]
+    fn update(&self, _parent: &G, _mv: G::Move, _child: &G, _parent_acc: &(), _child_acc: &mut ()) {
+    }
+
+    #[inline(always)]
+    fn evaluate(&self, pos: &G, _acc: &()) -> i32 {
+        pos.evaluate()
+    }
+
+    fn terms(&self, pos: &G) -> Vec<(&'static str, i32)> {
+        pos.eval_terms()
+    }
+
+    fn describe(&self) -> String {
+        "hand-written".to_string()
+    }
 }

@@ -345,12 +345,15 @@ impl Engine {
             Setting::Ponder(b) => self.ponder = b,
             Setting::ClearHash => self.clear_tables(),
             Setting::EvalFile(value) => {
-                let choice = crate::eval::EvalChoice::from_eval_file(&value).map_err(|e| {
-                    OptionError::EvalFile {
-                        error: e.to_string(),
-                        current: self.search_options.eval.eval_file().to_string(),
-                    }
-                })?;
+                // The family's network reader: Ataxx's, the one family with a network today.
+                let load = crate::ataxx::nnue::load_network;
+                let choice =
+                    crate::eval::EvalChoice::from_eval_file(&value, load).map_err(|e| {
+                        OptionError::EvalFile {
+                            error: e.to_string(),
+                            current: self.search_options.eval.eval_file().to_string(),
+                        }
+                    })?;
                 self.wait();
                 self.search_options.eval = choice;
                 // The table's static evaluations are the old evaluation's.

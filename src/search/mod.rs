@@ -574,7 +574,7 @@ struct Worker<'a, G: Game> {
 }
 
 /// The per-ply accumulator of `G`'s evaluation.
-type Acc<G> = <<G as Game>::Eval as Evaluator<G>>::Accumulator;
+type Acc<G> = <<G as Game>::Eval as Evaluator<G, <G as Game>::Move>>::Accumulator;
 
 impl<'a, G: Game> Worker<'a, G> {
     /// A worker for one search. The thread's killers and history are reset: each search starts

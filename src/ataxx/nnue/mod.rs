@@ -1,0 +1,261 @@
+//! An NNUE-style network evaluation for Ataxx: the network ([`Network`]: its features, weights
+//! and integer forward pass), and, in its own files, the network file (`format.rs`: header,
+//! reading and writing, [`NetworkError`], the [`embedded`] network), the inner loops over the
+//! hidden layer (`kernels.rs`), and the accumulator with its incremental update and
+//! [`AtaxxEval`], the search's Ataxx evaluation (`accumulator.rs`, [`crate::eval::Evaluator`]).
+//!
+//! # In the search
+//! The search evaluates Ataxx with a network unless the engine option `EvalFile` says `hand`:
+//! by default the network built into the binary ([`embedded`], the file `nets/`
+//! [`EMBEDDED_NAME`]), or one read from the file `EvalFile` names. Each search thread keeps one
+//! [`Accumulator`] per ply: computed from scratch at the root ([`Accumulator::refresh`]), then
+//! copied from the parent and updated for the move at each child ([`Accumulator::apply_move`]).
+//! Every Ataxx node is evaluated (there is no quiescence move, and the static evaluation goes
+//! to the transposition table), so the update is made eagerly when the child is made.
+//!
+//! # Architecture
+//! `(147 → HIDDEN)×2 → 1`, the usual "perspective" NNUE:
+//!
+//! - **Features** ([`features`]): 147 binary inputs seen from one side, the *perspective* `p`:
+//!   index `sq` for a stone of `p` on square `sq` ("own"), `49 + sq` for a stone of the other
+//!   side ("their"), `98 + sq` for a blocked square (square index `rank * 7 + file`, `a1` = 0).
+//!   No mirroring: Ataxx is the same game for both colours.
+//! - **Accumulators** ([`Accumulator`]): one hidden vector of [`HIDDEN`] values per perspective
+//!   (`x`'s and `o`'s), each `b1 + Σ W1[f]` over that perspective's active features. Both use the
+//!   same weights `W1`, `b1`. A move changes a few features (a clone adds a stone and flips up to
+//!   8; a jump also removes one), so the accumulators are updated by adding and subtracting rows
+//!   of `W1` instead of recomputed ([`Accumulator::apply_move`]).
+//! - **Output** ([`Network::evaluate`]): clipped ReLU `clamp(a, 0, 1)` on both accumulators,
+//!   the side to move's first, then one linear neuron:
+//!   `y = W2 · [crelu(a_stm), crelu(a_other)] + b2`. `y` is a logit: the trainer fits `sigmoid(y)` to the expected game result, so
+//!   centipawns are `y × scale` with the file's `scale` (the trainer's `K`, centipawns per unit
+//!   of logit, which matches the search scores it was trained on).
+//!
+//! # Quantisation
+//! `W1`, `b1` are stored as `round(w × QA)` in `i16` ([`QA`] = 255), so the accumulator is in
+//! units of `1/QA` and the clipped ReLU is `clamp(a, 0, QA)`. `W2` is stored as `round(w × QB)`
+//! in `i16` ([`QB`] = 2048), `b2` as `round(b × QA × QB)` in `i32`. Then
+//! `y = (Σ crelu(a_i) × W2_i + b2) / (QA × QB)`. `QB` is large because `y` is multiplied by a
+//! scale of about 1000 centipawns: with `QB` = 64 the rounding of `W2` alone moved evaluations
+//! by about 26 cp; with 2048 it is below 1 cp (the rounding of `W1` leaves a few cp). The
+//! trainer keeps every float weight within ±1.98 so that an accumulator of at most 49 active
+//! features and the bias cannot leave `i16` (50 × 505 < 32767) and the output sum cannot leave
+//! `i32` (256 × 255 × 4055 < 2³¹); the arithmetic wraps rather than panics on files that break
+//! this.
+//!
+//! # File format (version 1), all little-endian
+//! | offset | type | field |
+//! |---|---|---|
+//! | 0 | 4 bytes | magic `SKNN` |
+//! | 4 | `u16` | format version, 1 |
+//! | 6 | `u16` | inputs, 147 ([`NUM_FEATURES`]) |
+//! | 8 | `u16` | hidden size per perspective, [`HIDDEN`] |
+//! | 10 | `u16` | `QA`, 255 |
+//! | 12 | `u16` | `QB`, 2048 |
+//! | 14 | `u16` | reserved, 0 |
+//! | 16 | `i32` | `scale`: centipawns per unit of output logit, ≥ 1 |
+//! | 20 | `i16` × inputs × hidden | `W1`, feature-major (the `hidden` weights of feature 0 first) |
+//! | … | `i16` × hidden | `b1` |
+//! | … | `i16` × 2 × hidden | `W2`: the weights of the side to move's accumulator, then the other's |
+//! | … | `i32` | `b2` |
+//!
+//! Nothing follows; a file of any other length is refused. With `HIDDEN` = 128 a file is
+//! 38 424 bytes.
+//!
+//! Read and written in `format.rs`.
+
+mod accumulator;
+mod format;
+mod kernels;
+
+pub use accumulator::{Accumulator, AtaxxEval};
+pub use format::{
+    EMBEDDED_NAME, FILE_LEN, HEADER_LEN, MAGIC, NetworkError, VERSION, embedded, load_network,
+};
+
+use super::bitboard::{NUM_SQUARES, Squares};
+use super::position::Position;
+use crate::game::Side;
+use kernels::crelu_dot;
+
+/// Number of input features per perspective: own stones, their stones, blocked squares.
+pub const NUM_FEATURES: usize = 3 * NUM_SQUARES;
+/// Hidden neurons per perspective (the accumulator's length).
+pub const HIDDEN: usize = 128;
+/// Quantisation factor of the first layer (and the clipped ReLU's ceiling).
+pub const QA: i32 = 255;
+/// Quantisation factor of the output weights.
+pub const QB: i32 = 2048;
+
+/// Offset of "their" stones in the feature index.
+const THEIR: usize = NUM_SQUARES;
+/// Offset of blocked squares in the feature index.
+const BLOCKED: usize = 2 * NUM_SQUARES;
+
+/// The active features of `pos` seen from `perspective` (indices `0..NUM_FEATURES`, see the
+/// module docs): own stones, then their stones, then blocked squares, each lowest square first.
+pub fn features(pos: &Position, perspective: Side) -> impl Iterator<Item = usize> {
+    let own = pos.stones(perspective);
+    let their = pos.stones(perspective.opponent());
+    Squares(own)
+        .map(|s| s.index())
+        .chain(Squares(their).map(|s| THEIR + s.index()))
+        .chain(Squares(pos.blocked()).map(|s| BLOCKED + s.index()))
+}
+
+/// A quantised network (see the module docs): `W1` and `b1` in units of `1/QA`, `W2` in units
+/// of `1/QB`, `b2` in units of `1/(QA × QB)`.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct Network {
+    w1: Box<[[i16; HIDDEN]; NUM_FEATURES]>,
+    b1: [i16; HIDDEN],
+    w2: [[i16; HIDDEN]; 2],
+    b2: i32,
+    scale: i32,
+    /// Per square, `W1[own sq] − W1[their sq]` (wrapping): what a stone on `sq` changing colour
+    /// adds to its new owner's accumulator and takes from the other's. Derived from `w1`.
+    flip: Box<[[i16; HIDDEN]; NUM_SQUARES]>,
+}
+
+impl Network {
+    /// A network from its quantised parts: `w1` feature-major (`NUM_FEATURES × HIDDEN`), `b1`
+    /// (`HIDDEN`), `w2` (`2 × HIDDEN`, the side to move's half first), `b2`, and `scale`
+    /// (centipawns per logit unit). `None` if a length is wrong or `scale < 1`.
+    pub fn from_parts(w1: &[i16], b1: &[i16], w2: &[i16], b2: i32, scale: i32) -> Option<Network> {
+        if w1.len() != NUM_FEATURES * HIDDEN
+            || b1.len() != HIDDEN
+            || w2.len() != 2 * HIDDEN
+            || scale < 1
+        {
+            return None;
+        }
+        let mut net = Network::zeroed(scale);
+        for (row, chunk) in net.w1.iter_mut().zip(w1.chunks_exact(HIDDEN)) {
+            row.copy_from_slice(chunk);
+        }
+        net.b1.copy_from_slice(b1);
+        net.w2[0].copy_from_slice(&w2[..HIDDEN]);
+        net.w2[1].copy_from_slice(&w2[HIDDEN..]);
+        net.b2 = b2;
+        net.derive_flip_rows();
+        Some(net)
+    }
+
+    fn zeroed(scale: i32) -> Network {
+        Network {
+            w1: Box::new([[0; HIDDEN]; NUM_FEATURES]),
+            b1: [0; HIDDEN],
+            w2: [[0; HIDDEN]; 2],
+            b2: 0,
+            scale,
+            flip: Box::new([[0; HIDDEN]; NUM_SQUARES]),
+        }
+    }
+
+    /// Fills `flip` from `w1`.
+    fn derive_flip_rows(&mut self) {
+        for (sq, row) in self.flip.iter_mut().enumerate() {
+            for (i, d) in row.iter_mut().enumerate() {
+                *d = self.w1[sq][i].wrapping_sub(self.w1[THEIR + sq][i]);
+            }
+        }
+    }
+
+    /// Centipawns per unit of the output logit.
+    pub fn scale(&self) -> i32 {
+        self.scale
+    }
+
+    /// The evaluation of the position whose accumulators are `acc`, in centipawns from the view
+    /// of `side_to_move`. Integer arithmetic only; the two loops over `HIDDEN` vectorise.
+    #[inline]
+    pub fn evaluate(&self, acc: &Accumulator, side_to_move: Side) -> i32 {
+        let us = &acc.v[side_to_move.index()];
+        let them = &acc.v[side_to_move.index() ^ 1];
+        let sum = crelu_dot(us, &self.w2[0]).wrapping_add(crelu_dot(them, &self.w2[1]));
+        let out = sum.wrapping_add(self.b2) as i64;
+        (out * self.scale as i64 / (QA * QB) as i64) as i32
+    }
+
+    /// The evaluation of `pos` from scratch (a fresh accumulator), centipawns from the side to
+    /// move's view.
+    pub fn evaluate_position(&self, pos: &Position) -> i32 {
+        self.evaluate(&Accumulator::new(self, pos), pos.side)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::mv::Move;
+    use super::*;
+    use crate::rng::SeededRng;
+
+    /// A network with random weights in ±505 (the trainer's bound), random scale.
+    pub(crate) fn random_network(seed: u64) -> Network {
+        let mut rng = SeededRng::new(seed);
+        let mut w = |n: usize, m: i16| -> Vec<i16> {
+            (0..n)
+                .map(|_| (rng.below(2 * m as u64 + 1) as i64 - m as i64) as i16)
+                .collect()
+        };
+        let w1 = w(NUM_FEATURES * HIDDEN, 505);
+        let b1 = w(HIDDEN, 505);
+        let w2 = w(2 * HIDDEN, 127);
+        Network::from_parts(&w1, &b1, &w2, 12345, 300).unwrap()
+    }
+
+    /// The forward pass written out plainly, from the feature lists.
+    pub(super) fn reference_eval(net: &Network, pos: &Position) -> i32 {
+        let hidden = |p: Side| -> Vec<i32> {
+            let mut h: Vec<i32> = net.b1.iter().map(|&b| b as i32).collect();
+            for f in features(pos, p) {
+                for (x, &w) in h.iter_mut().zip(net.w1[f].iter()) {
+                    *x += w as i32;
+                }
+            }
+            h
+        };
+        let (us, them) = (hidden(pos.side), hidden(pos.side.opponent()));
+        let mut sum = net.b2 as i64;
+        for i in 0..HIDDEN {
+            sum += us[i].clamp(0, QA) as i64 * net.w2[0][i] as i64;
+            sum += them[i].clamp(0, QA) as i64 * net.w2[1][i] as i64;
+        }
+        (sum * net.scale as i64 / (QA * QB) as i64) as i32
+    }
+
+    pub(super) fn random_games(seed: u64, mut visit: impl FnMut(&Position, Move, &Position)) {
+        let mut rng = SeededRng::new(seed);
+        let starts = [
+            Position::start(),
+            Position::from_fen("x5o/7/2-1-2/7/2-1-2/7/o5x x 0 1").unwrap(),
+            Position::from_fen("x5o/1-3-1/7/3-3/7/1-3-1/o5x o 0 1").unwrap(),
+        ];
+        let mut moves = Vec::new();
+        for game in 0..30 {
+            let mut pos = starts[game % starts.len()];
+            while !pos.is_game_over() {
+                moves.clear();
+                pos.legal_moves(&mut moves);
+                let mv = moves[rng.below(moves.len() as u64) as usize];
+                let mut next = pos;
+                next.play(mv);
+                visit(&pos, mv, &next);
+                pos = next;
+            }
+        }
+    }
+
+    #[test]
+    fn colour_swap_keeps_the_evaluation() {
+        // Features are relative to the side to move, so swapping the colours and the side to
+        // move changes nothing.
+        let net = random_network(3);
+        random_games(4, |_, _, pos| {
+            let mut swapped = *pos;
+            swapped.stones.swap(0, 1);
+            swapped.side = pos.side.opponent();
+            assert_eq!(net.evaluate_position(pos), net.evaluate_position(&swapped));
+        });
+    }
+}
