@@ -37,7 +37,7 @@ enum Command {
     /// Run an engine-against-engine match.
     Match(cli::matches::Args),
     /// Read game records (PGN or OpenTafl .otg), replay them by the rules, convert them.
-    Records(cli::record::Args),
+    Records(cli::records::Args),
     /// Generate an openings file of balanced positions, one FEN a line.
     Openings(cli::openings::Args),
     /// Self-play Ataxx games for training the network: "FEN | score | result" lines.
@@ -159,7 +159,7 @@ fn run(cli: Cli) -> Result<()> {
         Some(Command::Analyze(args)) => cli::analyze::run(args),
         Some(Command::Match(args)) => cli::matches::run(args),
         Some(Command::Openings(args)) => cli::openings::run(args),
-        Some(Command::Records(args)) => cli::record::run(args),
+        Some(Command::Records(args)) => cli::records::run(args),
         Some(Command::Datagen(args)) => cli::datagen::run(args),
         Some(Command::Opentafl) => {
             skald::protocol::opentafl::run(&mut std::io::stdin().lock(), Output::stdout());

@@ -171,7 +171,7 @@ fn configure(engine: &mut Engine, args: &Args) -> Result<()> {
 /// and a last `{"plies":…,"final_fen":…,"outcome":…}`.
 fn run_record(args: &Args) -> Result<()> {
     let path = args.record.as_deref().expect("--record given");
-    let game = super::record::load_game(path, args.game as usize)?;
+    let game = super::records::load_game(path, args.game as usize)?;
     // Side names: the record's variant, or any tafl one for other OpenTafl rules.
     let names = game.variant.unwrap_or(Variant::Brandubh);
     let mut engine = Engine::new()?;

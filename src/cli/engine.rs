@@ -267,7 +267,7 @@ pub struct MoveLimits {
 ///
 /// - `copenhagen`: OpenTafl's own Copenhagen ([`COPENHAGEN_OTN`]: `tfr:w sw:s efe:y`);
 /// - `brandubh`, `tablut`, `tawlbwrdd`: skald's rules as close as a rules string says them
-///   ([`super::record::otn_rules`]), with the repetition rule written out as `tfr:d` (a draw at
+///   ([`super::records::otn_rules`]), with the repetition rule written out as `tfr:d` (a draw at
 ///   the third occurrence of a position). OpenTafl's strings have no other repetition rule:
 ///   skald's tablut and tawlbwrdd draw at the second occurrence, and skald's brandubh has none
 ///   (OpenTafl itself reads brandubh's `tfr:i` as `tfr:d`, so an engine built on its code would
@@ -287,7 +287,7 @@ pub fn otep_rules(variant: Variant, setup_fen: &str) -> Result<String, String> {
             );
         }
         v => {
-            let base = super::record::otn_rules(v).ok_or_else(|| {
+            let base = super::records::otn_rules(v).ok_or_else(|| {
                 format!("OTEP engines play tafl, and no OpenTafl rules string says {v}")
             })?;
             let words: Vec<&str> = base

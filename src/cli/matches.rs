@@ -24,7 +24,7 @@
 use super::engine::{
     EngineProcess, EngineSpec, MoveLimits, MoveReply, Proto, WaitError, otep_rules,
 };
-use super::record::{GameRecord, RecordFormat};
+use super::records::{GameRecord, RecordFormat};
 use super::stats::{Penta, Sprt, SprtModel, SprtState, Wld};
 use anyhow::{Context, Result, anyhow, bail};
 use indicatif::{ProgressBar, ProgressStyle};

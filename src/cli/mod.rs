@@ -8,7 +8,7 @@ pub mod engine;
 pub mod matches;
 pub mod openings;
 pub mod play;
-pub mod record;
+pub mod records;
 pub mod selfplay;
 pub mod stats;
 

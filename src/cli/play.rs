@@ -1,7 +1,7 @@
 //! `skald play`: a game against the engine at a chosen level, or two people at one keyboard
 //! (`--hotseat`), in the terminal. Works with piped input too (one move or command a line).
 
-use super::record::GameRecord;
+use super::records::GameRecord;
 use super::{outcome_text, side_name};
 use anyhow::{Context, Result, anyhow, bail};
 use skald::engine::Side;
@@ -308,7 +308,7 @@ impl Game {
 pub fn run(args: Args) -> Result<()> {
     let loaded = match &args.load {
         None => None,
-        Some(path) => Some(super::record::load_game(path, args.game as usize)?),
+        Some(path) => Some(super::records::load_game(path, args.game as usize)?),
     };
     let variant = match &loaded {
         Some(g) => g.variant.ok_or_else(|| {
@@ -461,9 +461,9 @@ pub fn run(args: Args) -> Result<()> {
                     continue;
                 }
                 let path = std::path::Path::new(rest.trim());
-                let text = match super::record::RecordFormat::of_path(path) {
-                    super::record::RecordFormat::Pgn => Ok(g.record().to_pgn()),
-                    super::record::RecordFormat::Otg => g.record().to_otg(),
+                let text = match super::records::RecordFormat::of_path(path) {
+                    super::records::RecordFormat::Pgn => Ok(g.record().to_pgn()),
+                    super::records::RecordFormat::Otg => g.record().to_otg(),
                 };
                 match text.map(|t| std::fs::write(path, t).map_err(|e| e.to_string())) {
                     Ok(Ok(())) => println!("saved to {}", path.display()),

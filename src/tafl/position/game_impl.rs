@@ -1,0 +1,284 @@
+//! [`Game`] for a tafl [`Position`].
+
+use super::{
+    ATTACKER_VALUE, DEFENDER_VALUE, KING_VALUE, Move, Position, parse_square, square_name,
+};
+use crate::game::{Game, Outcome, ParseError, RepetitionRule, Side};
+use crate::tafl::bitboard::Bitboard;
+use crate::tafl::rules::{NO_SQUARE, Piece};
+use crate::tafl::zobrist::{PIECE_KEYS, SIDE_KEY};
+
+impl<B: Bitboard> Game for Position<B> {
+    type Move = Move;
+    type Eval = crate::eval::HandEval;
+
+    fn evaluator(&self, _choice: &crate::eval::EvalChoice) -> crate::eval::HandEval {
+        crate::eval::HandEval
+    }
+
+    fn variant_name(&self) -> &'static str {
+        self.rules.name
+    }
+
+    fn start_position(&self) -> Self {
+        Self::start(self.rules)
+    }
+
+    fn with_fen(&self, fen: &str) -> Result<Self, ParseError> {
+        Self::from_fen(self.rules, fen)
+    }
+
+    fn fen(&self) -> String {
+        self.format_fen()
+    }
+
+    fn side_to_move(&self) -> Side {
+        self.side
+    }
+
+    fn hash(&self) -> u64 {
+        self.hash
+    }
+
+    fn compute_hash(&self) -> u64 {
+        let mut h = if self.side == Side::Second {
+            SIDE_KEY
+        } else {
+            0
+        };
+        for (k, b) in [self.attackers, self.defenders, self.king]
+            .into_iter()
+            .enumerate()
+        {
+            for s in b.squares() {
+                h ^= PIECE_KEYS[k][s as usize];
+            }
+        }
+        h
+    }
+
+    fn halfmove_clock(&self) -> u32 {
+        self.clock
+    }
+
+    fn plies_to_move_limit(&self) -> Option<u32> {
+        self.plies_to_limit()
+    }
+
+    fn generate_moves(&self, moves: &mut Vec<Move>) {
+        moves.clear();
+        self.for_each_move(|from, to, _| moves.push(Move { from, to }));
+    }
+
+    fn make_move(&mut self, mv: Move) {
+        let kind = match self.piece_at(mv.from) {
+            Some(k) => k,
+            None => return,
+        };
+        self.make(mv.from, mv.to, kind);
+    }
+
+    fn make_null_move(&mut self) {
+        self.side = self.side.opponent();
+        self.hash ^= SIDE_KEY;
+    }
+
+    fn null_move_allowed(&self) -> bool {
+        let mine = match self.side {
+            Side::First => self.attackers.popcount(),
+            Side::Second => self.defenders.popcount() + self.king.popcount(),
+        };
+        mine > 3 && !self.king_gone()
+    }
+
+    fn outcome(&self) -> Outcome {
+        self.ending()
+    }
+
+    fn repetition_rule(&self) -> RepetitionRule {
+        self.rules.repetition
+    }
+
+    fn evaluate(&self) -> i32 {
+        self.eval_total()
+    }
+
+    fn eval_terms(&self) -> Vec<(&'static str, i32)> {
+        self.terms().to_vec()
+    }
+
+    fn move_gain(&self, mv: Move) -> i32 {
+        // Only a move next to an enemy piece can capture: most moves are settled without making
+        // them.
+        let enemies = match self.side {
+            Side::First => self.defenders | self.king,
+            Side::Second => self.attackers,
+        };
+        if (self.rules.adjacent[mv.to as usize] & enemies).is_empty() {
+            return 0;
+        }
+        let mut c = *self;
+        c.make_move(mv);
+        let a = (self.attackers.popcount() - c.attackers.popcount()) as i32;
+        let d = (self.defenders.popcount() - c.defenders.popcount()) as i32;
+        let k = (self.king.popcount() - c.king.popcount()) as i32;
+        a * ATTACKER_VALUE + d * DEFENDER_VALUE + k * KING_VALUE
+    }
+
+    fn must_answer(&self) -> bool {
+        self.side == Side::First && self.king_sees_escape()
+    }
+
+    fn can_win_at_once(&self) -> bool {
+        self.side == Side::Second && self.king_sees_escape()
+    }
+
+    fn is_tactical(&self, mv: Move) -> bool {
+        self.gain_and_tactical(mv).1
+    }
+
+    /// Captures and the king's moves to an escape square are tactical; the capture is made once.
+    fn gain_and_tactical(&self, mv: Move) -> (i32, bool) {
+        let gain = self.move_gain(mv);
+        let escape = self.king.has(mv.from) && self.rules.escape.has(mv.to);
+        (gain, escape || gain > 0)
+    }
+
+    fn parse_move(&self, text: &str) -> Result<Move, ParseError> {
+        let t = text.trim();
+        let size = self.rules.size;
+        let bad = || ParseError::new(format!("'{}' is not a move like d1-b1", t.escape_default()));
+        let (a, b) = if let Some((a, b)) = t.split_once('-') {
+            (a, b)
+        } else {
+            // d1b1, k11a11: split before the second letter.
+            let i = t
+                .char_indices()
+                .skip(1)
+                .find(|(_, c)| c.is_ascii_lowercase())
+                .map(|(i, _)| i)
+                .ok_or_else(bad)?;
+            (&t[..i], &t[i..])
+        };
+        let from = parse_square(a, size).ok_or_else(|| {
+            ParseError::new(format!(
+                "'{}' is not a square of this board",
+                a.escape_default()
+            ))
+        })?;
+        let to = parse_square(b, size).ok_or_else(|| {
+            ParseError::new(format!(
+                "'{}' is not a square of this board",
+                b.escape_default()
+            ))
+        })?;
+        self.check_move(from, to).map_err(|e| {
+            ParseError::new(format!(
+                "illegal move {}: {e}",
+                self.move_to_string(Move { from, to })
+            ))
+        })?;
+        Ok(Move { from, to })
+    }
+
+    fn move_to_string(&self, mv: Move) -> String {
+        format!(
+            "{}-{}",
+            square_name(mv.from, self.rules.size),
+            square_name(mv.to, self.rules.size)
+        )
+    }
+
+    /// Boards up to 128 squares: from-square × 128 + to-square. Larger boards (up to 19×19):
+    /// from-square (9 bits), direction (2 bits: north, east, south, west), distance (5 bits).
+    /// Three piece kinds (attacker, defender, king) times the squares.
+    fn history_index_count(&self) -> usize {
+        3 * crate::tafl::rules::square_count(self.rules.size) as usize
+    }
+
+    /// `kind × squares + to`, kind 0 attacker, 1 defender, 2 king.
+    fn history_index(&self, mv: Move) -> usize {
+        let kind = if self.side == Side::First {
+            0
+        } else if self.king.has(mv.from) {
+            2
+        } else {
+            1
+        };
+        kind * crate::tafl::rules::square_count(self.rules.size) as usize + mv.to as usize
+    }
+
+    fn encode_move(&self, mv: Move) -> u16 {
+        let r = self.rules;
+        if r.small_moves {
+            return (mv.from << 7) | mv.to;
+        }
+        let (ff, fr) = r.file_rank[mv.from as usize];
+        let (tf, tr) = r.file_rank[mv.to as usize];
+        let (dir, dist) = if fr == tr {
+            if tf > ff { (1, tf - ff) } else { (3, ff - tf) }
+        } else if tr > fr {
+            (0, tr - fr)
+        } else {
+            (2, fr - tr)
+        };
+        (mv.from << 7) | (dir << 5) | dist as u16
+    }
+
+    fn decode_move(&self, bits: u16) -> Option<Move> {
+        let r = self.rules;
+        let n = crate::tafl::rules::square_count(r.size);
+        if r.small_moves {
+            let (from, to) = (bits >> 7, bits & 0x7f);
+            if from == to || from >= n || to >= n {
+                return None;
+            }
+            return Some(Move { from, to });
+        }
+        let (from, dir, dist) = (bits >> 7, ((bits >> 5) & 3) as usize, bits & 31);
+        if from >= n || dist == 0 {
+            return None;
+        }
+        let mut to = from;
+        for _ in 0..dist {
+            to = r.step[to as usize][dir];
+            if to == NO_SQUARE {
+                return None;
+            }
+        }
+        Some(Move { from, to })
+    }
+
+    fn board_string(&self) -> String {
+        let size = self.rules.size;
+        let w = if size >= 10 { 2 } else { 1 };
+        let mut s = String::new();
+        for rank in (0..size).rev() {
+            s += &format!("{:>w$}", rank + 1);
+            for file in 0..size {
+                let sq = crate::tafl::rules::square(file, rank, size);
+                let c = match self.piece_at(sq) {
+                    Some(Piece::Attacker) => 't',
+                    Some(Piece::Defender) => 'T',
+                    Some(Piece::King) => 'K',
+                    None if self.rules.marked.has(sq) => '+',
+                    None => '.',
+                };
+                s.push(' ');
+                s.push(c);
+            }
+            s.push('\n');
+        }
+        s += &" ".repeat(w);
+        for file in 0..size {
+            s.push(' ');
+            s.push((b'a' + file) as char);
+        }
+        s.push('\n');
+        s
+    }
+
+    fn perft(&self, depth: u32) -> u64 {
+        self.perft_fast(depth)
+    }
+}
