@@ -210,6 +210,15 @@ impl RepetitionRule {
     }
 }
 
+/// A piece a move takes from the opponent ([`Game::captures`]).
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct Capture {
+    /// The square's name, e.g. `d4`.
+    pub square: String,
+    /// The FEN letter of the piece that stood there before the move.
+    pub piece: char,
+}
+
 /// An error in text given to the engine: a FEN, a move, a variant name. The message says what is
 /// wrong and where, in one line, e.g. `FEN rank 3 has 8 squares, expected 7`.
 #[derive(Clone, PartialEq, Eq, Debug, thiserror::Error)]
@@ -288,6 +297,14 @@ pub trait Game: Clone + Send + Sync + fmt::Debug + 'static {
     /// Makes a legal move (one that [`Game::generate_moves`] gives). Unchecked: an illegal move
     /// leaves the position in an unspecified but memory-safe state.
     fn make_move(&mut self, mv: Self::Move);
+
+    /// What the legal move `mv` takes from the opponent: each square whose piece it captures
+    /// (tafl, the king included) or turns over (Ataxx), with the FEN letter of the piece that
+    /// stood there before the move (tafl `t`, `T`, `K`; Ataxx `x`, `o`), top rank first and the
+    /// a-file first within a rank (the order of [`Game::board_rows`]). Empty for a move that
+    /// takes nothing. Records and protocols write captures from it (OpenTafl's `xd4`,
+    /// hnefatafl.org's captured squares).
+    fn captures(&self, mv: Self::Move) -> Vec<Capture>;
 
     /// Passes the turn without moving (for null-move pruning): flips the side to move and the
     /// hash, nothing else. Only called where [`Game::null_move_allowed`] is `true`.

@@ -3,7 +3,7 @@
 use super::eval;
 use super::mv::Move;
 use super::position::Position;
-use crate::game::{Game, Outcome, ParseError, RepetitionRule, Side};
+use crate::game::{Capture, Game, Outcome, ParseError, RepetitionRule, Side};
 
 impl Game for Position {
     type Move = Move;
@@ -61,6 +61,24 @@ impl Game for Position {
     #[inline]
     fn make_move(&mut self, mv: Move) {
         self.play(mv);
+    }
+
+    /// The opponent's stones the move turns over (those next to its destination).
+    fn captures(&self, mv: Move) -> Vec<Capture> {
+        let mut after = *self;
+        after.play(mv);
+        let them = self.side.opponent().index();
+        let letter = if them == 0 { 'x' } else { 'o' };
+        let mut turned: Vec<_> =
+            super::bitboard::Squares(self.stones[them] & !after.stones[them]).collect();
+        turned.sort_by_key(|sq| (std::cmp::Reverse(sq.rank()), sq.file()));
+        turned
+            .into_iter()
+            .map(|sq| Capture {
+                square: sq.to_string(),
+                piece: letter,
+            })
+            .collect()
     }
 
     fn make_null_move(&mut self) {

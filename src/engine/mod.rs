@@ -18,7 +18,7 @@ pub mod options;
 pub mod session;
 
 pub use crate::eval::{EVAL_FILE_DEFAULT, EVAL_FILE_HAND};
-pub use crate::game::{Outcome, Reason, Side};
+pub use crate::game::{Capture, Outcome, Reason, Side};
 pub use crate::search::{Clock, Limits, MATE, MATE_BOUND, MAX_SKILL, Score, named_skill};
 use crate::search::{Control, SearchOptions, ThreadPool, TranspositionTable, tt::TableError};
 use crate::tuning::SearchParams;
@@ -718,6 +718,9 @@ mod tests {
         }
         fn play(&mut self, mv: &str) -> Result<String, session::MoveError> {
             self.0.play(mv)
+        }
+        fn last_captures(&self) -> Vec<crate::game::Capture> {
+            self.0.last_captures()
         }
         fn undo(&mut self) -> bool {
             self.0.undo()

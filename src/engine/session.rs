@@ -6,7 +6,7 @@
 
 use crate::eval::{EvalChoice, Evaluator};
 use crate::game::GameVisitor;
-use crate::game::{Game, Outcome, ParseError, Reason, Side, outcome_with_history};
+use crate::game::{Capture, Game, Outcome, ParseError, Reason, Side, outcome_with_history};
 use crate::search::{
     self, Control, Limits, Score, SearchOptions, ThreadData, ThreadPool, TranspositionTable,
 };
@@ -135,6 +135,9 @@ pub trait Session: Send {
     fn board_rows(&self) -> Vec<Vec<SquareContent>>;
     /// Plays one move given as text; returns the move in canonical notation. Unchanged on error.
     fn play(&mut self, mv: &str) -> Result<String, MoveError>;
+    /// What the last move played took from the opponent ([`Game::captures`]: captured tafl
+    /// pieces, turned-over Ataxx stones), top rank first; empty before the first move.
+    fn last_captures(&self) -> Vec<Capture>;
     /// Takes back the last move played, if any. Returns `false` when there is none.
     fn undo(&mut self) -> bool;
     /// The current position as FEN.
@@ -337,6 +340,12 @@ impl<G: Game> Session for GameSession<G> {
     fn play(&mut self, mv: &str) -> Result<String, MoveError> {
         let before = self.pos.clone();
         self.play_parsed(mv).map(|m| before.move_to_string(m))
+    }
+
+    fn last_captures(&self) -> Vec<Capture> {
+        self.played
+            .last()
+            .map_or_else(Vec::new, |(before, mv)| before.captures(*mv))
     }
 
     fn undo(&mut self) -> bool {

@@ -309,16 +309,13 @@ impl Htp {
         Ok(String::new())
     }
 
-    /// The board square `row`, `col` (row 0 is the top rank) as HTP writes it.
-    fn square_text(&self, row: usize, col: usize) -> String {
-        let size = self.size as usize;
-        let letter = (b'a' + col as u8) as char;
-        let letter = if size == 13 {
-            letter.to_ascii_uppercase()
+    /// skald's square name (`a1`) as HTP writes it: upper-case files on 13×13 (`A1`).
+    fn htp_square(&self, name: &str) -> String {
+        if self.size == 13 {
+            name.to_ascii_uppercase()
         } else {
-            letter
-        };
-        format!("{letter}{}", size - row)
+            name.to_string()
+        }
     }
 
     /// skald's name of an HTP square (`a1`..`k11`, `A1`..`M13`, any case).
@@ -402,8 +399,6 @@ impl Htp {
     /// of time loses instead ([`Htp::flagged`]): nothing is played and there are no captures.
     fn play_move(&mut self, mv: &str) -> Result<String, String> {
         let mover = self.engine.session().side_to_move();
-        let before = self.engine.session().board_rows();
-        let from_to: Vec<&str> = mv.split('-').collect();
         if self.flagged() {
             return Ok(String::new());
         }
@@ -412,27 +407,10 @@ impl Htp {
             MoveError::Illegal(e) => format!("play: {e}"),
         })?;
         self.charge_clock(mover);
-        let after = self.engine.session().board_rows();
-        let king_captured = matches!(
-            self.engine.session().outcome(),
-            Outcome::Decided {
-                reason: crate::engine::Reason::KingCaptured,
-                ..
-            }
-        );
         let mut captures = String::new();
-        for (r, (row_b, row_a)) in before.iter().zip(&after).enumerate() {
-            for (c, (b, a)) in row_b.iter().zip(row_a).enumerate() {
-                let sq = self.square_text(r, c);
-                let name = sq.to_ascii_lowercase();
-                let vanished = b.is_some() && a.is_none() && name != from_to[0];
-                // A captured king may stay on the board in skald's position: list it anyway.
-                let king = king_captured && *b == Some('K');
-                if vanished || king {
-                    captures.push_str(&sq);
-                    captures.push(' ');
-                }
-            }
+        for c in self.engine.session().last_captures() {
+            captures.push_str(&self.htp_square(&c.square));
+            captures.push(' ');
         }
         Ok(captures)
     }

@@ -9,10 +9,9 @@
 //! (attackers won), `-1` (defenders won), `0` (draw) or `?`.
 
 use super::game::{GameRecord, LoadedGame, RecordEnd, tag_of, today};
-use skald::engine::Side;
 use skald::engine::session::Session;
+use skald::engine::{Capture, Side};
 use skald::engine::{new_session, new_tafl_session};
-use skald::game::fen_board_rows;
 use skald::tafl::opentafl as notation;
 use skald::variant::Variant;
 
@@ -23,45 +22,38 @@ pub fn otn_rules(variant: Variant) -> Option<&'static str> {
     variant.descriptor().opentafl_rules
 }
 
-/// A square name (`a1` bottom left) from top-first row `r` and file `f` of `size` rows.
-fn square_text(f: usize, r: usize, size: usize) -> String {
-    format!("{}{}", (b'a' + f as u8) as char, size - r)
-}
-
-/// A move in OpenTafl's notation, from the FENs before and after it: `d1-d3`, `Kd4-d2`,
-/// `d1-d3xd4/e3` (a captured king would be `xKd4`).
-fn otn_move(mv: &str, before: &str, after: &str) -> String {
-    let (b, a) = (fen_board_rows(before), fen_board_rows(after));
-    let size = b.len();
-    let from = mv.split('-').next().unwrap_or("");
-    let piece_at = |sq: &str| -> Option<char> {
-        let f = (sq.as_bytes().first()?.checked_sub(b'a')?) as usize;
-        let rank: usize = sq.get(1..)?.parse().ok()?;
-        let r = size.checked_sub(rank)?;
-        b.get(r)?.get(f).copied().flatten()
-    };
+/// A move in OpenTafl's notation: `d1-d3`, `Kd4-d2` (`king_moves`: the king is the piece that
+/// moves), `d1-d3xd4/e3` (the move's `captures`, [`skald::game::Game::captures`]; a captured king
+/// is `xKd4`).
+fn otn_move(mv: &str, king_moves: bool, captures: &[Capture]) -> String {
     let mut text = String::new();
-    if piece_at(from) == Some('K') {
+    if king_moves {
         text.push('K');
     }
     text += mv;
-    let mut captures = Vec::new();
-    for (r, row) in b.iter().enumerate() {
-        for (f, was) in row.iter().enumerate() {
-            let now = a.get(r).and_then(|row| row.get(f)).copied().flatten();
-            if let (Some(p), None) = (*was, now) {
-                let sq = square_text(f, r, size);
-                if sq != from {
-                    captures.push(if p == 'K' { format!("K{sq}") } else { sq });
-                }
+    let taken: Vec<String> = captures
+        .iter()
+        .map(|c| {
+            if c.piece == 'K' {
+                format!("K{}", c.square)
+            } else {
+                c.square.clone()
             }
-        }
-    }
-    if !captures.is_empty() {
+        })
+        .collect();
+    if !taken.is_empty() {
         text.push('x');
-        text += &captures.join("/");
+        text += &taken.join("/");
     }
     text
+}
+
+/// The FEN letter of the piece on the square named `name` (`d4`) of `rows` (top rank first).
+fn piece_at(rows: &[Vec<Option<char>>], name: &str) -> Option<char> {
+    let f = usize::from(name.as_bytes().first()?.checked_sub(b'a')?);
+    let rank: usize = name.get(1..)?.parse().ok()?;
+    let r = rows.len().checked_sub(rank)?;
+    rows.get(r)?.get(f).copied().flatten()
 }
 
 /// A tag value for an `.otg` record: no `]` or line breaks (OpenTafl reads a tag to its `]`).
@@ -141,14 +133,15 @@ impl GameRecord {
         s.push('\n');
         let mut turn = String::new();
         for (i, mv) in self.moves.iter().enumerate() {
-            let before = session.fen();
+            let from = mv.split('-').next().unwrap_or("");
+            let king_moves = piece_at(&session.board_rows(), from) == Some('K');
             session
                 .play(mv)
                 .map_err(|e| format!("move {} '{mv}': {e}", i + 1))?;
             if i % 2 == 0 {
                 turn = format!("{}. ", i / 2 + 1);
             }
-            turn += &otn_move(mv, &before, &session.fen());
+            turn += &otn_move(mv, king_moves, &session.last_captures());
             turn.push(' ');
             if i % 2 == 1 || i + 1 == self.moves.len() {
                 s += &turn;
@@ -341,22 +334,19 @@ mod tests {
 
     #[test]
     fn captures_and_king_moves_in_opentafl_notation() {
-        assert_eq!(
-            otn_move("d4-d2", "7/7/7/3K3/7/7/7 d 0 1", "7/7/7/7/7/3K3/7 a 0 1"),
-            "Kd4-d2"
-        );
-        assert_eq!(
-            otn_move("c4-c5", "7/7/3T3/2t4/7/7/7 a 0 1", "7/7/2tT3/7/7/7/7 d 0 1"),
-            "c4-c5"
-        );
-        assert_eq!(
-            otn_move(
-                "c4-c5",
-                "7/7/3Tt2/2t4/7/7/7 a 0 1",
-                "7/7/2t1t2/7/7/7/7 d 0 1"
-            ),
-            "c4-c5xd5"
-        );
+        let written = |fen: &str, mv: &str| {
+            let mut s = new_session(Variant::Brandubh);
+            s.set_position(Some(fen), &[]).unwrap();
+            let king_moves = piece_at(&s.board_rows(), &mv[..2]) == Some('K');
+            s.play(mv).unwrap();
+            otn_move(mv, king_moves, &s.last_captures())
+        };
+        // A king's move.
+        assert_eq!(written("7/7/7/1t1K3/7/7/7 d 0 1", "d4-d2"), "Kd4-d2");
+        // No capture: the attacker lands beside a defender with nothing behind it.
+        assert_eq!(written("7/7/3T3/K1t4/7/7/7 a 0 1", "c4-c5"), "c4-c5");
+        // A capture: the defender on d5 between the attacker moving to c5 and the one on e5.
+        assert_eq!(written("7/7/3Tt2/K1t4/7/7/7 a 0 1", "c4-c5"), "c4-c5xd5");
     }
 
     /// A record in exactly the form OpenTafl saves a game (GameSerializer with comments): its

@@ -3,8 +3,8 @@
 use super::{
     ATTACKER_VALUE, DEFENDER_VALUE, KING_VALUE, Move, Position, parse_square, square_name,
 };
-use crate::game::{Game, Outcome, ParseError, RepetitionRule, Side};
-use crate::tafl::bitboard::Bitboard;
+use crate::game::{Capture, Game, Outcome, ParseError, RepetitionRule, Side};
+use crate::tafl::bitboard::{Bitboard, Square};
 use crate::tafl::rules::{NO_SQUARE, Piece};
 use crate::tafl::zobrist::{PIECE_KEYS, SIDE_KEY};
 
@@ -76,6 +76,36 @@ impl<B: Bitboard> Game for Position<B> {
             None => return,
         };
         self.make(mv.from, mv.to, kind);
+    }
+
+    /// The opponent's pieces that are gone after the move: soldiers by custodial capture or
+    /// shieldwall, the king when he is captured (he leaves the board then).
+    fn captures(&self, mv: Move) -> Vec<Capture> {
+        let mut after = *self;
+        after.make_move(mv);
+        let size = self.rules.size;
+        let taken = |before: B, after: B, piece: char| {
+            (before & !after)
+                .squares()
+                .map(move |sq| (sq, piece))
+                .collect::<Vec<_>>()
+        };
+        let mut gone = match self.side {
+            Side::First => {
+                let mut g = taken(self.defenders, after.defenders, 'T');
+                g.extend(taken(self.king, after.king, 'K'));
+                g
+            }
+            Side::Second => taken(self.attackers, after.attackers, 't'),
+        };
+        let width = Square::from(size);
+        gone.sort_by_key(|&(sq, _)| (std::cmp::Reverse(sq / width), sq % width));
+        gone.into_iter()
+            .map(|(sq, piece)| Capture {
+                square: super::square_name(sq, size),
+                piece,
+            })
+            .collect()
     }
 
     fn make_null_move(&mut self) {
