@@ -233,6 +233,14 @@ impl Engine {
         self.pool.clear();
     }
 
+    /// The search's tuning values the next search uses: those set by `Tune …` options, else the
+    /// variant's own set ([`Session::search_params`]).
+    pub fn search_params(&self) -> crate::tuning::SearchParams {
+        self.search_options
+            .params
+            .unwrap_or_else(|| self.session.search_params())
+    }
+
     /// The search settings that the options give (threads, MultiPV, overhead, skill, …).
     pub fn search_options(&self) -> &SearchOptions {
         &self.search_options
@@ -591,8 +599,9 @@ mod tests {
             ..Limits::default()
         };
         for variant in Variant::ALL {
-            for (name, lo, hi) in crate::tuning::SearchParams::TUNABLE {
-                for value in [lo, hi] {
+            for t in crate::tuning::SearchParams::TUNABLE {
+                let name = t.name;
+                for value in [t.min, t.max] {
                     engine.set_variant(variant);
                     engine.apply(Setting::Tune(name, value)).unwrap();
                     let found = engine.search(&limits, &mut |_| {});
