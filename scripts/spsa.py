@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """SPSA tuning of skald's search parameters through `skald match`.
 
-Build a tuning binary first (every value of src/tuning.rs is then a UCI option `Tune <name>`):
+Build a tuning binary first (every tunable value of src/tuning.rs is then a UCI option
+`Tune <name>`):
 
     cargo build --release --features tune
     cp target/release/skald /tmp/skald-tune
@@ -9,15 +10,18 @@ Build a tuning binary first (every value of src/tuning.rs is then a UCI option `
     scripts/spsa.py --engine /tmp/skald-tune --variant ataxx --openings /tmp/ataxx.fens \
         --iterations 200 --pairs 8 --tc 2+0.02 --params rfp_margin,lmr_base,lmr_divisor
 
+The names, ranges and starting values are read from the tuning binary itself: its `uci` output
+for the variant (`option name Tune <name> type spin default <value> min <min> max <max>`, the
+default being the value that variant uses: the family's set or the variant's own), so this
+script keeps no copy of the list. The step sizes follow from each range (below).
+
 Each iteration perturbs every chosen value by +/- c_k (a random sign each), plays `--pairs` game
 pairs of theta+ against theta- (colours swapped on each opening), and moves theta along the
 result (Spall's SPSA with the usual gain sequences a_k = a / (A + k + 1)^0.602,
-c_k = c / (k + 1)^0.101; c and a per value scale with its range). It prints theta after every
-iteration and, at the end, the values to write into src/tuning.rs (or the game family's set).
-The starting values are the tafl family's (SearchParams::DEFAULT); for Ataxx or a tafl variant
-with its own set, pass that set's values with --start (Ataxx: rfp_margin=80,lmp_no_gain_moves=4
-among those above). Stdlib only; the match runner is skald's own, so the rules are judged by
-skald's library.
+c_k = c / (k + 1)^0.101; c = max(1, range / 20) and a = range / 10 per value). It prints theta
+after every iteration and, at the end, the values to write into src/tuning.rs (or the game
+family's or variant's set). --start overrides starting values. Stdlib only; the match runner is
+skald's own, so the rules are judged by skald's library.
 """
 
 import argparse
@@ -26,34 +30,22 @@ import re
 import subprocess
 import sys
 
-# name: (tafl family value, min, max), as SearchParams::TUNABLE in src/tuning.rs says.
-TUNABLE = {
-    "aspiration_min_depth": (4, 1, 10),
-    "aspiration_delta": (30, 5, 200),
-    "rfp_max_depth": (6, 1, 12),
-    "rfp_margin": (90, 20, 400),
-    "nmp_min_depth": (3, 1, 8),
-    "nmp_base": (3, 1, 6),
-    "nmp_divisor": (4, 1, 12),
-    "lmr_min_depth": (3, 1, 8),
-    "lmr_min_moves_pv": (3, 1, 12),
-    "lmr_min_moves": (2, 1, 12),
-    "lmr_base": (50, -100, 200),
-    "lmr_divisor": (220, 100, 600),
-    "lmr_history_divisor": (0, 0, 65536),
-    "iir_min_depth": (0, 0, 12),
-    "lmp_no_gain_moves": (0, 0, 64),
-    "fp_max_depth": (0, 0, 12),
-    "fp_min_moves": (3, 1, 64),
-    "fp_margin_base": (160, 0, 1000),
-    "fp_margin": (80, 0, 500),
-    "cont_history_plies": (0, 0, 2),
-    "lmr_cont_history": (0, 0, 1),
-    "se_min_depth": (0, 0, 20),
-    "se_tt_depth_margin": (3, 0, 10),
-    "se_margin": (2, 0, 100),
-    "expected_moves": (30, 5, 60),
-}
+TUNE_OPTION = re.compile(r"^option name Tune (\w+) type spin default (-?\d+) min (-?\d+) max (-?\d+)$")
+
+
+def read_tunables(engine, variant):
+    """name: (the variant's value, min, max) for every `Tune` option the tuning build lists."""
+    script = f"setoption name UCI_Variant value {variant}\nuci\nquit\n"
+    out = subprocess.run([engine], input=script, capture_output=True, text=True)
+    tunable = {}
+    for line in out.stdout.splitlines():
+        m = TUNE_OPTION.match(line)
+        if m:
+            tunable[m.group(1)] = tuple(int(v) for v in m.groups()[1:])
+    if not tunable:
+        sys.exit(f"spsa: {engine} lists no Tune options (build it with --features tune)\n{out.stderr}")
+    return tunable
+
 
 SCORE = re.compile(r"^Score of .*: (\d+) - (\d+) - (\d+)")
 
@@ -103,11 +95,12 @@ def main():
     p.add_argument("--start", default="", help="name=value,... to start from instead of the defaults")
     args = p.parse_args()
 
+    tunable = read_tunables(args.engine, args.variant)
     names = args.params.split(",")
     for n in names:
-        if n not in TUNABLE:
-            sys.exit(f"spsa: unknown parameter {n!r}; known: {', '.join(TUNABLE)}")
-    theta = {n: float(TUNABLE[n][0]) for n in names}
+        if n not in tunable:
+            sys.exit(f"spsa: unknown parameter {n!r}; known: {', '.join(tunable)}")
+    theta = {n: float(tunable[n][0]) for n in names}
     for item in filter(None, args.start.split(",")):
         k, v = item.split("=")
         theta[k] = float(v)
@@ -116,14 +109,14 @@ def main():
     for k in range(args.iterations):
         plus, minus, delta = {}, {}, {}
         for n in names:
-            _, lo, hi = TUNABLE[n]
+            _, lo, hi = tunable[n]
             c_k = max(1.0, (hi - lo) / 20) / (k + 1) ** 0.101
             delta[n] = rng.choice((-1, 1)) * c_k
             plus[n] = min(hi, max(lo, theta[n] + delta[n]))
             minus[n] = min(hi, max(lo, theta[n] - delta[n]))
         score = play(args, plus, minus)
         for n in names:
-            _, lo, hi = TUNABLE[n]
+            _, lo, hi = tunable[n]
             a_k = ((hi - lo) / 10) / (big_a + k + 1) ** 0.602
             # theta+ won more than half: step toward theta+ (fishtest's simplified update).
             theta[n] = min(hi, max(lo, theta[n] + a_k * (score - 0.5) * 2 * (delta[n] / abs(delta[n]))))

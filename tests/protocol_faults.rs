@@ -185,6 +185,41 @@ fn a_listed_tune_value_searches() {
     assert!(best.len() > "bestmove ".len());
 }
 
+/// A tuning build's `uci` lists each `Tune <name>` option with the value the variant in play
+/// uses as its default (brandubh and Ataxx have their own sets; it used to print the tafl
+/// family's values whatever the variant).
+#[cfg(feature = "tune")]
+#[test]
+fn a_listed_tune_default_is_the_variants_value() {
+    let mut e = EngineProcess::start(&[]);
+    for variant in Variant::ALL {
+        let params = new_session(variant).search_params();
+        e.send(&format!(
+            "setoption name UCI_Variant value {}",
+            variant.name()
+        ));
+        e.send("uci");
+        let mut listed = 0;
+        loop {
+            let line = e.expect(HUNG, |_| true);
+            if line == "uciok" {
+                break;
+            }
+            let Some(rest) = line.strip_prefix("option name Tune ") else {
+                continue;
+            };
+            let name = rest.split(' ').next().unwrap();
+            let default = params.get(name).unwrap_or_else(|| panic!("{line}"));
+            assert!(
+                rest.contains(&format!(" type spin default {default} min ")),
+                "{variant:?}: {line}"
+            );
+            listed += 1;
+        }
+        assert_eq!(listed, skald::tuning::SearchParams::TUNABLE.len());
+    }
+}
+
 /// OpenTafl's engine protocol reads lines through the same length cap as UCI and HTP: a line of
 /// megabytes without a newline is read to its end, refused with an error, and the engine goes
 /// on (it used to be held whole in memory).

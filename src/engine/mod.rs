@@ -626,8 +626,9 @@ mod tests {
             ..Limits::default()
         };
         for variant in Variant::ALL {
-            for (name, lo, hi) in crate::tuning::SearchParams::TUNABLE {
-                for value in [lo, hi] {
+            for t in crate::tuning::SearchParams::TUNABLE {
+                let name = t.name;
+                for value in [t.min, t.max] {
                     engine.set_variant(variant);
                     engine.apply(Setting::Tune(name, value)).unwrap();
                     let found = engine.search(&limits, &mut |_| {});

@@ -189,8 +189,10 @@ pub fn registry() -> Vec<OptionSpec> {
     .collect()
 }
 
-/// The `Tune <name>` options of a tuning build (none otherwise). Their defaults are the
-/// tafl family's values; the variant in play decides the values actually used until one is set.
+/// The `Tune <name>` options of a tuning build (none otherwise), one per
+/// [`SearchParams::TUNABLE`] value, in its order. Their defaults here are the tafl family's
+/// values ([`SearchParams::DEFAULT`]); the protocols print the values the variant in play uses
+/// ([`crate::engine::Engine::search_params`]).
 fn tune_options() -> Vec<OptionSpec> {
     if !cfg!(feature = "tune") {
         return Vec::new();
@@ -198,48 +200,18 @@ fn tune_options() -> Vec<OptionSpec> {
     SearchParams::TUNABLE
         .iter()
         .enumerate()
-        .map(|(i, &(name, min, max))| OptionSpec {
+        .map(|(i, t)| OptionSpec {
             id: OptionId::Tune(i),
-            name: TUNE_NAMES[i],
+            name: t.option,
             kind: OptionKind::Spin {
-                default: SearchParams::DEFAULT.get(name).unwrap_or(min) as i64,
-                min: min as i64,
-                max: max as i64,
+                default: SearchParams::DEFAULT.get(t.name).unwrap_or(t.min) as i64,
+                min: t.min as i64,
+                max: t.max as i64,
             },
             doc: "a search parameter (tuning build)",
         })
         .collect()
 }
-
-/// `Tune <name>` for each of [`SearchParams::TUNABLE`], in its order (the length is checked
-/// by the type).
-const TUNE_NAMES: [&str; SearchParams::TUNABLE.len()] = [
-    "Tune aspiration_min_depth",
-    "Tune aspiration_delta",
-    "Tune rfp_max_depth",
-    "Tune rfp_margin",
-    "Tune nmp_min_depth",
-    "Tune nmp_base",
-    "Tune nmp_divisor",
-    "Tune lmr_min_depth",
-    "Tune lmr_min_moves_pv",
-    "Tune lmr_min_moves",
-    "Tune lmr_base",
-    "Tune lmr_divisor",
-    "Tune lmr_history_divisor",
-    "Tune iir_min_depth",
-    "Tune lmp_no_gain_moves",
-    "Tune fp_max_depth",
-    "Tune fp_min_moves",
-    "Tune fp_margin_base",
-    "Tune fp_margin",
-    "Tune cont_history_plies",
-    "Tune lmr_cont_history",
-    "Tune se_min_depth",
-    "Tune expected_moves",
-    "Tune se_tt_depth_margin",
-    "Tune se_margin",
-];
 
 /// The registry entry named `name` (case ignored), if any.
 pub fn find(name: &str) -> Option<OptionSpec> {
@@ -372,20 +344,13 @@ pub fn parse(name: &str, value: &str) -> Result<Setting, OptionError> {
         OptionId::Ponder => Setting::Ponder(check()?),
         OptionId::ClearHash => Setting::ClearHash,
         OptionId::EvalFile => Setting::EvalFile(value.to_string()),
-        OptionId::Tune(i) => Setting::Tune(SearchParams::TUNABLE[i].0, number()? as i32),
+        OptionId::Tune(i) => Setting::Tune(SearchParams::TUNABLE[i].name, number()? as i32),
     })
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn every_tune_option_is_named_after_its_value() {
-        for (name, (value, _, _)) in TUNE_NAMES.iter().zip(SearchParams::TUNABLE) {
-            assert_eq!(*name, format!("Tune {value}"));
-        }
-    }
 
     #[test]
     fn values_are_checked_against_the_registry() {

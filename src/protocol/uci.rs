@@ -262,12 +262,19 @@ impl Uci {
         self.dialect = dialect;
         self.out.line(format!("id name {ENGINE_NAME}"));
         self.out.line(format!("id author {ENGINE_AUTHOR}"));
+        let params = self.engine.search_params();
         for mut spec in options::registry() {
-            // The combo's default is the variant in play.
-            if let OptionKind::Combo { default, .. } = &mut spec.kind
-                && spec.id == options::OptionId::Variant
-            {
-                *default = self.engine.variant().name();
+            match (&mut spec.kind, spec.id) {
+                // The combo's default is the variant in play.
+                (OptionKind::Combo { default, .. }, options::OptionId::Variant) => {
+                    *default = self.engine.variant().name();
+                }
+                // A tuning value's default is the one the variant in play uses.
+                (OptionKind::Spin { default, .. }, options::OptionId::Tune(i)) => {
+                    let name = crate::tuning::SearchParams::TUNABLE[i].name;
+                    *default = params.get(name).map_or(*default, i64::from);
+                }
+                _ => {}
             }
             self.out.line(option_line(&spec));
         }
