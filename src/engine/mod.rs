@@ -345,8 +345,8 @@ impl Engine {
             Setting::Ponder(b) => self.ponder = b,
             Setting::ClearHash => self.clear_tables(),
             Setting::EvalFile(value) => {
-                // The family's network reader: Ataxx's, the one family with a network today.
-                let load = crate::ataxx::nnue::load_network;
+                // The reader of the family that has a network (the variant registry's).
+                let load = crate::variant::network_loader();
                 let choice =
                     crate::eval::EvalChoice::from_eval_file(&value, load).map_err(|e| {
                         OptionError::EvalFile {

@@ -9,6 +9,7 @@
 pub mod params;
 
 pub use crate::game::GameVisitor;
+use crate::eval::NetworkLoader;
 use crate::game::{Game, ParseError, Side};
 use crate::tuning::SearchParams;
 use std::fmt;
@@ -51,6 +52,15 @@ impl Family {
         }
     }
 
+    /// The family's reader of network files (the `EvalFile` option), if its evaluation has a
+    /// network: Ataxx's ([`crate::ataxx::nnue::load_network`]); tafl evaluates by hand.
+    pub const fn network_loader(self) -> Option<NetworkLoader> {
+        match self {
+            Family::Tafl => None,
+            Family::Ataxx => Some(crate::ataxx::nnue::load_network),
+        }
+    }
+
     /// The search values of the family's games that have no set of their own (OpenTafl
     /// rules strings for tafl).
     pub const fn search_params(self) -> SearchParams {
@@ -82,6 +92,19 @@ pub struct Descriptor {
     /// string says skald's rules (Copenhagen: OpenTafl's `sw:s efe:y tfr:w` are not
     /// hnefatafl.org's rules; Ataxx).
     pub opentafl_rules: Option<&'static str>,
+}
+
+/// Every game family, in the order of [`Variant::ALL`]'s first variant of each.
+pub const FAMILIES: [Family; 2] = [Family::Tafl, Family::Ataxx];
+
+/// The reader of network files for the `EvalFile` option: the loader of the family that has
+/// one ([`Family::network_loader`]; Ataxx is the only family with a network, so its files are
+/// the ones an `EvalFile` path names).
+pub fn network_loader() -> NetworkLoader {
+    FAMILIES
+        .iter()
+        .find_map(|f| f.network_loader())
+        .expect("a family with a network")
 }
 
 /// Every variant's descriptor, in the order of [`Variant::ALL`].
