@@ -8,8 +8,8 @@
 
 pub mod params;
 
-pub use crate::game::GameVisitor;
 use crate::eval::NetworkLoader;
+pub use crate::game::GameVisitor;
 use crate::game::{Game, ParseError, Side};
 use crate::tuning::SearchParams;
 use std::fmt;
