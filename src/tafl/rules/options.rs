@@ -100,9 +100,9 @@ pub enum EdgeFort {
     OpenTafl,
 }
 
-/// A description of tafl rules as plain data (square lists), from which [`Rules`] is built.
+/// A description of tafl rules as plain data (square lists), from which [`super::Rules`] is built.
 /// Per-kind arrays are indexed by [`Piece::index`]: attacker, defender, king. Equal options are
-/// the same rules: [`Rules::leak`] builds each distinct value once.
+/// the same rules: [`super::Rules::leak`] builds each distinct value once.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct RuleOptions {
     /// Variant name as the protocol spells it (e.g. `brandubh`).
@@ -160,7 +160,7 @@ pub struct RuleOptions {
     /// Draw on a move made after more than this many plies had been played (copenhagen.md: 140,
     /// as hnefatafl.org's `MAX_TURNS`), unless that move wins: with 140, the 142nd ply draws and
     /// a win on it still counts. Plies are counted from the FEN's move number and side to move,
-    /// from the start position's side (see [`Rules::first_side`] and [`crate::tafl`]'s docs).
+    /// from the start position's side (see [`super::Rules::first_side`] and [`crate::tafl`]'s docs).
     pub ply_limit: Option<u32>,
     /// Per piece kind: the most squares it may move in one move (OpenTafl `spd`, e.g. Magpie's
     /// king moves one square); `None` for no limit (all presets).
