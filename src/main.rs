@@ -18,8 +18,10 @@ mod cli;
 #[command(
     name = "skald",
     version,
-    about = "A game engine for tafl (brandubh, tablut, tawlbwrdd) and Ataxx.",
-    long_about = "A game engine for tafl (brandubh, tablut, tawlbwrdd) and Ataxx.\n\n\
+    about = "A game engine for tafl (brandubh, tablut, tawlbwrdd, copenhagen, copenhagen13, \
+        OpenTafl rules strings) and Ataxx.",
+    long_about = "A game engine for tafl (brandubh, tablut, tawlbwrdd, copenhagen, copenhagen13, \
+        OpenTafl rules strings) and Ataxx.\n\n\
         With no subcommand, skald is an engine speaking a UCI-style protocol (and UAI) on \
         stdin/stdout; see protocol.md."
 )]
@@ -68,7 +70,7 @@ enum Command {
               value_parser = Whole::new(1, 256, "").map(|v| v as usize))]
         threads: usize,
     },
-    /// Search a fixed set of positions of all four games; ends with "<nodes> nodes <nps> nps".
+    /// Search a fixed set of positions of every variant; ends with "<nodes> nodes <nps> nps".
     Bench {
         /// Depth per position in plies, at most 10 (about 3 minutes on one core; each ply more
         /// about triples the time). A line per position on standard error shows progress.
