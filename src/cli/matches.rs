@@ -11,7 +11,7 @@
 //! **The rules the referee judges by are exactly the rules the engines were told.** UCI, UAI and
 //! HTP engines are told skald's variant (`UCI_Variant`, `uai`, HTP's Copenhagen, which skald's
 //! `copenhagen` follows); OTEP engines are told an OpenTafl rules string
-//! ([`super::engine::otep_rules`]), which for no variant says skald's rules exactly (OpenTafl's
+//! ([`otep_rules`]), which for no variant says skald's rules exactly (OpenTafl's
 //! Copenhagen has its own shieldwall, edge fort and threefold repetition; its strings have no
 //! second-occurrence repetition draw and no 100-ply rule). So a match between OTEP engines is
 //! judged by the rules string they were sent (read by [`parse_rules`], played by
@@ -21,8 +21,9 @@
 //! `copenhagen13`, an HTP engine and another variant or a set-up position, an engine that
 //! refuses the new game) is refused before the first game.
 
-use super::engine::{
-    EngineProcess, EngineSpec, MoveLimits, MoveReply, Proto, WaitError, otep_rules,
+use super::client::{
+    self, Client, EngineSpec, MoveLimits, MoveReply, MoveRequest, NewGame, Proto, WaitError,
+    otep_rules,
 };
 use super::records::{GameRecord, RecordFormat};
 use super::stats::{Penta, Sprt, SprtModel, SprtState, Wld};
@@ -327,40 +328,14 @@ pub fn run(args: Args) -> Result<()> {
         None => vec![None],
         Some(path) => load_openings(path, variant)?,
     };
-    for spec in &specs {
-        match spec.proto {
-            Some(Proto::Htp) => {
-                if !matches!(variant, Variant::Copenhagen | Variant::Copenhagen13) {
-                    bail!(
-                        "engine '{}': HTP engines play Copenhagen only (--variant copenhagen or \
-                         copenhagen13)",
-                        spec.label()
-                    );
-                }
-                let start = new_session(variant).fen();
-                if openings.iter().flatten().any(|o| o.fen != start) {
-                    bail!(
-                        "engine '{}': HTP engines play from the start position only: give the \
-                         openings as the start position and moves ('<fen> moves …', skald \
-                         openings --moves)",
-                        spec.label()
-                    );
-                }
-            }
-            Some(Proto::Otep) if !variant.is_tafl() => {
-                bail!("engine '{}': OTEP engines play tafl only", spec.label())
-            }
-            _ => {}
+    let start_fen = new_session(variant).fen();
+    let set_up = openings.iter().flatten().any(|o| o.fen != start_fen);
+    let protos = specs.each_ref().map(|spec| spec.protocol(variant));
+    for (spec, proto) in specs.iter().zip(protos) {
+        if let Some(why) = proto.refuses(variant, set_up) {
+            bail!("engine '{}': {why}", spec.label());
         }
     }
-    let protos = specs.each_ref().map(|spec| {
-        spec.proto.unwrap_or(if variant.is_tafl() {
-            Proto::Uci
-        } else {
-            Proto::Uai
-        })
-    });
-    let start_fen = new_session(variant).fen();
     let starts = referee_starts(variant, &specs, protos, &openings)?;
     // Check that both engines start and take a new game of this match, and learn their names.
     let mut names = [String::new(), String::new()];
@@ -370,13 +345,19 @@ pub fn run(args: Args) -> Result<()> {
         depth: args.depth,
     };
     for (i, spec) in specs.iter().enumerate() {
-        let mut e = EngineProcess::start(spec, !variant.is_tafl(), &variant_setup(variant))?;
+        let mut e = client::start(spec, variant)?;
         names[i] = spec
             .name
             .clone()
-            .or_else(|| e.id_name.clone())
+            .or_else(|| e.name())
             .unwrap_or_else(|| spec.label());
-        if let Err(why) = e.new_game(variant, &starts[0].setup_fen, &start_fen, &probe_limits) {
+        let game = NewGame {
+            variant,
+            setup_fen: &starts[0].setup_fen,
+            start_fen: &start_fen,
+            limits: &probe_limits,
+        };
+        if let Err(why) = e.new_game(&game) {
             bail!("engine '{}' cannot play this match: {why}", names[i]);
         }
         e.quit();
@@ -693,7 +674,9 @@ fn referee_starts(
     protos: [Proto; 2],
     openings: &[Option<Opening>],
 ) -> Result<Vec<Start>> {
-    let otep: Vec<usize> = (0..2).filter(|&i| protos[i] == Proto::Otep).collect();
+    let otep: Vec<usize> = (0..2)
+        .filter(|&i| protos[i].tells_opentafl_rules())
+        .collect();
     let mut starts = Vec::new();
     for (n, opening) in openings.iter().enumerate() {
         let mut skald = new_session(variant);
@@ -776,16 +759,6 @@ fn fmt_elo(x: f64) -> String {
     }
 }
 
-/// The options that select the variant: `UCI_Variant` for tafl (Ataxx engines are told by
-/// `uai`).
-fn variant_setup(variant: Variant) -> Vec<(String, String)> {
-    if variant.is_tafl() {
-        vec![("UCI_Variant".into(), variant.name().into())]
-    } else {
-        Vec::new()
-    }
-}
-
 /// Reads an openings file: one FEN a line, optionally followed by ` moves ` and moves played
 /// from it; empty lines and lines starting with `#` skipped. Errors name the line.
 fn load_openings(path: &std::path::Path, variant: Variant) -> Result<Vec<Option<Opening>>> {
@@ -826,7 +799,7 @@ fn load_openings(path: &std::path::Path, variant: Variant) -> Result<Vec<Option<
 }
 
 fn worker(plan: &Plan, tx: &Sender<Message>) {
-    let mut engines: [Option<EngineProcess>; 2] = [None, None];
+    let mut engines: [Option<Box<dyn Client>>; 2] = [None, None];
     loop {
         if plan.stop.load(Ordering::Relaxed) {
             break;
@@ -837,11 +810,7 @@ fn worker(plan: &Plan, tx: &Sender<Message>) {
         }
         for (i, slot) in engines.iter_mut().enumerate() {
             if slot.is_none() {
-                match EngineProcess::start(
-                    &plan.specs[i],
-                    !plan.variant.is_tafl(),
-                    &variant_setup(plan.variant),
-                ) {
+                match client::start(&plan.specs[i], plan.variant) {
                     Ok(e) => *slot = Some(e),
                     Err(e) => {
                         let _ = tx.send(Message::Fatal(format!("{e:#}")));
@@ -869,7 +838,7 @@ fn worker(plan: &Plan, tx: &Sender<Message>) {
 fn play_game(
     plan: &Plan,
     index: usize,
-    engines: &mut [Option<EngineProcess>; 2],
+    engines: &mut [Option<Box<dyn Client>>; 2],
 ) -> Option<Finished> {
     let start = &plan.starts[(index / 2) % plan.starts.len()];
     // Engine that moves first: engine 0 in even games.
@@ -895,7 +864,13 @@ fn play_game(
     let mut result: Option<(Option<Side>, String)> = None;
     for side in [Side::First, Side::Second] {
         let e = engines[engine_of(side)].as_mut().expect("started");
-        if let Err(why) = e.new_game(plan.variant, &setup_fen, &start_fen, &limits(clock)) {
+        let game = NewGame {
+            variant: plan.variant,
+            setup_fen: &setup_fen,
+            start_fen: &start_fen,
+            limits: &limits(clock),
+        };
+        if let Err(why) = e.new_game(&game) {
             engines[engine_of(side)] = None;
             result = Some((
                 Some(side.opponent()),
@@ -924,12 +899,13 @@ fn play_game(
             plan.margin_ms,
             plan.move_timeout,
         );
-        let answer = e.request_move(
-            session.as_ref(),
-            &limits(clock),
-            allowed.map(|a| started + a),
-            Some(&plan.stop),
-        );
+        let request = MoveRequest {
+            session: session.as_ref(),
+            limits: &limits(clock),
+            deadline: allowed.map(|a| started + a),
+            abort: Some(&plan.stop),
+        };
+        let answer = e.request_move(&request);
         let elapsed = started.elapsed().as_millis() as i64;
         let mv = match answer {
             Ok(MoveReply::Move(mv)) => mv,
