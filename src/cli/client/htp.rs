@@ -3,8 +3,9 @@
 //! `play ROLE FROM TO`, then `generate_move ROLE`, answered by `= play ROLE FROM TO`
 //! (`= play ROLE resigns …` resigns). Copenhagen only, from the start position; no options.
 
+use super::api::{Client, MoveReply, MoveRequest, NewGame, WaitError};
 use super::process::EngineProcess;
-use super::{Client, EngineSpec, MoveReply, MoveRequest, NewGame, Proto, WaitError};
+use super::spec::{EngineSpec, Proto};
 use anyhow::{Context, Result, anyhow};
 use skald::game::Side;
 use skald::variant::Variant;
@@ -42,7 +43,7 @@ impl HtpClient {
     /// Options in the spec (HTP has none), or no answer.
     pub fn start(process: EngineProcess, spec: &EngineSpec) -> Result<HtpClient> {
         let what = spec.label();
-        super::no_options(spec, Proto::Htp)?;
+        spec.no_options(Proto::Htp)?;
         let mut e = HtpClient {
             process,
             id_name: None,

@@ -4,8 +4,9 @@
 //! `move <move>` and confirmed with `move <position record>`; `finish <code>` at the end,
 //! `goodbye` to quit. Tafl only; no options.
 
+use super::api::{Client, MoveReply, MoveRequest, NewGame, WaitError};
 use super::process::EngineProcess;
-use super::{Client, EngineSpec, MoveReply, MoveRequest, NewGame, Proto, WaitError};
+use super::spec::{EngineSpec, Proto};
 use anyhow::{Result, anyhow};
 use skald::engine::new_session;
 use skald::engine::session::Session;
@@ -90,7 +91,7 @@ impl OtepClient {
     /// Options in the spec (OTEP has none), or no `hello`.
     pub fn start(process: EngineProcess, spec: &EngineSpec) -> Result<OtepClient> {
         let what = spec.label();
-        super::no_options(spec, Proto::Otep)?;
+        spec.no_options(Proto::Otep)?;
         let mut e = OtepClient { process, told: 0 };
         let deadline = Some(Instant::now() + Duration::from_secs(10));
         e.process

@@ -2,7 +2,8 @@
 //! standard error), spoken to a line at a time; its lines are read on a thread of their own so
 //! that every wait has a deadline.
 
-use super::{EngineSpec, WaitError};
+use super::api::WaitError;
+use super::spec::EngineSpec;
 use anyhow::{Context, Result, anyhow, bail};
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};

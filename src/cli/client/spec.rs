@@ -1,6 +1,6 @@
-//! The `--engine` text of `skald match`: how an engine is started and set up ([`EngineSpec`]).
+//! The `--engine` text of `skald match`: how an engine is started and set up ([`EngineSpec`]),
+//! and the protocol it speaks ([`Proto`]).
 
-use super::Proto;
 use anyhow::{Result, anyhow, bail};
 use skald::variant::Variant;
 use std::path::{Path, PathBuf};
@@ -161,6 +161,73 @@ impl EngineSpec {
         } else {
             Proto::Uai
         })
+    }
+
+    /// Refuses options for `proto`, a protocol that has none (HTP, OTEP).
+    pub fn no_options(&self, proto: Proto) -> Result<()> {
+        if let Some((name, _)) = self.options.first() {
+            bail!(
+                "engine '{}': {:?} engines take no options ('{name}')",
+                self.label(),
+                proto
+            );
+        }
+        Ok(())
+    }
+}
+
+/// The protocol an engine of `skald match` speaks.
+///
+/// - `Uci` / `Uai`: protocol.md; each move `position fen … moves …` and `go`, answered by
+///   `bestmove`.
+/// - `Htp`: hnefatafl.org's Hnefatafl Text Protocol (protocol.md, "HTP"): `board_size 11|13` and
+///   `time_settings` per game, the other side's moves as `play ROLE FROM TO`, then
+///   `generate_move ROLE`, answered by `= play ROLE FROM TO` (`= play ROLE resigns …` resigns).
+///   Copenhagen only, from the start position; no options.
+/// - `Otep`: the OpenTafl engine protocol (OpenTafl's opentafl-engine-protocol.txt): the engine
+///   says `hello`; per game `rules <OpenTafl rules string>`; per move `opponent-move <move>
+///   <position record>`, `clock …`, `play attackers|defenders`, answered by `move <move>` and
+///   confirmed with `move <position record>`; `finish <code>` at the end, `goodbye` to quit.
+///   Tafl only; no options.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Proto {
+    /// UCI (tafl).
+    Uci,
+    /// UAI (Ataxx).
+    Uai,
+    /// hnefatafl.org's Hnefatafl Text Protocol.
+    Htp,
+    /// The OpenTafl engine protocol.
+    Otep,
+}
+
+impl Proto {
+    /// The protocol's name as people write it: `UCI`, `UAI`, `HTP`, `OTEP`.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Proto::Uci => "UCI",
+            Proto::Uai => "UAI",
+            Proto::Htp => "HTP",
+            Proto::Otep => "OTEP",
+        }
+    }
+
+    /// Parses `uci`, `uai`, `htp` or `otep` (any case).
+    pub fn parse(text: &str) -> Result<Proto> {
+        match text.to_ascii_lowercase().as_str() {
+            "uci" => Ok(Proto::Uci),
+            "uai" => Ok(Proto::Uai),
+            "htp" => Ok(Proto::Htp),
+            "otep" => Ok(Proto::Otep),
+            _ => bail!("proto='{text}': expected uci, uai, htp or otep"),
+        }
+    }
+
+    /// Engines of this protocol are told an OpenTafl rules string
+    /// ([`otep_rules`](super::otep_rules)), not skald's variant: the referee judges their games
+    /// by it.
+    pub fn tells_opentafl_rules(self) -> bool {
+        self == Proto::Otep
     }
 }
 

@@ -2,8 +2,9 @@
 //! options at the start; per game `ucinewgame` (`uainewgame`) and `isready`; each move
 //! `position fen … moves …` and `go`, answered by `bestmove`.
 
+use super::api::{Client, MoveReply, MoveRequest, NewGame, WaitError};
 use super::process::EngineProcess;
-use super::{Client, EngineSpec, MoveReply, MoveRequest, NewGame, WaitError};
+use super::spec::EngineSpec;
 use anyhow::{Context, Result, anyhow, bail};
 use skald::variant::Variant;
 use std::time::{Duration, Instant};
