@@ -13,10 +13,11 @@ use std::sync::Mutex;
 
 /// An opening of the `--openings` file: the position set up (FEN) and the moves played from it
 /// before the engines take over (part of the game: sent to the engines and in the records).
-#[derive(Clone, Debug)]
 pub(super) struct Opening {
+    /// The set-up position (skald's FEN).
     pub(super) fen: String,
-    pub(super) moves: Vec<String>,
+    /// The game at the end of the opening's moves, as read (its moves played once).
+    session: Box<dyn Session>,
 }
 
 /// Where the games of one opening start, and by which rules they are judged.
@@ -139,13 +140,10 @@ pub(super) fn referee_starts(
         .collect();
     let mut starts = Vec::new();
     for (n, opening) in openings.iter().enumerate() {
-        let mut skald = new_session(variant);
-        if let Some(o) = opening {
-            let moves: Vec<&str> = o.moves.iter().map(String::as_str).collect();
-            skald
-                .set_position(Some(&o.fen), &moves)
-                .expect("openings are checked when loaded");
-        }
+        let skald = match opening {
+            Some(o) => o.session.boxed_clone(),
+            None => new_session(variant),
+        };
         let setup_fen = skald.setup_fen();
         let Some(&first_otep) = otep.first() else {
             starts.push(Start {
@@ -243,7 +241,7 @@ pub(super) fn load_openings(
         }
         out.push(Some(Opening {
             fen: s.setup_fen(),
-            moves: s.moves_played(),
+            session: s,
         }));
     }
     if out.is_empty() {
