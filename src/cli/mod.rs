@@ -3,8 +3,8 @@
 //! of it.
 
 pub mod analyze;
+pub mod client;
 pub mod datagen;
-pub mod engine;
 pub mod matches;
 pub mod openings;
 pub mod play;

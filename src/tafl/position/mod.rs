@@ -1,6 +1,6 @@
 //! A tafl position: the [`Position`] type (bitboards, side to move, clocks, hash), the start
 //! positions, square names, and making a move. FEN, move generation, captures, game ends and
-//! the [`Game`](crate::game::Game) implementation are in the submodules.
+//! the [`Game`] implementation are in the submodules.
 
 mod capture;
 mod endings;
