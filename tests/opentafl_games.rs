@@ -7,9 +7,9 @@
 mod common;
 
 use common::EngineProcess;
+use skald::engine::new_tafl_session as new_session;
 use skald::engine::session::Session;
 use skald::game::Side;
-use skald::protocol::opentafl::new_session;
 use skald::tafl::opentafl::{fen_to_record, parse_rules};
 use std::time::Duration;
 

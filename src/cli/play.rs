@@ -6,7 +6,7 @@ use super::{outcome_text, side_name};
 use anyhow::{Context, Result, anyhow, bail};
 use skald::engine::Side;
 use skald::engine::session::Session;
-use skald::engine::{Engine, Limits, SearchRequest, named_skill, new_session};
+use skald::engine::{Engine, Limits, SearchRequest, named_skill};
 use skald::variant::Variant;
 use std::io::{BufRead, IsTerminal, Write};
 use std::time::Instant;
@@ -295,7 +295,7 @@ impl Game {
             first: name(Side::First),
             second: name(Side::Second),
             setup_fen: self.session().setup_fen(),
-            start_fen: new_session(self.variant).fen(),
+            start_fen: self.variant.start_fen().to_string(),
             moves: self.session().moves_played(),
             result,
             termination,
@@ -510,7 +510,7 @@ mod tests {
 
     #[test]
     fn board_drawing() {
-        let mut s = new_session(Variant::Brandubh);
+        let mut s = skald::engine::new_session(Variant::Brandubh);
         s.play("d2-f2").unwrap();
         let text = render(&*s, Variant::Brandubh, Some("d2-f2"), false);
         assert!(text.contains("[·]") && text.contains("[●]"), "{text}");

@@ -24,10 +24,6 @@ use crate::engine::{Engine, Limits, Score, SearchRequest, Side, new_tafl_session
 use crate::tafl::{RuleOptions, opentafl as notation};
 use std::io::BufRead;
 
-/// The old path of [`crate::engine::new_tafl_session`], kept until the record reader and the
-/// match runner call the engine's.
-pub use crate::engine::new_tafl_session as new_session;
-
 /// The `clock` line: milliseconds left per side (attackers, defenders), whether each side is in
 /// overtime, the overtime period length, and the periods left per side.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

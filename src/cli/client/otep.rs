@@ -8,7 +8,6 @@ use super::api::{Client, MoveReply, MoveRequest, NewGame, WaitError};
 use super::process::EngineProcess;
 use super::spec::{EngineSpec, Proto};
 use anyhow::{Result, anyhow};
-use skald::engine::new_session;
 use skald::engine::session::Session;
 use skald::game::Side;
 use skald::tafl::opentafl as notation;
@@ -33,7 +32,7 @@ pub(super) fn refuses(variant: Variant) -> Option<&'static str> {
 ///
 /// - `copenhagen`: OpenTafl's own Copenhagen ([`COPENHAGEN_OTN`]: `tfr:w sw:s efe:y`);
 /// - `brandubh`, `tablut`, `tawlbwrdd`: skald's rules as close as a rules string says them
-///   ([`crate::cli::records::otn_rules`]), with the repetition rule written out as `tfr:d` (a draw at
+///   ([`skald::variant::Descriptor::opentafl_rules`]), with the repetition rule written out as `tfr:d` (a draw at
 ///   the third occurrence of a position). OpenTafl's strings have no other repetition rule:
 ///   skald's tablut and tawlbwrdd draw at the second occurrence, and skald's brandubh has none
 ///   (OpenTafl itself reads brandubh's `tfr:i` as `tfr:d`, so an engine built on its code would
@@ -53,7 +52,7 @@ pub fn otep_rules(variant: Variant, setup_fen: &str) -> Result<String, String> {
             );
         }
         v => {
-            let base = crate::cli::records::otn_rules(v).ok_or_else(|| {
+            let base = v.descriptor().opentafl_rules.ok_or_else(|| {
                 format!("OTEP engines play tafl, and no OpenTafl rules string says {v}")
             })?;
             let words: Vec<&str> = base
@@ -64,7 +63,7 @@ pub fn otep_rules(variant: Variant, setup_fen: &str) -> Result<String, String> {
             format!("{} tfr:d {}", words[..start].join(" "), words[start])
         }
     };
-    let start = new_session(variant).fen();
+    let start = variant.start_fen().to_string();
     if setup_fen != start {
         let i = rules.find(" start:").ok_or("rules without start")?;
         rules.truncate(i);
@@ -191,7 +190,7 @@ mod tests {
     #[test]
     fn copenhagen_and_ataxx_rules() {
         assert_eq!(
-            otep_rules(Variant::Copenhagen, &new_session(Variant::Copenhagen).fen()).unwrap(),
+            otep_rules(Variant::Copenhagen, Variant::Copenhagen.start_fen()).unwrap(),
             COPENHAGEN_OTN
         );
         assert!(otep_rules(Variant::Ataxx, "x5o/7/7/7/7/7/o5x x 0 1").is_err());
@@ -201,7 +200,7 @@ mod tests {
     /// `tfr:i`, which OpenTafl reads as `d`); copenhagen13 has no OpenTafl string.
     #[test]
     fn otep_rules_say_their_repetition_rule() {
-        let start = |v: Variant| new_session(v).fen();
+        let start = |v: Variant| v.start_fen().to_string();
         let tablut = otep_rules(Variant::Tablut, &start(Variant::Tablut)).unwrap();
         assert!(
             tablut
@@ -217,7 +216,7 @@ mod tests {
         let e = otep_rules(Variant::Copenhagen13, &start(Variant::Copenhagen13)).unwrap_err();
         assert!(e.contains("cannot play copenhagen13"), "{e}");
         // From a position with the defenders to move: that position, and atkf:n.
-        let mut s = new_session(Variant::Tablut);
+        let mut s = skald::engine::new_session(Variant::Tablut);
         s.play("d1-d2").unwrap();
         let r = otep_rules(Variant::Tablut, &s.fen()).unwrap();
         assert!(r.contains(" tfr:d atkf:n start:/4tt3/3tt4/"), "{r}");

@@ -15,7 +15,7 @@
 //! Copenhagen has its own shieldwall, edge fort and threefold repetition; its strings have no
 //! second-occurrence repetition draw and no 100-ply rule). So a match between OTEP engines is
 //! judged by the rules string they were sent (read by [`parse_rules`], played by
-//! [`skald::protocol::opentafl::new_session`]), and a match of an OTEP engine against one of
+//! [`skald::engine::new_tafl_session`]), and a match of an OTEP engine against one of
 //! another protocol, whose two engines would be told different rules, is refused before any game
 //! (`error: …`, exit 1). Likewise a pairing an engine cannot play at all (an OTEP engine and
 //! `copenhagen13`, an HTP engine and another variant or a set-up position, an engine that
@@ -85,7 +85,6 @@ use indicatif::{ProgressBar, ProgressStyle};
 use referee::{load_openings, referee_starts};
 use report::Collected;
 use sink::RecordSink;
-use skald::engine::new_session;
 use skald::variant::Variant;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicUsize};
@@ -174,7 +173,7 @@ fn prepare(args: &Args) -> Result<Setup> {
         None => vec![None],
         Some(path) => load_openings(path, variant)?,
     };
-    let start_fen = new_session(variant).fen();
+    let start_fen = variant.start_fen().to_string();
     let set_up = openings.iter().flatten().any(|o| o.fen != start_fen);
     let protos = specs.each_ref().map(|spec| spec.protocol(variant));
     for (spec, proto) in specs.iter().zip(protos) {

@@ -174,7 +174,7 @@ pub(super) fn referee_starts(
                 );
             }
         }
-        let mut session = skald::protocol::opentafl::new_session(options)
+        let mut session = skald::engine::new_tafl_session(options)
             .map_err(|e| anyhow!("engine '{label}': the rules string '{rules}': {e}"))?;
         let line = |n: usize| {
             if opening.is_some() {
@@ -266,7 +266,7 @@ mod tests {
             Variant::Tawlbwrdd,
             Variant::Copenhagen,
         ] {
-            let start = new_session(v).fen();
+            let start = v.start_fen().to_string();
             let sent = otep_rules(v, &start).unwrap();
             let options = parse_rules(&sent).unwrap();
             let ours = skald_rules(v).unwrap();
@@ -282,7 +282,7 @@ mod tests {
         }
         let diff = rule_differences(
             &parse_rules(
-                &otep_rules(Variant::Copenhagen, &new_session(Variant::Copenhagen).fen()).unwrap(),
+                &otep_rules(Variant::Copenhagen, Variant::Copenhagen.start_fen()).unwrap(),
             )
             .unwrap(),
             &RuleOptions::copenhagen(),

@@ -207,7 +207,6 @@ pub(super) fn replay(
 #[cfg(test)]
 pub(super) mod tests {
     use super::*;
-    use skald::engine::session::new_session;
 
     /// A record of `moves` from `setup` with test tags, won by the first side.
     pub(in crate::cli::records) fn record(
@@ -222,7 +221,7 @@ pub(super) mod tests {
             first: "A".into(),
             second: "B".into(),
             setup_fen: setup.into(),
-            start_fen: new_session(variant).fen(),
+            start_fen: variant.start_fen().to_string(),
             moves: moves.iter().map(|m| m.to_string()).collect(),
             result: Some(Some(Side::First)),
             termination: None,

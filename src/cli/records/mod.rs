@@ -20,11 +20,9 @@ mod otg;
 mod pgn;
 
 pub use game::{GameRecord, LoadedGame, RecordFormat};
-pub use otg::otn_rules;
 use otg::{load_otg, parse_otg};
 use pgn::{load_pgn, parse_pgn};
 
-use skald::engine::session::new_session;
 use skald::variant::Variant;
 
 /// Reads game `game` (1-based) of the record file `path` ([`load_records`]).
@@ -50,7 +48,7 @@ pub fn load_game(path: &std::path::Path, game: usize) -> anyhow::Result<LoadedGa
 /// PGN game is tafl when it has a `Variant` tag naming one, Ataxx otherwise, and is played by
 /// the OpenTafl rules string of its `Rules` tag when it has one; it starts from its `FEN` tag if
 /// any. An OpenTafl record is played by skald's rules when its rules string is one that skald
-/// writes for its variants ([`otn_rules`]: `brandubh`, `tablut`, `tawlbwrdd`; any start
+/// writes for its variants ([`skald::variant::Descriptor::opentafl_rules`]: `brandubh`, `tablut`, `tawlbwrdd`; any start
 /// position), and by the rules string itself otherwise (`rules` of the OpenTafl engine
 /// protocol, [`skald::engine::new_tafl_session`]). Results: see the module docs.
 ///
@@ -104,7 +102,7 @@ fn to_record(g: &LoadedGame) -> Result<GameRecord, String> {
         first: name(if tafl { "Attackers" } else { "Black" }, "Attackers"),
         second: name(if tafl { "Defenders" } else { "White" }, "Defenders"),
         setup_fen: g.setup_fen.clone(),
-        start_fen: new_session(variant).fen(),
+        start_fen: variant.start_fen().to_string(),
         moves: g.moves.clone(),
         result,
         termination,
@@ -213,7 +211,7 @@ mod tests {
         let otg = |tags: &str, moves: &str| {
             format!(
                 "{tags}[rules:{}]\n\n{moves}",
-                otn_rules(Variant::Brandubh).unwrap()
+                Variant::Brandubh.descriptor().opentafl_rules.unwrap()
             )
         };
         // The defenders are to move after three plies: they resign.
@@ -244,7 +242,7 @@ mod tests {
                      start:/3t3/3t3/3T3/ttTKTtt/3T3/3t3/3t3/";
         let mut r = record(
             Variant::Brandubh,
-            &new_session(Variant::Brandubh).fen(),
+            Variant::Brandubh.start_fen(),
             &["d1-c1", "c4-c5"],
         );
         r.rules = Some(rules.to_string());

@@ -15,13 +15,6 @@ use skald::engine::{new_session, new_tafl_session};
 use skald::tafl::opentafl as notation;
 use skald::variant::Variant;
 
-/// skald's tafl rules as an OpenTafl rules string, what an `.otg` record's `rules` tag holds
-/// ([`skald::variant::Descriptor::opentafl_rules`]; `name:` is skald's variant name, by which
-/// [`load_records`] knows skald's own rules again). `None` for Copenhagen and Ataxx.
-pub fn otn_rules(variant: Variant) -> Option<&'static str> {
-    variant.descriptor().opentafl_rules
-}
-
 /// A move in OpenTafl's notation: `d1-d3`, `Kd4-d2` (`king_moves`: the king is the piece that
 /// moves), `d1-d3xd4/e3` (the move's `captures`, [`skald::game::Game::captures`]; a captured king
 /// is `xKd4`).
@@ -70,7 +63,7 @@ fn otg_value(v: &str) -> String {
 
 impl GameRecord {
     /// The record as an OpenTafl game record (`.otg`), for a tafl game: tags, the rules
-    /// string of [`otn_rules`] (its start position replaced by the set-up position, with `atkf:n`
+    /// string of [`skald::variant::Descriptor::opentafl_rules`] (its start position replaced by the set-up position, with `atkf:n`
     /// when the defenders move first there) or the OpenTafl rules the game was judged by
     /// ([`GameRecord::rules`]), then a line per turn.
     ///
@@ -82,7 +75,10 @@ impl GameRecord {
             let session = new_tafl_session(options).map_err(|e| format!("rules: {e}"))?;
             return self.otg_text(rules, session);
         }
-        let base = otn_rules(self.variant)
+        let base = self
+            .variant
+            .descriptor()
+            .opentafl_rules
             .ok_or("OpenTafl game records (.otg) are for tafl games; use .pgn for Ataxx")?;
         let mut rules = base.to_string();
         if self.setup_fen != self.start_fen {
@@ -234,7 +230,7 @@ pub fn parse_otg(text: &str) -> Result<OtgGame, String> {
 }
 
 /// The words of an OpenTafl rules string other than its start position and who moves first,
-/// sorted: how a record's rules are known as one of skald's variants ([`otn_rules`]).
+/// sorted: how a record's rules are known as one of skald's variants ([`skald::variant::Descriptor::opentafl_rules`]).
 fn rules_core(rules: &str) -> Vec<&str> {
     let mut words: Vec<&str> = rules
         .split_whitespace()
@@ -252,9 +248,11 @@ fn rules_core(rules: &str) -> Vec<&str> {
 pub(super) fn load_otg(g: &OtgGame) -> Result<LoadedGame, String> {
     let rules = tag_of(&g.tags, "rules").expect("parse_otg checks the rules tag");
     let options = notation::parse_rules(rules).map_err(|e| format!("rules tag: {e}"))?;
-    let variant = Variant::ALL
-        .into_iter()
-        .find(|v| otn_rules(*v).is_some_and(|r| rules_core(r) == rules_core(rules)));
+    let variant = Variant::ALL.into_iter().find(|v| {
+        v.descriptor()
+            .opentafl_rules
+            .is_some_and(|r| rules_core(r) == rules_core(rules))
+    });
     let session = match variant {
         Some(v) => {
             let mut s = new_session(v);
@@ -286,7 +284,7 @@ mod tests {
 
     #[test]
     fn otg_round_trip() {
-        let start = new_session(Variant::Brandubh).fen();
+        let start = Variant::Brandubh.start_fen().to_string();
         let r = record(Variant::Brandubh, &start, &["d1-c1", "c4-c5", "c1-c3"]);
         let otg = r.to_otg().unwrap();
         assert!(otg.contains("[result:1]\n"), "{otg}");
@@ -319,7 +317,7 @@ mod tests {
     #[test]
     fn opentafl_rules_of_skald_variants() {
         for v in Variant::ALL {
-            let Some(rules) = otn_rules(v) else {
+            let Some(rules) = v.descriptor().opentafl_rules else {
                 assert!(matches!(
                     v,
                     Variant::Ataxx | Variant::Copenhagen | Variant::Copenhagen13
@@ -328,7 +326,7 @@ mod tests {
             };
             let o = notation::parse_rules(rules).unwrap_or_else(|e| panic!("{rules}: {e}"));
             assert_eq!(o.name, v.name());
-            assert_eq!(o.start_fen, new_session(v).fen(), "{rules}");
+            assert_eq!(o.start_fen, v.start_fen().to_string(), "{rules}");
         }
     }
 
