@@ -21,7 +21,7 @@ pub use crate::eval::{EVAL_FILE_DEFAULT, EVAL_FILE_HAND};
 pub use crate::game::{Capture, Outcome, Reason, Side};
 pub use crate::search::{Clock, Limits, MATE, MATE_BOUND, MAX_SKILL, Score, named_skill};
 use crate::search::{Control, SearchOptions, ThreadPool, TranspositionTable, tt::TableError};
-use crate::tuning::SearchParams;
+pub use crate::tuning::SearchParams;
 use crate::variant::Variant;
 use options::{OptionError, Setting};
 use session::{SearchContext, TextReport, TextResult};

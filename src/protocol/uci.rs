@@ -271,7 +271,7 @@ impl Uci {
                 }
                 // A tuning value's default is the one the variant in play uses.
                 (OptionKind::Spin { default, .. }, options::OptionId::Tune(i)) => {
-                    let name = crate::tuning::SearchParams::TUNABLE[i].name;
+                    let name = crate::engine::SearchParams::TUNABLE[i].name;
                     *default = params.get(name).map_or(*default, i64::from);
                 }
                 _ => {}

@@ -1,8 +1,8 @@
 //! What the match runner and every protocol's client share: the [`Client`] trait, the new
 //! game and move requests it takes, and the answers.
 
+use skald::engine::Side;
 use skald::engine::session::Session;
-use skald::game::Side;
 use skald::variant::Variant;
 use std::sync::atomic::AtomicBool;
 use std::time::Instant;

@@ -7,7 +7,7 @@ use super::api::{Client, MoveReply, MoveRequest, NewGame, WaitError};
 use super::process::EngineProcess;
 use super::spec::{EngineSpec, Proto};
 use anyhow::{Context, Result, anyhow};
-use skald::game::Side;
+use skald::engine::Side;
 use skald::variant::Variant;
 use std::time::{Duration, Instant};
 

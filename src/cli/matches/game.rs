@@ -9,7 +9,7 @@ use crate::cli::client::{
 use crate::cli::records::GameRecord;
 use anyhow::{Result, anyhow, bail};
 use skald::engine::session::Session;
-use skald::game::{Outcome, Side};
+use skald::engine::{Outcome, Side};
 use skald::variant::Variant;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};

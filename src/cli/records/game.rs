@@ -117,7 +117,7 @@ pub(super) fn game_result(
     marker: Option<&str>,
     termination: Option<&str>,
 ) -> Option<GameResult> {
-    if let skald::game::Outcome::Decided { winner, reason } = session.outcome() {
+    if let skald::engine::Outcome::Decided { winner, reason } = session.outcome() {
         return Some(GameResult {
             winner,
             reason: reason.to_string(),

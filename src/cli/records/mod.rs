@@ -171,7 +171,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
 mod tests {
     use super::game::tests::record;
     use super::*;
-    use skald::game::Side;
+    use skald::engine::Side;
 
     /// Faults issue, item 4: when the moves do not end the game, the record's result counts:
     /// the PGN termination marker, else its `Result` tag; OpenTafl's `---` (the side to move
