@@ -161,61 +161,9 @@ pub fn search<G: Game>(
         eval: options.eval.clone(),
     }));
 
-    // Helpers on the pool's threads 1..; each sends what it found when it has finished, or the
-    // panic that ended it (raised again on this thread below, so that a fault in a helper is
-    // reported like one in the main thread instead of vanishing).
-    type Found<M> = std::thread::Result<ThreadResult<M>>;
-    let (finished_tx, finished_rx) = std::sync::mpsc::channel::<Found<G::Move>>();
-    let mut helpers = 0;
-    if let Some(pool) = pool {
-        for id in 1..threads {
-            let shared = Arc::clone(&shared);
-            let root = root.clone();
-            let history = history.to_vec();
-            let finished = finished_tx.clone();
-            let sent = pool.send(
-                id,
-                Box::new(move |data: &mut ThreadData| {
-                    let found = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                        let mut worker = Worker::new(id, &shared, data, &history, &root);
-                        worker.run(&root, max_depth, 1, &mut |_| {})
-                    }));
-                    if found.is_err() {
-                        // The main thread must not search on alone until its own limits.
-                        shared.done.store(true, Ordering::Relaxed);
-                    }
-                    let _ = finished.send(found);
-                }),
-            );
-            if sent {
-                helpers += 1;
-            }
-        }
-    }
-    drop(finished_tx);
-    let main = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-        let mut worker = Worker::new(0, &shared, main_data, history, root);
-        worker.run(root, max_depth, multipv, report)
-    }));
-    // Whatever happened, the helpers end now and are waited for before this returns or
-    // unwinds (they share the table and the tables of the pool).
-    shared.done.store(true, Ordering::Relaxed);
-    let mut found = Vec::with_capacity(helpers + 1);
-    let mut fault = None;
-    match main {
-        Ok(r) => found.push(r),
-        Err(panic) => fault = Some(panic),
-    }
-    for _ in 0..helpers {
-        match finished_rx.recv() {
-            Ok(Ok(r)) => found.push(r),
-            Ok(Err(panic)) => fault = fault.or(Some(panic)),
-            Err(_) => break,
-        }
-    }
-    if let Some(panic) = fault {
-        std::panic::resume_unwind(panic);
-    }
+    let mut found = run_threads(
+        root, history, &shared, threads, max_depth, multipv, main_data, pool, report,
+    );
     // Lazy SMP: with one line wanted and no depth limit, the threads vote for the move
     // (Stockfish's `get_best_thread`); the chosen thread's line is reported last.
     let best = if multipv == 1 && limits.depth.is_none() && skill.is_none() {
@@ -261,6 +209,80 @@ pub fn search<G: Game>(
         nodes: shared.total_nodes(),
         ..result
     }
+}
+
+/// Runs one search on `threads` threads (Lazy SMP): the helpers as jobs on `pool`'s threads
+/// 1.. (one line each, no report), the main worker on the calling thread with `main_data`,
+/// `multipv` lines and `report`. Returns what each thread found, the main thread's first. Every
+/// helper has ended when it returns; a panic that ended any thread is raised again here, so that
+/// a fault in a helper is reported like one in the main thread instead of vanishing.
+#[allow(clippy::too_many_arguments)]
+fn run_threads<G: Game>(
+    root: &G,
+    history: &[u64],
+    shared: &Arc<CachePadded<Shared>>,
+    threads: usize,
+    max_depth: u32,
+    multipv: usize,
+    main_data: &mut ThreadData,
+    pool: Option<&ThreadPool>,
+    report: &mut dyn FnMut(&Report<G::Move>),
+) -> Vec<ThreadResult<G::Move>> {
+    // Helpers on the pool's threads 1..; each sends what it found when it has finished, or the
+    // panic that ended it.
+    type Found<M> = std::thread::Result<ThreadResult<M>>;
+    let (finished_tx, finished_rx) = std::sync::mpsc::channel::<Found<G::Move>>();
+    let mut helpers = 0;
+    if let Some(pool) = pool {
+        for id in 1..threads {
+            let shared = Arc::clone(shared);
+            let root = root.clone();
+            let history = history.to_vec();
+            let finished = finished_tx.clone();
+            let sent = pool.send(
+                id,
+                Box::new(move |data: &mut ThreadData| {
+                    let found = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                        let mut worker = Worker::new(id, &shared, data, &history, &root);
+                        worker.run(&root, max_depth, 1, &mut |_| {})
+                    }));
+                    if found.is_err() {
+                        // The main thread must not search on alone until its own limits.
+                        shared.done.store(true, Ordering::Relaxed);
+                    }
+                    let _ = finished.send(found);
+                }),
+            );
+            if sent {
+                helpers += 1;
+            }
+        }
+    }
+    drop(finished_tx);
+    let main = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        let mut worker = Worker::new(0, shared, main_data, history, root);
+        worker.run(root, max_depth, multipv, report)
+    }));
+    // Whatever happened, the helpers end now and are waited for before this returns or
+    // unwinds (they share the table and the tables of the pool).
+    shared.done.store(true, Ordering::Relaxed);
+    let mut found = Vec::with_capacity(helpers + 1);
+    let mut fault = None;
+    match main {
+        Ok(r) => found.push(r),
+        Err(panic) => fault = Some(panic),
+    }
+    for _ in 0..helpers {
+        match finished_rx.recv() {
+            Ok(Ok(r)) => found.push(r),
+            Ok(Err(panic)) => fault = fault.or(Some(panic)),
+            Err(_) => break,
+        }
+    }
+    if let Some(panic) = fault {
+        std::panic::resume_unwind(panic);
+    }
+    found
 }
 
 #[cfg(test)]
