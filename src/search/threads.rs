@@ -1,7 +1,7 @@
 //! The search threads and what each keeps from one search to the next.
 //!
 //! A [`ThreadPool`] holds `n` operating-system threads that live as long as the pool, each with
-//! its own [`ThreadData`] (killer moves and history tables, allocated once). A search runs its
+//! its own [`ThreadData`] (history tables, allocated once). A search runs its
 //! main worker on the calling thread with the data of thread 0 and hands the helpers of Lazy SMP
 //! to threads 1..n as jobs; [`ThreadPool::spawn_main`] runs a whole search on thread 0, so a
 //! front-end's command loop stays free while it runs. Jobs sent to one thread run in order: a
@@ -10,8 +10,6 @@
 //! A search is steered from outside through its [`Control`]: `stop`, and `ponderhit` for a
 //! search started in ponder mode.
 
-use super::MAX_PLY;
-use crossbeam_utils::CachePadded;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc;
 use std::sync::{Arc, Condvar, Mutex, MutexGuard};
@@ -29,9 +27,6 @@ pub(crate) const HISTORY_LEN: usize = 2 * 65536;
 /// a cache line with it.
 #[repr(align(128))]
 pub struct ThreadData {
-    /// Two killer moves per ply (move codes of `Game::encode_move`, 0 for none), in cache lines
-    /// of their own.
-    pub(crate) killers: Box<CachePadded<[[u16; 2]; MAX_PLY]>>,
     /// The butterfly history: a score per side and move code ([`HISTORY_LEN`] entries).
     pub(crate) history: Vec<i32>,
     /// Counter-moves: per side and code of the opponent's last move, the quiet move that last
@@ -47,7 +42,6 @@ pub struct ThreadData {
 impl Default for ThreadData {
     fn default() -> Self {
         ThreadData {
-            killers: Box::new(CachePadded::new([[0; 2]; MAX_PLY])),
             history: vec![0; HISTORY_LEN],
             counters: vec![0; HISTORY_LEN],
             cont_history: Vec::new(),
@@ -56,16 +50,16 @@ impl Default for ThreadData {
 }
 
 impl ThreadData {
-    /// Forgets everything learnt (a new game): killers and history to zero, in place.
+    /// Forgets everything learnt (a new game): history to zero, in place.
     pub fn clear(&mut self) {
         self.clear_for_search();
         self.cont_history.fill(0);
     }
 
-    /// What each search starts without: killers, butterfly history and counter-moves (the
-    /// continuation history is kept from one search of a game to the next).
+    /// What each search starts without: butterfly history and counter-moves (the continuation
+    /// history is kept from one search of a game to the next; the killers are the search
+    /// stack's, fresh for each search).
     pub(crate) fn clear_for_search(&mut self) {
-        self.killers.fill([0; 2]);
         self.history.fill(0);
         self.counters.fill(0);
     }

@@ -7,6 +7,7 @@
 //! never a wrong hit, so torn reads are harmless. The move stored is still checked for legality by
 //! the search before it is played.
 
+use super::types::MATE_BOUND;
 use std::alloc::{self, Layout};
 use std::ptr::NonNull;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -272,6 +273,29 @@ fn unpack(d: u64) -> Entry {
             2 => Bound::Upper,
             _ => Bound::Exact,
         },
+    }
+}
+
+/// Mate scores are stored relative to the node, so that a stored mate found at one ply can be
+/// reused at another.
+pub(super) fn score_to_tt(v: i32, ply: usize) -> i32 {
+    if v >= MATE_BOUND {
+        v + ply as i32
+    } else if v <= -MATE_BOUND {
+        v - ply as i32
+    } else {
+        v
+    }
+}
+
+/// The inverse of [`score_to_tt`]: a stored score as seen from `ply`.
+pub(super) fn score_from_tt(v: i32, ply: usize) -> i32 {
+    if v >= MATE_BOUND {
+        v - ply as i32
+    } else if v <= -MATE_BOUND {
+        v + ply as i32
+    } else {
+        v
     }
 }
 

@@ -1,0 +1,254 @@
+//! Tests of the whole search and of a worker's nodes: the accumulators against refreshes,
+//! singular extensions and continuation history, repetitions along the search path, and what
+//! reaches the transposition table.
+
+use super::draws::mate_within_move_limit;
+use super::smp::Shared;
+use super::tt::{self, score_to_tt};
+use super::types::INF;
+use super::worker::Worker;
+use super::*;
+use crate::game::{RepetitionRule, Side};
+
+/// Searches through [`crate::engine::Engine`] with each evaluation: every evaluation in
+/// the search checks its incremental accumulator against a refresh (`Worker::evaluate`
+/// under `cfg(test)`).
+#[test]
+fn incremental_accumulators_equal_refreshes_in_the_search() {
+    use crate::engine::Engine;
+    use crate::variant::Variant;
+    let fens = [
+        None,
+        Some("x5o/7/2-1-2/7/2-1-2/7/o5x x 0 1"),
+        Some("x1x3o/3o1oo/4o1o/6o/3oxo1/1o1x3/o2xx2 o 2 15"),
+        Some("xxxxooo/xxxxooo/xxxoooo/xxxoooo/xxxxooo/xxxoooo/xxx3o x 0 30"),
+    ];
+    for eval_file in ["<default>", "hand"] {
+        let mut engine = Engine::new().unwrap();
+        engine.set_variant(Variant::Ataxx);
+        engine.set_option("EvalFile", eval_file).unwrap();
+        for fen in fens {
+            engine.session_mut().set_position(fen, &[]).unwrap();
+            let limits = Limits {
+                nodes: Some(30_000),
+                ..Limits::default()
+            };
+            let r = engine.search(&limits, &mut |_| {});
+            assert!(r.unwrap().best_move.is_some(), "{fen:?}");
+        }
+    }
+    // A tafl game too (its accumulator is `()`), with null moves.
+    let mut engine = Engine::new().unwrap();
+    engine.set_variant(Variant::Tablut);
+    let limits = Limits {
+        nodes: Some(20_000),
+        ..Limits::default()
+    };
+    assert!(
+        engine
+            .search(&limits, &mut |_| {})
+            .unwrap()
+            .best_move
+            .is_some()
+    );
+}
+
+/// Searches `root` to `depth` with `params` on one thread; returns (best move, nodes).
+fn fixed_depth<G: Game>(root: &G, depth: u32, params: SearchParams) -> (Option<G::Move>, u64) {
+    let tt = Arc::new(TranspositionTable::new(4).unwrap());
+    let limits = Limits {
+        depth: Some(depth),
+        ..Limits::default()
+    };
+    let options = SearchOptions {
+        params,
+        ..SearchOptions::default()
+    };
+    let mut data = ThreadData::default();
+    let r = search(
+        root,
+        &[],
+        &limits,
+        &options,
+        &tt,
+        &Control::new(false),
+        &mut data,
+        None,
+        &mut |_| {},
+    );
+    (r.best_move, r.nodes)
+}
+
+/// Singular extensions and the continuation history, switched on at a depth the search
+/// reaches, change the tree and still give a move, in both game families.
+#[test]
+fn singular_extensions_and_continuation_history_run_in_both_families() {
+    fn check<G: Game>(root: &G, depth: u32) {
+        let base = SearchParams {
+            cont_history_plies: 0,
+            se_min_depth: 0,
+            ..SearchParams::DEFAULT
+        };
+        let (mv, plain) = fixed_depth(root, depth, base);
+        assert!(mv.is_some());
+        for params in [
+            SearchParams {
+                se_min_depth: 3,
+                ..base
+            },
+            SearchParams {
+                cont_history_plies: 2,
+                lmr_cont_history: 1,
+                ..base
+            },
+        ] {
+            let (mv, nodes) = fixed_depth(root, depth, params);
+            assert!(mv.is_some());
+            assert_ne!(nodes, plain, "{params:?}");
+        }
+    }
+    check(&crate::tafl::brandubh(), 7);
+    check(&crate::ataxx::Position::start(), 6);
+}
+
+/// Runs `f` with a one-thread worker for `root` (game history `history`, oldest first),
+/// on a fresh 1 MiB table, with no limits.
+fn with_worker<G: Game, R>(
+    root: &G,
+    history: &[u64],
+    f: impl FnOnce(&mut Worker<'_, G>) -> R,
+) -> R {
+    let shared = Shared {
+        tt: Arc::new(TranspositionTable::new(1).unwrap()),
+        control: Control::new(false),
+        done: AtomicBool::new(false),
+        nodes: vec![CachePadded::new(AtomicU64::new(0))],
+        start: Instant::now(),
+        budget: TimeBudget {
+            soft: None,
+            hard: None,
+        },
+        node_limit: None,
+        basic: false,
+        params: SearchParams::DEFAULT,
+        eval: EvalChoice::Default,
+    };
+    let mut data = ThreadData::default();
+    let mut worker = Worker::new(0, &shared, &mut data, history, root);
+    f(&mut worker)
+}
+
+/// Makes `text` in `pos` as the search does at `ply` ([`Worker::make_move`]: a real move, one
+/// ply further from the last null move), returning the child.
+fn push_move<G: Game>(w: &mut Worker<'_, G>, pos: &G, text: &str, ply: usize) -> G {
+    w.make_move(pos, pos.parse_move(text).unwrap(), ply)
+}
+
+/// The score of the position on top of `w`'s path (`pos`, at `ply`) by the repetition rule.
+fn repetition_score<G: Game>(w: &Worker<'_, G>, pos: &G, ply: usize) -> Option<i32> {
+    w.path
+        .repetition_score(pos, ply, w.stack[ply].plies_from_null)
+}
+
+/// The move from `mv`'s destination back to its origin (tafl `d4-d6` → `d6-d4`).
+fn reverse(mv: &str) -> String {
+    let (from, to) = mv.split_once('-').unwrap();
+    format!("{to}-{from}")
+}
+
+/// Copenhagen 11×11: a defender move may not recreate an earlier board (copenhagen.md). A
+/// defender *null move* leaves the board as it was, but it is no move of the game: the
+/// search must not judge the board after it as recreated (it did, so every defender null
+/// move scored as a loss and never cut off). A real recreation, five plies on, still is one:
+///
+/// ```text
+/// P0 (defenders to move) -d-> P1 -a-> P2 -d back-> P3 -a back-> P4 (= P0) -d-> P5 (= P1)
+/// ```
+#[test]
+fn a_null_move_is_no_repetition_for_the_copenhagen_defenders() {
+    let mut p0 = crate::tafl::copenhagen();
+    let mut moves = Vec::new();
+    p0.generate_moves(&mut moves);
+    p0.make_move(moves[0]);
+    assert_eq!(p0.side_to_move(), Side::Second);
+    with_worker(&p0, &[], |w| {
+        let null = w.make_null_move(&p0, 0);
+        assert_eq!(repetition_score(w, &null, 1), None);
+        w.path.pop();
+    });
+    let pick = |pos: &crate::tafl::LargePosition| {
+        let mut moves = Vec::new();
+        pos.generate_moves(&mut moves);
+        pos.move_to_string(moves[0])
+    };
+    with_worker(&p0, &[], |w| {
+        let d = pick(&p0);
+        let p1 = push_move(w, &p0, &d, 0);
+        let a = pick(&p1);
+        let p2 = push_move(w, &p1, &a, 1);
+        let p3 = push_move(w, &p2, &reverse(&d), 2);
+        assert_eq!(repetition_score(w, &p3, 3), None);
+        let p4 = push_move(w, &p3, &reverse(&a), 3);
+        // The attackers recreated P0's board: their moves may.
+        assert_eq!(repetition_score(w, &p4, 4), None);
+        let p5 = push_move(w, &p4, &d, 4);
+        // The defenders recreated P1's board: the attackers (to move) win.
+        assert_eq!(repetition_score(w, &p5, 5), Some(MATE - 5));
+    });
+}
+
+/// A win that a repetition rule gives is a property of the path, not of the position: it
+/// must not reach the transposition table as a mate score, where another path to the same
+/// position would take it for a forced win. Brandubh under OpenTafl's `tfr:l` (the side
+/// whose move makes a position occur a third time wins): the attackers' first move recreates
+/// a position the game history already has twice.
+#[test]
+fn a_repetition_verdict_is_not_stored_as_a_mate_score() {
+    let mut options = crate::tafl::RuleOptions::brandubh();
+    options.repetition = RepetitionRule::MoverWins(3);
+    let rules = crate::tafl::Rules::<u64>::leak(options).unwrap();
+    let fen = crate::tafl::brandubh().fen().replacen(" 0 ", " 20 ", 1);
+    let root = crate::tafl::Position::from_fen(rules, &fen).unwrap();
+    assert_eq!(root.halfmove_clock(), 20, "{fen}");
+    let mut moves = Vec::new();
+    root.generate_moves(&mut moves);
+    let mut child = root;
+    child.make_move(moves[0]);
+    let history = [1, child.hash(), 2, child.hash()];
+    with_worker(&root, &history, |w| {
+        let score = w.negamax(&root, 2, -INF, INF, 0, false);
+        assert_eq!(score, MATE - 1);
+        let stored = w.shared.tt.probe(root.hash());
+        assert!(
+            stored.is_none_or(|e| (e.score as i32).abs() < MATE_BOUND),
+            "{stored:?}"
+        );
+    });
+}
+
+/// A mate score in the table, found where a move-limit clock was low, is no cutoff where the
+/// clock leaves fewer plies than the mate needs (Ataxx, halfmove clock 99 of 100: the same
+/// board, the same key).
+#[test]
+fn a_stored_mate_does_not_outlive_the_move_limit_clock() {
+    let pos = crate::ataxx::Position::start()
+        .with_fen("x5o/7/7/7/7/7/o5x x 99 50")
+        .unwrap();
+    with_worker(&pos, &[], |w| {
+        w.shared.tt.store(
+            pos.hash(),
+            tt::Entry {
+                mv: 0,
+                score: score_to_tt(MATE - 10, 0) as i16,
+                eval: 0,
+                depth: 60,
+                bound: Bound::Exact,
+            },
+        );
+        let score = w.negamax(&pos, 2, 0, 1, 0, false);
+        assert!(score.abs() < MATE_BOUND, "{score}");
+    });
+    assert!(!mate_within_move_limit(&pos, MATE - 10, 0));
+    assert!(mate_within_move_limit(&pos, MATE - 1, 0));
+    assert!(mate_within_move_limit(&pos, 250, 0));
+}
