@@ -16,16 +16,18 @@
 
 pub mod options;
 pub mod session;
+mod skill;
 
 pub use crate::eval::{EVAL_FILE_DEFAULT, EVAL_FILE_HAND};
 pub use crate::game::{Capture, Outcome, Reason, Side};
-pub use crate::search::{Clock, Limits, MATE, MATE_BOUND, MAX_SKILL, Score, named_skill};
+pub use crate::search::{Clock, Limits, MATE, MATE_BOUND, Score};
 use crate::search::{Control, SearchOptions, ThreadPool, TranspositionTable, tt::TableError};
 pub use crate::tuning::SearchParams;
 use crate::variant::Variant;
 use options::{OptionError, Setting};
 use session::{SearchContext, TextReport, TextResult};
 pub use session::{Session, new_session, new_tafl_session};
+pub use skill::{MAX_SKILL, Skill, named_skill};
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 
@@ -124,9 +126,6 @@ impl SearchRequest {
         if let Some(ms) = self.move_overhead_ms {
             options.move_overhead_ms = ms;
         }
-        if let Some(level) = self.skill_level {
-            options.skill_level = level.min(MAX_SKILL);
-        }
         options
     }
 }
@@ -187,6 +186,10 @@ pub struct Engine {
     variant: Variant,
     session: Box<dyn Session>,
     search_options: SearchOptions,
+    /// Playing strength, 0 ..= [`MAX_SKILL`] (UCI `Skill Level`).
+    skill_level: u8,
+    /// Seed of the random choice among near-best moves below full strength.
+    seed: u64,
     /// The search values that `Tune …` options set (a tuning build), over the variant's own
     /// ([`Session::search_params`]); `None` until one is set.
     tuned: Option<SearchParams>,
@@ -206,6 +209,8 @@ impl Engine {
             variant: Variant::Brandubh,
             session: new_session(Variant::Brandubh),
             search_options: SearchOptions::default(),
+            skill_level: MAX_SKILL,
+            seed: 0,
             tuned: None,
             hash_mib,
             ponder: false,
@@ -294,7 +299,7 @@ impl Engine {
 
     /// Sets the seed of the random choice at reduced skill levels (the CLI's `--seed`).
     pub fn set_seed(&mut self, seed: u64) {
-        self.search_options.seed = seed;
+        self.seed = seed;
     }
 
     /// Sets an option of the registry ([`options::registry`]) by name; the value as text
@@ -340,7 +345,7 @@ impl Engine {
             }
             Setting::MultiPv(n) => self.search_options.multipv = n,
             Setting::MoveOverhead(ms) => self.search_options.move_overhead_ms = ms,
-            Setting::SkillLevel(l) => self.search_options.skill_level = l,
+            Setting::SkillLevel(l) => self.skill_level = l,
             Setting::BasicSearch(b) => self.search_options.basic = b,
             Setting::Ponder(b) => self.ponder = b,
             Setting::ClearHash => self.clear_tables(),
@@ -446,6 +451,7 @@ impl Engine {
         });
         let session = self.session.boxed_clone();
         let options = self.search_options();
+        let (skill, seed) = (Skill::at(self.skill_level), self.seed);
         let tt = Arc::clone(&self.tt);
         let pool = Arc::clone(&self.pool);
         let searches = Arc::clone(&self.searches);
@@ -465,6 +471,8 @@ impl Engine {
                         control: &control,
                         data,
                         pool: Some(&pool),
+                        skill,
+                        seed,
                     };
                     session.search(context, &mut report)
                 }))
@@ -530,6 +538,8 @@ impl Engine {
                     control: &control,
                     data,
                     pool: Some(&pool),
+                    skill: Skill::at(request.skill_level.unwrap_or(self.skill_level)),
+                    seed: self.seed,
                 };
                 session.search(context, report)
             })

@@ -5,7 +5,8 @@
 //! [`registry`] lists them; [`parse`] checks a value against its option and gives a typed
 //! [`Setting`] for [`crate::engine::Engine::set_option`] to apply.
 
-use crate::search::{MAX_SKILL, named_skill, tt};
+use super::skill::{MAX_SKILL, named_skill};
+use crate::search::tt;
 use crate::tuning::SearchParams;
 use crate::variant::Variant;
 

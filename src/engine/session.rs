@@ -4,6 +4,7 @@
 //! and typed errors ([`PositionError`], [`MoveError`]). No front-end edits FEN text: the side to
 //! move ([`Session::set_side_to_move`]) and the board ([`Session::set_board`]) are set here.
 
+use super::skill::Skill;
 use crate::eval::{EvalChoice, Evaluator};
 use crate::game::GameVisitor;
 use crate::game::{Capture, Game, Outcome, ParseError, Reason, Side, outcome_with_history};
@@ -201,6 +202,10 @@ pub struct SearchContext<'a> {
     pub(crate) data: &'a mut ThreadData,
     /// The helpers of Lazy SMP: `options.threads` threads of it are used.
     pub(crate) pool: Option<&'a ThreadPool>,
+    /// Weakened play below full strength (`Skill Level`), if any.
+    pub(crate) skill: Option<Skill>,
+    /// Seed of the weakened play's random choice.
+    pub(crate) seed: u64,
 }
 
 /// A new session at the start position of `variant`.
@@ -445,8 +450,12 @@ impl<G: Game> Session for GameSession<G> {
             control,
             data,
             pool,
+            skill,
+            seed,
         } = context;
-        let result = search::search(
+        let weakened = skill.map(|s| s.weaken(limits, options));
+        let (limits, options) = weakened.as_ref().map_or((limits, options), |(l, o)| (l, o));
+        let mut result = search::search(
             &self.pos,
             &self.history,
             limits,
@@ -469,6 +478,20 @@ impl<G: Game> Session for GameSession<G> {
                 })
             },
         );
+        // Below full strength: one of the lines found, at random, better lines more often.
+        if let Some(skill) = skill {
+            let firsts: Vec<(i32, G::Move)> = result
+                .lines
+                .iter()
+                .filter_map(|(s, pv)| Some((*s, *pv.first()?)))
+                .collect();
+            if let Some(mv) = skill.pick(&firsts, seed ^ self.pos.hash()) {
+                if result.best_move != Some(mv) {
+                    result.ponder = None;
+                }
+                result.best_move = Some(mv);
+            }
+        }
         TextResult {
             best_move: result.best_move.map(|m| self.pos.move_to_string(m)),
             ponder: result.ponder.and_then(|p| {

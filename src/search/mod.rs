@@ -25,14 +25,13 @@
 //! `worker` one thread's state and iterative deepening; `negamax` the node search (negamax in
 //! its steps, quiescence); `stack` the per-ply search stack; `ordering` move ordering and the
 //! history tables' rules; `draws` repetitions and other ends of the game on the search path;
-//! `smp` what the Lazy SMP threads share and the vote among them; `skill` weakened play;
+//! `smp` what the Lazy SMP threads share and the vote among them;
 //! [`threads`] the thread pool and each thread's tables; [`timeman`] the time budget; [`tt`] the
 //! transposition table.
 
 mod draws;
 mod negamax;
 mod ordering;
-mod skill;
 mod smp;
 mod stack;
 pub mod threads;
@@ -41,11 +40,10 @@ pub mod tt;
 mod types;
 mod worker;
 
-pub use skill::{MAX_SKILL, Skill, named_skill};
 #[cfg(test)]
 pub(crate) use smp::HELPER_FAULT_MARKER;
 pub use threads::{Control, ThreadData, ThreadPool};
-pub use timeman::{Clock, Limits, TimeBudget};
+pub use timeman::{Clock, Limits, TimeBudget, TimeKind};
 pub use tt::{Bound, TranspositionTable};
 pub use types::{MATE, MATE_BOUND, MAX_PLY, Report, Score, SearchResult};
 
@@ -68,11 +66,6 @@ pub struct SearchOptions {
     pub multipv: usize,
     /// Milliseconds kept in reserve per move for communication (UCI `Move Overhead`).
     pub move_overhead_ms: u64,
-    /// Playing strength from 0 (weakest) to [`MAX_SKILL`] (full strength, the default); see
-    /// [`Skill`].
-    pub skill_level: u8,
-    /// Seed of the random choice among near-best moves at reduced skill.
-    pub seed: u64,
     /// Plain alpha-beta, for measuring what the rest is worth: iterative deepening, the
     /// transposition table and TT-move/gain ordering only — no aspiration windows, pruning,
     /// reductions, killers, history or quiescence (UCI option `Basic Search`).
@@ -92,8 +85,6 @@ impl Default for SearchOptions {
             threads: 1,
             multipv: 1,
             move_overhead_ms: 10,
-            skill_level: MAX_SKILL,
-            seed: 0,
             basic: false,
             params: SearchParams::DEFAULT,
             eval: EvalChoice::Default,
@@ -129,19 +120,11 @@ pub fn search<G: Game>(
 ) -> SearchResult<G::Move> {
     let threads = options.threads.max(1).min(pool.map_or(1, |p| p.len()));
     tt.new_search();
-    let mut max_depth = limits
+    let max_depth = limits
         .depth
         .map_or(MAX_PLY as u32 - 1, |d| d.clamp(1, MAX_PLY as u32 - 1));
-    let mut multipv = options.multipv.max(1);
-    let mut node_limit = limits.nodes;
-    let skill = (options.skill_level < MAX_SKILL).then_some(Skill {
-        level: options.skill_level,
-    });
-    if let Some(skill) = skill {
-        max_depth = max_depth.min(skill.max_depth());
-        node_limit = Some(node_limit.map_or(skill.max_nodes(), |n| n.min(skill.max_nodes())));
-        multipv = multipv.max(4);
-    }
+    let multipv = options.multipv.max(1);
+    let node_limit = limits.nodes;
     let params = options.params;
     let shared = Arc::new(CachePadded::new(Shared {
         tt: Arc::clone(tt),
@@ -168,7 +151,7 @@ pub fn search<G: Game>(
     );
     // Lazy SMP: with one line wanted and no depth limit, the threads vote for the move
     // (Stockfish's `get_best_thread`); the chosen thread's line is reported last.
-    let best = if multipv == 1 && limits.depth.is_none() && skill.is_none() {
+    let best = if multipv == 1 && limits.depth.is_none() {
         best_thread(&found)
     } else {
         0
@@ -192,21 +175,8 @@ pub fn search<G: Game>(
             });
         }
     }
-    let mut result = found.swap_remove(best).result;
+    let result = found.swap_remove(best).result;
 
-    if let Some(skill) = skill {
-        let firsts: Vec<(i32, G::Move)> = result
-            .lines
-            .iter()
-            .filter_map(|(s, pv)| Some((*s, *pv.first()?)))
-            .collect();
-        if let Some(mv) = skill.pick(&firsts, options.seed ^ root.hash()) {
-            if result.best_move != Some(mv) {
-                result.ponder = None;
-            }
-            result.best_move = Some(mv);
-        }
-    }
     SearchResult {
         nodes: shared.total_nodes(),
         ..result

@@ -124,10 +124,7 @@ fn with_worker<G: Game, R>(
         done: AtomicBool::new(false),
         nodes: vec![CachePadded::new(AtomicU64::new(0))],
         start: Instant::now(),
-        budget: TimeBudget {
-            soft: None,
-            hard: None,
-        },
+        budget: TimeBudget::UNTIMED,
         node_limit: None,
         basic: false,
         params: SearchParams::DEFAULT,

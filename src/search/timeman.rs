@@ -36,6 +36,17 @@ pub struct Limits {
     pub ponder: bool,
 }
 
+/// What a search's time comes from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TimeKind {
+    /// No time limit (depth, nodes, infinite, or no clock for the side to move).
+    Untimed,
+    /// A fixed time for this move (`movetime`): used whole, never scaled.
+    Fixed,
+    /// Planned from the game clocks: the soft limit scales with how settled the best move is.
+    Clock,
+}
+
 /// The time budget of one search.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct TimeBudget {
@@ -43,6 +54,8 @@ pub struct TimeBudget {
     pub soft: Option<Duration>,
     /// Stop the search once this much time has passed.
     pub hard: Option<Duration>,
+    /// Where the limits come from.
+    pub kind: TimeKind,
 }
 
 /// The part of the clock a search never plans to use: the larger of `overhead_ms` (UCI
@@ -76,6 +89,13 @@ pub const RESERVE_PERCENT: u64 = 5;
 pub const INCREMENTS_KEPT: u64 = 40;
 
 impl TimeBudget {
+    /// No time limit.
+    pub const UNTIMED: TimeBudget = TimeBudget {
+        soft: None,
+        hard: None,
+        kind: TimeKind::Untimed,
+    };
+
     /// Budgets a move for `side` from `limits`, keeping [`reserve_ms`] of the clock in reserve
     /// (`overhead_ms` is the UCI `Move Overhead` option: communication and GUI lag).
     ///
@@ -90,23 +110,18 @@ impl TimeBudget {
     /// (a client's clock fields are not trusted).
     pub fn new(limits: &Limits, side: Side, overhead_ms: u64, expected_moves: u32) -> TimeBudget {
         if limits.infinite {
-            return TimeBudget {
-                soft: None,
-                hard: None,
-            };
+            return TimeBudget::UNTIMED;
         }
         if let Some(mt) = limits.movetime {
             let t = Duration::from_millis(mt.saturating_sub(overhead_ms).max(1));
             return TimeBudget {
                 soft: Some(t),
                 hard: Some(t),
+                kind: TimeKind::Fixed,
             };
         }
         let Some(left) = limits.clock.time[side.index()] else {
-            return TimeBudget {
-                soft: None,
-                hard: None,
-            };
+            return TimeBudget::UNTIMED;
         };
         let inc = limits.clock.inc[side.index()];
         let usable = left.saturating_sub(reserve_ms(left, overhead_ms)).max(1);
@@ -132,6 +147,7 @@ impl TimeBudget {
         TimeBudget {
             soft: Some(Duration::from_millis(soft)),
             hard: Some(Duration::from_millis(hard)),
+            kind: TimeKind::Clock,
         }
     }
 }

@@ -8,7 +8,7 @@ use super::ordering::NO_ROW;
 use super::smp::{Shared, ThreadResult};
 use super::stack::{self, Acc, StackEntry};
 use super::threads::ThreadData;
-use super::timeman::time_scale;
+use super::timeman::{TimeKind, time_scale};
 use super::types::{INF, MATE, MATE_BOUND, MAX_PLY, Report, Score, SearchResult};
 use crate::eval::Evaluator;
 use crate::game::Game;
@@ -342,11 +342,10 @@ impl<'a, G: Game> Worker<'a, G> {
         if !self.is_main() {
             return false;
         }
-        // A fixed time (`movetime`: soft = hard) is used whole: only a clock's budget scales.
-        let scale = if self.shared.budget.soft == self.shared.budget.hard {
-            1.0
-        } else {
-            scale
+        // A fixed time (`movetime`) is used whole: only a clock's budget scales.
+        let scale = match self.shared.budget.kind {
+            TimeKind::Clock => scale,
+            TimeKind::Fixed | TimeKind::Untimed => 1.0,
         };
         if self.shared.timed()
             && let Some(soft) = self.shared.budget.soft

@@ -1,9 +1,9 @@
 //! Playing strength below full: skill levels, their names, and how a weakened search picks its
 //! move (Stockfish's `Skill Level`).
 
-use super::types::MATE_BOUND;
+use crate::search::{Limits, MATE_BOUND, MAX_PLY, SearchOptions};
 
-/// Full strength for [`SearchOptions::skill_level`](super::SearchOptions::skill_level).
+/// Full strength for the `Skill Level` option and [`super::SearchRequest::skill_level`].
 pub const MAX_SKILL: u8 = 20;
 
 /// The named strength levels of `play` and the protocol, as skill values: `easy` = 2,
@@ -27,6 +27,33 @@ pub struct Skill {
 }
 
 impl Skill {
+    /// The weakened play of `level`, or `None` at full strength ([`MAX_SKILL`] and above).
+    pub fn at(level: u8) -> Option<Skill> {
+        (level < MAX_SKILL).then_some(Skill { level })
+    }
+
+    /// The search this level asks for instead of `limits` and `options`: its depth and node
+    /// caps over the limits, and at least four lines (MultiPV) to pick from.
+    pub fn weaken(self, limits: &Limits, options: &SearchOptions) -> (Limits, SearchOptions) {
+        let depth = limits
+            .depth
+            .map_or(MAX_PLY as u32 - 1, |d| d.clamp(1, MAX_PLY as u32 - 1));
+        let limits = Limits {
+            depth: Some(depth.min(self.max_depth())),
+            nodes: Some(
+                limits
+                    .nodes
+                    .map_or(self.max_nodes(), |n| n.min(self.max_nodes())),
+            ),
+            ..limits.clone()
+        };
+        let options = SearchOptions {
+            multipv: options.multipv.max(4),
+            ..options.clone()
+        };
+        (limits, options)
+    }
+
     /// Deepest depth searched at this level, plies: 1 at level 0, 10 at level 19.
     pub fn max_depth(self) -> u32 {
         1 + self.level as u32 / 2
