@@ -80,8 +80,6 @@ search_params! {
     aspiration_min_depth: i32 = 4, tune 1..=10;
     /// First half-width of the aspiration window, centipawns; it grows by half on each fail.
     aspiration_delta: i32 = 30, tune 5..=200;
-    /// Reverse futility pruning is used at all (Ataxx: not; see its family's set).
-    rfp: bool = true;
     /// Deepest remaining depth at which reverse futility pruning is tried, plies.
     rfp_max_depth: i32 = 6, tune 1..=12;
     /// Reverse futility margin per ply of depth, centipawns.
@@ -92,8 +90,6 @@ search_params! {
     nmp_base: i32 = 3, tune 1..=6;
     /// See [`SearchParams::nmp_base`].
     nmp_divisor: i32 = 4, tune 1..=12;
-    /// Late-move reductions are used at all (Ataxx: not; see its family's set).
-    lmr: bool = true;
     /// Shallowest depth for late-move reductions, plies.
     lmr_min_depth: i32 = 3, tune 1..=8;
     /// Moves searched in full before reductions start, at PV nodes.

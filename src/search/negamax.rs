@@ -193,10 +193,7 @@ impl<'a, G: Game> Worker<'a, G> {
         } else {
             depth
         };
-        if params.rfp
-            && depth <= params.rfp_max_depth
-            && static_eval - params.rfp_margin * rfp_depth >= beta
-        {
+        if depth <= params.rfp_max_depth && static_eval - params.rfp_margin * rfp_depth >= beta {
             return Some(static_eval);
         }
         // Null-move pruning: if passing still fails high, a real move will too.
@@ -362,8 +359,7 @@ impl<'a, G: Game> Worker<'a, G> {
                 } else {
                     params.lmr_min_moves
                 };
-                let r = if params.lmr
-                    && !self.shared.basic
+                let r = if !self.shared.basic
                     && depth >= params.lmr_min_depth
                     && kind.reducible
                     && searched as i32 >= min_moves

@@ -51,10 +51,8 @@ pub const BRANDUBH: SearchParams = SearchParams {
 /// 2+0.02, 326-259-15, +39.0 ± 27.0 Elo (pentanomial, two runs of 300: +27.9 ± 37.8 and
 /// +50.1 ± 38.6).
 pub const ATAXX: SearchParams = SearchParams {
-    rfp: true,
     rfp_max_depth: 6,
     rfp_margin: 112,
-    lmr: true,
     lmr_min_depth: 3,
     lmr_base: 62,
     lmr_divisor: 229,
