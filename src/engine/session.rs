@@ -443,27 +443,20 @@ impl<G: Game> Session for GameSession<G> {
         context: SearchContext<'_>,
         report: &mut dyn FnMut(&TextReport),
     ) -> TextResult {
-        let SearchContext {
-            limits,
-            options,
-            tt,
-            control,
-            data,
-            pool,
-            skill,
-            seed,
-        } = context;
-        let weakened = skill.map(|s| s.weaken(limits, options));
-        let (limits, options) = weakened.as_ref().map_or((limits, options), |(l, o)| (l, o));
+        let (skill, seed) = (context.skill, context.seed);
+        let weakened = skill.map(|s| s.weaken(context.limits, context.options));
+        let (limits, options) = weakened
+            .as_ref()
+            .map_or((context.limits, context.options), |(l, o)| (l, o));
         let mut result = search::search(
             &self.pos,
             &self.history,
             limits,
             options,
-            tt,
-            control,
-            data,
-            pool,
+            context.tt,
+            context.control,
+            context.data,
+            context.pool,
             &mut |r| {
                 report(&TextReport {
                     depth: r.depth,
