@@ -42,12 +42,21 @@ enum Command {
     Records(cli::records::Args),
     /// Generate an openings file of balanced positions, one FEN a line.
     Openings(cli::openings::Args),
-    /// Self-play Ataxx games for training the network: "FEN | score | result" lines.
+    /// Self-play games for training an evaluation (Ataxx by default, any variant): "FEN | score
+    /// | result" lines.
     Datagen(cli::datagen::Args),
     /// Speak the OpenTafl engine protocol on stdin/stdout (for OpenTafl's engine .ini).
     Opentafl,
     /// Speak hnefatafl.org's Hnefatafl Text Protocol (Copenhagen) on stdin/stdout.
     Htp(HtpArgs),
+    /// The engine on stdin/stdout in the UCI-style protocol (and UAI), as with no subcommand,
+    /// optionally starting in another variant (protocol.md).
+    Uci {
+        /// The variant to start in (the option UCI_Variant; default brandubh). Also accepted:
+        /// hnefatafl (copenhagen), brandub.
+        #[arg(long, value_parser = parse_variant)]
+        variant: Option<Variant>,
+    },
     /// Count the leaf nodes of the legal-move tree (move generator check and speed test).
     Perft {
         /// brandubh, tablut, tawlbwrdd, copenhagen, copenhagen13 or ataxx.
@@ -97,8 +106,13 @@ struct HtpArgs {
     /// Search at most this many nodes per move (with or without time_settings).
     #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
     nodes: Option<u64>,
-    /// Milliseconds per move in an un-timed game (default 2000 without --depth/--nodes).
-    #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
+    /// Seconds per move in an un-timed game (fractions allowed; default 2 without
+    /// --depth/--nodes).
+    #[arg(long, value_parser = cli::parse_seconds)]
+    time: Option<f64>,
+    /// The old name of --time, in milliseconds.
+    #[arg(long, hide = true, conflicts_with = "time",
+          value_parser = clap::value_parser!(u64).range(1..))]
     movetime: Option<u64>,
     /// Search threads (the engine option Threads).
     #[arg(long, default_value_t = 1)]
@@ -145,11 +159,8 @@ fn quiet_broken_pipe() {
 
 fn run(cli: Cli) -> Result<()> {
     match cli.command {
-        None => {
-            let mut uci = Uci::new(Output::stdout(), Engine::new()?);
-            uci.run(&mut std::io::stdin().lock());
-            Ok(())
-        }
+        None => uci(None),
+        Some(Command::Uci { variant }) => uci(variant),
         Some(Command::Perft {
             variant,
             depth,
@@ -169,15 +180,23 @@ fn run(cli: Cli) -> Result<()> {
         }
         Some(Command::Htp(args)) => {
             let mut engine = Engine::new()?;
-            for (name, value) in [("Threads", args.threads), ("Hash", args.hash)] {
-                engine
-                    .set_option(name, &value.to_string())
-                    .map_err(|e| anyhow::anyhow!("{e}"))?;
-            }
+            cli::set_engine_flags(
+                &mut engine,
+                &[
+                    ("--threads", "Threads", args.threads.to_string()),
+                    ("--hash", "Hash", args.hash.to_string()),
+                ],
+            )?;
+            let time_ms = args.time.map(|s| ((s * 1000.0).round() as u64).max(1));
             let settings = skald::protocol::htp::Settings {
                 depth: args.depth,
                 nodes: args.nodes,
-                movetime: args.movetime,
+                movetime: cli::renamed(
+                    time_ms,
+                    args.movetime,
+                    "--movetime (milliseconds)",
+                    "--time (seconds)",
+                ),
             };
             skald::protocol::htp::run(
                 &mut std::io::stdin().lock(),
@@ -207,6 +226,20 @@ fn run(cli: Cli) -> Result<()> {
             Ok(())
         }
     }
+}
+
+/// The engine loop on stdin/stdout (UCI/UAI), in `variant` from the start if given.
+fn uci(variant: Option<Variant>) -> Result<()> {
+    let mut engine = Engine::new()?;
+    if let Some(v) = variant {
+        cli::set_engine_flags(
+            &mut engine,
+            &[("--variant", "UCI_Variant", v.name().to_string())],
+        )?;
+    }
+    let mut uci = Uci::new(Output::stdout(), engine);
+    uci.run(&mut std::io::stdin().lock());
+    Ok(())
 }
 
 /// `skald perft`: checks the per-variant depth bound, counts (on `threads` threads, with a

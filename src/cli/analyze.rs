@@ -5,7 +5,7 @@ use anyhow::{Result, anyhow, bail};
 use serde::Serialize;
 use skald::engine::Engine;
 use skald::engine::session::TextReport;
-use skald::engine::{Limits, Score};
+use skald::engine::{Limits, Score, Side};
 use skald::variant::Variant;
 
 /// Arguments of `skald analyze`.
@@ -41,8 +41,8 @@ pub struct Args {
     /// Search threads (the engine option Threads: 1 to four per core).
     #[arg(long, default_value_t = 1)]
     pub threads: u32,
-    /// Hash table size, MiB (the engine option Hash: 1..=65536).
-    #[arg(long, default_value_t = 64)]
+    /// Hash table size, MiB (the engine option Hash: 1..=65536; the engine's default).
+    #[arg(long, default_value_t = skald::engine::DEFAULT_HASH_MIB as u32)]
     pub hash: u32,
     /// The evaluation (the engine option EvalFile): <default> (Ataxx's built-in network), hand
     /// (the hand-written evaluation) or a network file's path.
@@ -149,18 +149,18 @@ fn limits(args: &Args, default_ms: u64) -> Result<Limits> {
 
 /// Sets the engine options of `--threads`, `--multipv`, `--hash`, `--eval-file`.
 fn configure(engine: &mut Engine, args: &Args) -> Result<()> {
-    for (name, value) in [
-        ("Threads", args.threads.to_string()),
-        ("MultiPV", args.multipv.to_string()),
-        ("Hash", args.hash.to_string()),
-        ("Move Overhead", "0".to_string()),
-        ("EvalFile", args.eval_file.clone()),
-    ] {
-        engine
-            .set_option(name, &value)
-            .map_err(|e| anyhow!("{e}"))?;
-    }
-    Ok(())
+    super::set_engine_flags(
+        engine,
+        &[
+            ("--threads", "Threads", args.threads.to_string()),
+            ("--multipv", "MultiPV", args.multipv.to_string()),
+            ("--hash", "Hash", args.hash.to_string()),
+            ("--eval-file", "EvalFile", args.eval_file.clone()),
+        ],
+    )?;
+    engine
+        .set_option("Move Overhead", "0")
+        .map_err(|e| anyhow!("{e}"))
 }
 
 /// `skald analyze --record`: searches the position before each move of the game and prints
@@ -197,7 +197,10 @@ fn run_record(args: &Args) -> Result<()> {
             game.moves.len()
         );
         println!();
-        println!("  ply  to move     played      best        score");
+        println!(
+            "  ply  to move     played      best        score ({} view)",
+            side_name(names, Side::First)
+        );
     }
     let mut session = game.session.boxed_clone();
     session
@@ -222,6 +225,13 @@ fn run_record(args: &Args) -> Result<()> {
                 pv,
             });
         } else {
+            // One view down the whole column: the first side's (the search's is the side to
+            // move's).
+            let score = match (to_move, r.score) {
+                (Side::First, s) => s,
+                (Side::Second, Score::Cp(cp)) => Score::Cp(-cp),
+                (Side::Second, Score::Mate(n)) => Score::Mate(-n),
+            };
             println!(
                 "{:>5}  {:<10}  {:<10}{} {:<10}  {:>7}  {} (depth {})",
                 ply + 1,
@@ -229,8 +239,8 @@ fn run_record(args: &Args) -> Result<()> {
                 played,
                 if *played == best { ' ' } else { '*' },
                 best,
-                score_text(r.score),
-                score_words(names, to_move, r.score),
+                score_text(score),
+                score_words(names, Side::First, score),
                 r.depth
             );
         }
@@ -285,7 +295,11 @@ pub fn run(args: Args) -> Result<()> {
     let to_move = engine.session().side_to_move();
     let json = args.json;
     if !json {
-        println!("{}", engine.session().board());
+        // The board as `play` draws it (Unicode pieces, marked squares, a legend).
+        println!(
+            "{}",
+            super::play::render(engine.session(), variant, None, false)
+        );
         println!(
             "{} to move; {}",
             side_name(variant, to_move),
@@ -370,7 +384,10 @@ pub fn run(args: Args) -> Result<()> {
     session.play(&best).map_err(|e| anyhow!("{e}"))?;
     println!();
     println!("after {best}:");
-    print!("{}", session.board());
+    print!(
+        "{}",
+        super::play::render(&*session, variant, Some(&best), false)
+    );
     let after = session.outcome();
     if after.is_decided() {
         println!("{}", outcome_text(variant, after));

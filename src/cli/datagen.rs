@@ -55,9 +55,13 @@ pub struct Args {
     /// Seed of the random openings; give each job of a sharded run its own.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
-    /// Games played at once, each on its own thread with its own engine.
-    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=512))]
-    pub threads: u64,
+    /// Games played at the same time, each on its own thread with its own engine (default 1).
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..=512))]
+    pub concurrency: Option<u64>,
+    /// The old name of --concurrency.
+    #[arg(long, hide = true, conflicts_with = "concurrency",
+          value_parser = clap::value_parser!(u64).range(1..=512))]
+    pub threads: Option<u64>,
     /// Random plies from the start position before the game is played out.
     #[arg(long, default_value_t = 6, value_parser = clap::value_parser!(u32).range(0..=40))]
     pub plies: u32,
@@ -175,7 +179,9 @@ pub fn run(args: Args) -> Result<()> {
     let start = Instant::now();
     let next = AtomicU64::new(0);
     let (tx, rx) = mpsc::channel::<(u64, Result<Vec<String>>)>();
-    let threads = args.threads.min(args.games) as usize;
+    let concurrency =
+        super::renamed(args.concurrency, args.threads, "--threads", "--concurrency").unwrap_or(1);
+    let threads = concurrency.min(args.games) as usize;
     let mut positions = 0u64;
     std::thread::scope(|scope| -> Result<()> {
         for _ in 0..threads {
@@ -189,14 +195,13 @@ pub fn run(args: Args) -> Result<()> {
                         return;
                     }
                 };
-                for (name, value) in [
-                    ("Hash", args.hash.to_string()),
-                    ("EvalFile", args.eval_file.clone()),
-                ] {
-                    if let Err(e) = engine.set_option(name, &value) {
-                        let _ = tx.send((0, Err(e.into())));
-                        return;
-                    }
+                let flags = [
+                    ("--hash", "Hash", args.hash.to_string()),
+                    ("--eval-file", "EvalFile", args.eval_file.clone()),
+                ];
+                if let Err(e) = super::set_engine_flags(&mut engine, &flags) {
+                    let _ = tx.send((0, Err(e)));
+                    return;
                 }
                 engine.set_variant(args.variant);
                 loop {

@@ -16,6 +16,51 @@ use skald::engine::Score;
 use skald::engine::{Outcome, Side};
 use skald::variant::Variant;
 
+/// The value of a flag that was renamed: `new` if given, else the old spelling's value (with a
+/// note on standard error that says what to use instead: `note: --movetime is now --time
+/// (seconds)`). The old spellings stay, hidden from `--help`, so that scripts keep working.
+pub fn renamed<T>(new: Option<T>, old: Option<T>, old_flag: &str, use_instead: &str) -> Option<T> {
+    match (new, old) {
+        (Some(v), _) => Some(v),
+        (None, Some(v)) => {
+            eprintln!("note: {old_flag} is now {use_instead}; the old name still works");
+            Some(v)
+        }
+        (None, None) => None,
+    }
+}
+
+/// Sets engine options from command-line flags, `(flag, option name, value)` each; an error
+/// names the flag, not the engine option (`--threads: '9' is not a whole number in 1..=8`).
+pub fn set_engine_flags(
+    engine: &mut skald::engine::Engine,
+    flags: &[(&str, &str, String)],
+) -> anyhow::Result<()> {
+    use skald::engine::options::OptionError;
+    for (flag, option, value) in flags {
+        engine.set_option(option, value).map_err(|e| match e {
+            OptionError::BadValue {
+                value, expected, ..
+            } => anyhow::anyhow!("{flag}: '{value}' is not {expected}"),
+            OptionError::EvalFile { error, .. } => anyhow::anyhow!("{flag}: {error}"),
+            OptionError::Table(error) => anyhow::anyhow!("{flag}: {error}"),
+            e => anyhow::anyhow!("{flag}: {e}"),
+        })?;
+    }
+    Ok(())
+}
+
+/// Parses a time in seconds for clap: a number more than 0 and at most 3600 (fractions
+/// allowed: `0.5`).
+pub fn parse_seconds(s: &str) -> Result<f64, String> {
+    match s.trim().parse::<f64>() {
+        Ok(v) if v > 0.0 && v <= 3600.0 => Ok(v),
+        _ => Err(format!(
+            "'{s}' is not a number of seconds more than 0 and at most 3600"
+        )),
+    }
+}
+
 /// Parses a variant name for clap.
 pub fn parse_variant(s: &str) -> Result<Variant, String> {
     s.parse::<Variant>().map_err(|e| e.to_string())

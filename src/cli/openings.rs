@@ -73,7 +73,10 @@ pub struct Args {
 pub fn run(args: Args) -> Result<()> {
     let mut engine = Engine::new()?;
     engine.set_variant(args.variant);
-    engine.set_option("EvalFile", &args.eval_file)?;
+    super::set_engine_flags(
+        &mut engine,
+        &[("--eval-file", "EvalFile", args.eval_file.clone())],
+    )?;
     let mut out: Box<dyn Write> = match &args.output {
         None => Box::new(std::io::stdout().lock()),
         Some(p) => Box::new(std::io::BufWriter::new(

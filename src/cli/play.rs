@@ -13,6 +13,7 @@ use std::time::Instant;
 
 /// Arguments of `skald play`.
 #[derive(clap::Args, Debug)]
+#[command(group(clap::ArgGroup::new("record_file").args(["record", "load"])))]
 pub struct Args {
     /// brandubh, tablut, tawlbwrdd, copenhagen, copenhagen13 or ataxx.
     #[arg(long, value_parser = super::parse_variant, default_value = "brandubh")]
@@ -28,19 +29,26 @@ pub struct Args {
     #[arg(long)]
     pub hotseat: bool,
     /// Start from this position.
-    #[arg(long, conflicts_with = "load")]
+    #[arg(long, conflicts_with = "record_file")]
     pub fen: Option<String>,
     /// Go on with a game from a record file (PGN or OpenTafl .otg; see `skald records`): its
     /// variant, set-up position and moves. The record's variant replaces --variant.
     #[arg(long)]
+    pub record: Option<std::path::PathBuf>,
+    /// The old name of --record.
+    #[arg(long, hide = true)]
     pub load: Option<std::path::PathBuf>,
-    /// Which game of the --load record (1-based).
-    #[arg(long, default_value_t = 1, requires = "load",
+    /// Which game of the --record file (1-based).
+    #[arg(long, default_value_t = 1, requires = "record_file",
           value_parser = clap::value_parser!(u32).range(1..))]
     pub game: u32,
-    /// Longest think per engine move, seconds (at most 3600). Not with --hotseat.
-    #[arg(long, default_value_t = 1.0, conflicts_with = "hotseat")]
-    pub movetime: f64,
+    /// Longest think per engine move, seconds (more than 0, at most 3600; default 1). Not with
+    /// --hotseat.
+    #[arg(long, conflicts_with = "hotseat")]
+    pub time: Option<f64>,
+    /// The old name of --time (seconds).
+    #[arg(long, hide = true, conflicts_with_all = ["hotseat", "time"])]
+    pub movetime: Option<f64>,
     /// Seed of the engine's choices at easy and medium (default: from the clock). Not with
     /// --hotseat.
     #[arg(long, conflicts_with = "hotseat")]
@@ -166,8 +174,12 @@ pub fn render(session: &dyn Session, variant: Variant, last: Option<&str>, color
         s += &format!(" {}\n", rank + 1);
     }
     s += &format!("{:w$} {files}\n", "");
-    let legend = if variant.is_tafl() {
+    // Corners are marked only where they are special (corner-escape games).
+    let centre = (size / 2, size / 2);
+    let legend = if variant.is_tafl() && marks.iter().any(|&m| m != centre) {
         "● attackers  ○ defenders  ♔ king  × throne/corner"
+    } else if variant.is_tafl() {
+        "● attackers  ○ defenders  ♔ king  × throne"
     } else {
         "● x  ○ o  ■ blocked"
     };
@@ -306,7 +318,8 @@ impl Game {
 
 /// Runs `skald play`.
 pub fn run(args: Args) -> Result<()> {
-    let loaded = match &args.load {
+    let record = super::renamed(args.record.clone(), args.load.clone(), "--load", "--record");
+    let loaded = match &record {
         None => None,
         Some(path) => Some(super::records::load_game(path, args.game as usize)?),
     };
@@ -326,14 +339,13 @@ pub fn run(args: Args) -> Result<()> {
         Some(s) => parse_side(variant, s)?,
         None => Side::First,
     };
-    if !(args.movetime > 0.0 && args.movetime <= 3600.0) {
-        bail!("--movetime must be between 0 and 3600 seconds");
+    let time =
+        super::renamed(args.time, args.movetime, "--movetime", "--time (seconds)").unwrap_or(1.0);
+    if !(time > 0.0 && time <= 3600.0) {
+        bail!("--time must be more than 0 and at most 3600 seconds, got {time}");
     }
     let mut engine = Engine::new()?;
     engine.set_variant(variant);
-    engine
-        .set_option("Hash", "32")
-        .map_err(|e| anyhow!("{e}"))?;
     if let Some(fen) = &args.fen {
         engine
             .session_mut()
@@ -349,7 +361,7 @@ pub fn run(args: Args) -> Result<()> {
         println!(
             "loaded game {} of {}: {variant}, {} moves",
             args.game,
-            args.load
+            record
                 .as_deref()
                 .unwrap_or(std::path::Path::new(""))
                 .display(),
@@ -369,7 +381,7 @@ pub fn run(args: Args) -> Result<()> {
         human: (!args.hotseat).then_some(human_side),
         level: args.level.to_ascii_lowercase(),
         skill,
-        movetime_ms: (args.movetime * 1000.0) as u64,
+        movetime_ms: (time * 1000.0) as u64,
         seed,
         color,
         resigned: None,
@@ -424,7 +436,9 @@ pub fn run(args: Args) -> Result<()> {
             "fen" => println!("{}", g.session().fen()),
             "moves" => {
                 let moves = g.session().legal_moves();
-                if moves.is_empty() {
+                if g.over().is_some() {
+                    println!("the game is over");
+                } else if moves.is_empty() {
                     println!("no legal moves");
                 } else {
                     println!("{} legal moves: {}", moves.len(), moves.join(" "));

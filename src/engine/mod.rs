@@ -20,6 +20,7 @@ mod skill;
 
 pub use crate::eval::{EVAL_FILE_DEFAULT, EVAL_FILE_HAND};
 pub use crate::game::{Capture, Outcome, Reason, Side};
+pub use crate::search::tt::DEFAULT_HASH_MIB;
 pub use crate::search::{Clock, Limits, MATE, MATE_BOUND, Score};
 use crate::search::{Control, SearchOptions, ThreadPool, TranspositionTable, tt::TableError};
 pub use crate::tuning::SearchParams;

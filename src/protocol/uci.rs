@@ -499,14 +499,21 @@ pub fn info_line(r: &TextReport) -> String {
     line
 }
 
+/// The deepest `go depth` accepted, plies (protocol.md); the search itself stops at its ply
+/// limit, well below.
+pub const MAX_GO_DEPTH: u64 = 1000;
+
 /// Parses the arguments of `go`. `btime`/`binc` are the first player's clock (tafl attackers,
-/// Ataxx `x`), `wtime`/`winc` the second's. Unknown words and bad numbers are errors.
+/// Ataxx `x`), `wtime`/`winc` the second's. Unknown words, bad numbers and out-of-range depths
+/// or node counts (`depth` 1 to [`MAX_GO_DEPTH`], `nodes` at least 1) are errors.
 pub fn parse_go(args: &[&str]) -> Result<Limits, String> {
     let mut limits = Limits::default();
     let mut clock = Clock::default();
     let mut i = 0;
     while i < args.len() {
         let key = args[i].to_ascii_lowercase();
+        // The word after the key, as given (for range errors).
+        let text = truncate(args.get(i + 1).copied().unwrap_or(""), 20);
         let mut number = || -> Result<u64, String> {
             i += 1;
             let t = args
@@ -522,9 +529,21 @@ pub fn parse_go(args: &[&str]) -> Result<Limits, String> {
             ))
         };
         match key.as_str() {
-            "depth" => limits.depth = Some(number()?.clamp(1, 1000) as u32),
+            "depth" => {
+                let depth = number()?;
+                if !(1..=MAX_GO_DEPTH).contains(&depth) || text.starts_with('-') {
+                    return Err(format!("'depth' must be 1 to {MAX_GO_DEPTH}, got {text}"));
+                }
+                limits.depth = Some(depth as u32);
+            }
             // python-ataxx sends `go nodes N simulations N` (the second for MCTS engines).
-            "nodes" | "simulations" => limits.nodes = Some(number()?.max(1)),
+            "nodes" | "simulations" => {
+                let nodes = number()?;
+                if nodes == 0 {
+                    return Err(format!("'{key}' must be at least 1, got {text}"));
+                }
+                limits.nodes = Some(nodes);
+            }
             "movetime" => limits.movetime = Some(number()?),
             "btime" => clock.time[0] = Some(number()?),
             "wtime" => clock.time[1] = Some(number()?),

@@ -78,6 +78,9 @@ pub struct Descriptor {
     pub variant: Variant,
     /// The protocol name (`UCI_Variant`, `--variant`): `brandubh`, `copenhagen13`, `ataxx`.
     pub name: &'static str,
+    /// Other names accepted for it (case ignored): `hnefatafl` for Copenhagen 11×11 (the game of
+    /// hnefatafl.org), `brandub` (OpenTafl's spelling).
+    pub aliases: &'static [&'static str],
     /// The name for people, with the board size: `Brandubh 7×7`.
     pub title: &'static str,
     /// The game family that plays it.
@@ -112,6 +115,7 @@ pub static DESCRIPTORS: [Descriptor; 6] = [
     Descriptor {
         variant: Variant::Brandubh,
         name: "brandubh",
+        aliases: &["brandub"],
         title: "Brandubh 7×7",
         family: Family::Tafl,
         size: 7,
@@ -124,6 +128,7 @@ pub static DESCRIPTORS: [Descriptor; 6] = [
     Descriptor {
         variant: Variant::Tablut,
         name: "tablut",
+        aliases: &[],
         title: "Tablut 9×9",
         family: Family::Tafl,
         size: 9,
@@ -136,6 +141,7 @@ pub static DESCRIPTORS: [Descriptor; 6] = [
     Descriptor {
         variant: Variant::Tawlbwrdd,
         name: "tawlbwrdd",
+        aliases: &[],
         title: "Tawlbwrdd 11×11",
         family: Family::Tafl,
         size: 11,
@@ -148,6 +154,7 @@ pub static DESCRIPTORS: [Descriptor; 6] = [
     Descriptor {
         variant: Variant::Copenhagen,
         name: "copenhagen",
+        aliases: &["hnefatafl", "copenhagen11"],
         title: "Copenhagen Hnefatafl 11×11",
         family: Family::Tafl,
         size: 11,
@@ -157,6 +164,7 @@ pub static DESCRIPTORS: [Descriptor; 6] = [
     Descriptor {
         variant: Variant::Copenhagen13,
         name: "copenhagen13",
+        aliases: &[],
         title: "Copenhagen Hnefatafl 13×13",
         family: Family::Tafl,
         size: 13,
@@ -166,6 +174,7 @@ pub static DESCRIPTORS: [Descriptor; 6] = [
     Descriptor {
         variant: Variant::Ataxx,
         name: "ataxx",
+        aliases: &[],
         title: "Ataxx 7×7",
         family: Family::Ataxx,
         size: 7,
@@ -298,7 +307,11 @@ impl FromStr for Variant {
         let s = s.trim();
         Variant::ALL
             .into_iter()
-            .find(|v| v.name().eq_ignore_ascii_case(s))
+            .find(|v| {
+                let d = v.descriptor();
+                d.name.eq_ignore_ascii_case(s)
+                    || d.aliases.iter().any(|a| a.eq_ignore_ascii_case(s))
+            })
             .ok_or_else(|| {
                 ParseError::new(format!(
                     "unknown variant '{s}' (expected one of: {})",

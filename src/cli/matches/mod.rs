@@ -61,6 +61,9 @@ pub struct Args {
     /// Write the game records to this file: PGN, or OpenTafl game records when it ends in
     /// `.otg` (tafl only; one file a game, `<name>-<round>.otg`). See README.
     #[arg(long)]
+    pub output: Option<std::path::PathBuf>,
+    /// The old name of --output.
+    #[arg(long, hide = true, conflicts_with = "output")]
     pub records: Option<std::path::PathBuf>,
     /// Tolerance in ms beyond an engine's time left before it loses on time.
     #[arg(long, default_value_t = 50)]
@@ -213,7 +216,13 @@ fn prepare(args: &Args) -> Result<Setup> {
     }
 
     let games = (args.games as usize).div_ceil(2) * 2;
-    let records = match &args.records {
+    let output = super::renamed(
+        args.output.clone(),
+        args.records.clone(),
+        "--records",
+        "--output",
+    );
+    let records = match &output {
         None => None,
         Some(p) => Some(RecordSink::open(p, variant, games)?),
     };

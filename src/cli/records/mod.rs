@@ -56,6 +56,15 @@ pub fn load_game(path: &std::path::Path, game: usize) -> anyhow::Result<LoadedGa
 /// Text that is neither, unknown variants, rules skald cannot play, illegal moves (the message
 /// names the game and the move).
 pub fn load_records(text: &str) -> Result<Vec<LoadedGame>, String> {
+    load_records_as(text, Variant::Ataxx)
+}
+
+/// [`load_records`], with PGN games that have no `Variant` tag read as `untagged` (the
+/// `--variant` of `skald records`; Ataxx by default, as the Ataxx tools write no such tag).
+///
+/// # Errors
+/// As [`load_records`].
+pub fn load_records_as(text: &str, untagged: Variant) -> Result<Vec<LoadedGame>, String> {
     if text.lines().any(|l| l.trim_start().starts_with("[rules:")) {
         return Ok(vec![load_otg(&parse_otg(text)?)?]);
     }
@@ -66,7 +75,7 @@ pub fn load_records(text: &str) -> Result<Vec<LoadedGame>, String> {
     games
         .iter()
         .enumerate()
-        .map(|(i, g)| load_pgn(g, i + 1))
+        .map(|(i, g)| load_pgn(g, i + 1, untagged))
         .collect()
 }
 
@@ -75,6 +84,9 @@ pub fn load_records(text: &str) -> Result<Vec<LoadedGame>, String> {
 pub struct Args {
     /// A record file: PGN (skald's, cuteataxx's, python-ataxx's) or an OpenTafl game record.
     pub file: std::path::PathBuf,
+    /// The variant of PGN games without a `Variant` tag (the Ataxx tools write none).
+    #[arg(long, value_parser = super::parse_variant, default_value = "ataxx")]
+    pub variant: Variant,
     /// Write the games again to this file: PGN, or OpenTafl game records when it ends in `.otg`
     /// (tafl only; one file a game when there are several, `<name>-<n>.otg`).
     #[arg(long)]
@@ -118,7 +130,8 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     use anyhow::{Context, anyhow};
     let text = std::fs::read_to_string(&args.file)
         .with_context(|| format!("cannot read {}", args.file.display()))?;
-    let games = load_records(&text).map_err(|e| anyhow!("{}: {e}", args.file.display()))?;
+    let games = load_records_as(&text, args.variant)
+        .map_err(|e| anyhow!("{}: {e}", args.file.display()))?;
     for (i, g) in games.iter().enumerate() {
         let variant = g.variant.map_or_else(
             || format!("OpenTafl rules '{}'", g.session.variant_name()),

@@ -279,12 +279,12 @@ pub fn parse_pgn(text: &str) -> Result<Vec<PgnGame>, String> {
     Ok(games)
 }
 
-pub(super) fn load_pgn(g: &PgnGame, index: usize) -> Result<LoadedGame, String> {
+pub(super) fn load_pgn(g: &PgnGame, index: usize, untagged: Variant) -> Result<LoadedGame, String> {
     let variant = match g.tag("Variant") {
         Some(v) => v
             .parse::<Variant>()
             .map_err(|e| format!("game {index}: {e}"))?,
-        None => Variant::Ataxx,
+        None => untagged,
     };
     // A game judged by OpenTafl rules (`Rules` tag) is replayed by them.
     let (mut session, variant) = match g.tag("Rules") {
