@@ -174,3 +174,80 @@ fn help_and_version_still_work() {
     assert_eq!(code, Some(0));
     assert!(out.contains("perft"), "{out}");
 }
+
+/// One vocabulary (issue 24): a flag error names the flag, not the engine option behind it;
+/// a renamed flag still works and says what to use; `--time 0` says "more than 0".
+#[test]
+fn flag_errors_name_the_flag_and_old_names_say_what_to_use() {
+    one_line_error(
+        &[
+            "analyze",
+            "--variant",
+            "brandubh",
+            "--depth",
+            "1",
+            "--threads",
+            "100000",
+        ],
+        "--threads: '100000' is not a whole number in 1..=",
+    );
+    one_line_error(
+        &["play", "--variant", "brandubh", "--time", "0"],
+        "more than 0 and at most 3600 seconds",
+    );
+    // The old spelling: the same error, after a note naming the new one.
+    let (code, _, err) = skald(&["play", "--variant", "brandubh", "--movetime", "0"]);
+    assert_eq!(code, Some(1), "{err}");
+    assert!(
+        err.starts_with("note: --movetime is now --time (seconds)"),
+        "{err}"
+    );
+    assert!(err.contains("error: --time must be more than 0"), "{err}");
+    // `play --load` still reads a record, with the note.
+    let record = std::env::temp_dir().join(format!("skald-vocab-{}.pgn", std::process::id()));
+    std::fs::write(&record, "[Variant \"brandubh\"]\n\n1. d2-c2 *\n").unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_skald"))
+        .args(["play", "--hotseat", "--load"])
+        .arg(&record)
+        .stdin(std::process::Stdio::null())
+        .output()
+        .expect("run skald");
+    let _ = std::fs::remove_file(&record);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{err}");
+    assert!(err.contains("note: --load is now --record"), "{err}");
+    assert!(String::from_utf8_lossy(&out.stdout).contains("1 moves"));
+}
+
+/// `skald uci --variant` starts the engine in that variant; `hnefatafl` names Copenhagen.
+#[test]
+fn uci_subcommand_starts_in_a_variant() {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_skald"))
+        .args(["uci", "--variant", "hnefatafl"])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .expect("run skald");
+    use std::io::Write;
+    child.stdin.take().unwrap().write_all(b"d\nquit\n").unwrap();
+    let out = child.wait_with_output().unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("Variant: copenhagen"), "{text}");
+    one_line_error(&["uci", "--variant", "chess"], "unknown variant 'chess'");
+}
+
+/// `records --variant` reads a PGN game without a `Variant` tag as that variant (Ataxx by
+/// default, as the Ataxx tools write none).
+#[test]
+fn records_take_the_variant_of_untagged_games() {
+    let record = std::env::temp_dir().join(format!("skald-untagged-{}.pgn", std::process::id()));
+    std::fs::write(&record, "[Event \"x\"]\n\n1. d2-c2 *\n").unwrap();
+    let path = record.to_str().unwrap();
+    let (code, out, err) = skald(&["records", path, "--variant", "brandubh"]);
+    assert_eq!(code, Some(0), "{err}");
+    assert!(out.contains("game 1: brandubh, 1 plies"), "{out}");
+    // As Ataxx, `d2-c2` is no move.
+    let (code, _, err) = skald(&["records", path]);
+    let _ = std::fs::remove_file(&record);
+    assert_eq!(code, Some(1), "{err}");
+}

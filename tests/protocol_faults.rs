@@ -271,3 +271,21 @@ fn a_cut_depth_keeps_the_better_move_it_found() {
     }
     assert!(witnesses > 0, "no cut depth changed the move");
 }
+
+/// `go depth` outside 1-1000 and `go nodes 0` are errors that start nothing (protocol.md), not
+/// searches of depth 1 or 1000.
+#[test]
+fn go_limits_out_of_range_are_errors() {
+    let mut e = common::EngineProcess::start(&[]);
+    for (go, error) in [
+        ("go depth 0", "'depth' must be 1 to 1000, got 0"),
+        ("go depth -1", "'depth' must be 1 to 1000, got -1"),
+        ("go depth 2000", "'depth' must be 1 to 1000, got 2000"),
+        ("go nodes 0", "'nodes' must be at least 1, got 0"),
+    ] {
+        e.send(go);
+        let lines = e.sync();
+        assert_eq!(lines, [format!("info string error: go: {error}")], "{go}");
+    }
+    e.send("quit");
+}

@@ -179,7 +179,7 @@ impl EvalWeights {
     }
 }
 
-/// The tuned weight sets, by the rules' name: Texel-tuned (`examples/texel.rs`, README "Tuning
+/// The tuned weight sets, by the rules' name: Texel-tuned (`examples/texel.rs`, docs/tuning.md "Tuning
 /// the tafl evaluation") on positions from skald's own games (`skald datagen`, 3000 nodes a move,
 /// 6 random plies): brandubh in two rounds, 128 821 positions of 6000 games (3000 played with
 /// the hand weights, 3000 with the first tuned set), held-out error 0.0865 → 0.0790, then a

@@ -1,0 +1,285 @@
+//! The documents' engine sessions are real: every transcript block in README.md, protocol.md and
+//! docs/ (a fenced block whose lines are `> ` sent to the engine and `< ` its answers) is played
+//! through the binary, line by line as a GUI would, and its answers must be the documented ones.
+//! A changed output fails here until the document changes too.
+//!
+//! What may differ: the `nps` and `time` numbers of `info` lines (speed), the `max` of the
+//! `Threads` option (four per core of the machine), and any lines where the document writes
+//! `< …`. Searches in documents use depth or node limits (one thread), so the rest is exact.
+//!
+//! A block is run by `skald` (UCI); an HTML comment on the line just before its fence says
+//! otherwise: `<!-- example: skald htp -->` runs `skald htp`, `<!-- example: not checked (why)
+//! -->` leaves the block out (a clock-based search, whose depth varies). Set
+//! `SKALD_DOC_EXAMPLES=print` to print each block's real transcript (for updating a document).
+
+mod common;
+
+use common::{EngineProcess, HUNG};
+use std::path::{Path, PathBuf};
+
+/// One transcript block of a document.
+struct Block {
+    /// Where it is: `README.md:82`.
+    place: String,
+    /// The arguments of `skald` that run it.
+    args: Vec<String>,
+    /// The lines, `>`/`<` prefix kept.
+    lines: Vec<String>,
+}
+
+/// The markdown files whose transcripts are checked.
+fn documents() -> Vec<PathBuf> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut files = vec![root.join("README.md"), root.join("protocol.md")];
+    let mut dirs = vec![root.join("docs")];
+    while let Some(dir) = dirs.pop() {
+        let Ok(entries) = std::fs::read_dir(&dir) else {
+            continue;
+        };
+        for e in entries.flatten() {
+            let p = e.path();
+            if p.is_dir() {
+                dirs.push(p);
+            } else if p.extension().is_some_and(|x| x == "md") {
+                files.push(p);
+            }
+        }
+    }
+    files.sort();
+    files
+}
+
+/// The transcript blocks of `text` (the document `name`), with what runs each; `None` for a
+/// block marked not checked.
+fn blocks(name: &str, text: &str) -> Vec<Option<Block>> {
+    let lines: Vec<&str> = text.lines().collect();
+    let mut found = Vec::new();
+    let mut i = 0;
+    while i < lines.len() {
+        if !lines[i].trim_start().starts_with("```") {
+            i += 1;
+            continue;
+        }
+        let start = i;
+        let end = (i + 1..lines.len())
+            .find(|&j| lines[j].trim_start().starts_with("```"))
+            .unwrap_or(lines.len());
+        let body: Vec<&str> = lines[start + 1..end]
+            .iter()
+            .copied()
+            .filter(|l| !l.trim().is_empty())
+            .collect();
+        let transcript = !body.is_empty()
+            && body
+                .iter()
+                .all(|l| l.starts_with("> ") || l.starts_with("< ") || *l == "<")
+            && body.iter().any(|l| l.starts_with("> "));
+        if transcript {
+            let note = start
+                .checked_sub(1)
+                .map(|j| lines[j].trim())
+                .filter(|l| l.starts_with("<!-- example:"));
+            let args = match note {
+                Some(n) if n.contains("not checked") => None,
+                Some(n) => Some(
+                    n.trim_start_matches("<!-- example:")
+                        .trim_end_matches("-->")
+                        .split_whitespace()
+                        .skip(1) // "skald"
+                        .map(str::to_string)
+                        .collect(),
+                ),
+                None => Some(Vec::new()),
+            };
+            found.push(args.map(|args| Block {
+                place: format!("{name}:{}", start + 1),
+                args,
+                lines: body.iter().map(|l| l.to_string()).collect(),
+            }));
+        }
+        i = end + 1;
+    }
+    found
+}
+
+/// A line as compared: speed figures and the machine's thread bound made `*`.
+fn normal(line: &str) -> String {
+    let words: Vec<&str> = line.trim_end().split(' ').collect();
+    let mut out = Vec::with_capacity(words.len());
+    for (i, w) in words.iter().enumerate() {
+        let prev = if i > 0 { words[i - 1] } else { "" };
+        let speed = matches!(prev, "nps" | "time") && w.parse::<u64>().is_ok();
+        let threads_max = line.starts_with("option name Threads ") && prev == "max";
+        out.push(if speed || threads_max { "*" } else { w });
+    }
+    out.join(" ")
+}
+
+/// Reads answer lines into `real` up to the one that `until` accepts (kept if `keep_last`).
+fn answers(
+    engine: &mut EngineProcess,
+    real: &mut Vec<String>,
+    until: &dyn Fn(&str) -> bool,
+    keep_last: bool,
+) {
+    loop {
+        let got = engine.expect(HUNG, |_| true);
+        let end = until(&got);
+        if !end || keep_last {
+            real.push(format!("< {got}").trim_end().to_string());
+        }
+        if end {
+            return;
+        }
+    }
+}
+
+/// Plays `block` through the binary as a GUI would (each command after the answers to the one
+/// before) and returns the real session, `> ` and `< ` lines.
+///
+/// In the UCI protocol the answers of a command are known by their end: a search's by its
+/// `bestmove`, `quit`'s by the end of output, any other's by the `readyok` of an `isready`
+/// sent behind it (not shown). Other protocols answer each command with the lines the document
+/// shows for it.
+fn run(block: &Block) -> Vec<String> {
+    let args: Vec<&str> = block.args.iter().map(String::as_str).collect();
+    let uci = args.is_empty() || args == ["uci"];
+    let mut engine = EngineProcess::start(&args);
+    let mut real = Vec::new();
+    let mut quit = false;
+    for (i, line) in block.lines.iter().enumerate() {
+        let Some(sent) = line.strip_prefix("> ") else {
+            continue;
+        };
+        engine.send(sent);
+        real.push(line.clone());
+        let word = sent.split_whitespace().next().unwrap_or("");
+        if !uci {
+            // As many answer lines as the document shows for this command.
+            let shown = block.lines[i + 1..]
+                .iter()
+                .take_while(|l| !l.starts_with("> "))
+                .count();
+            for _ in 0..shown {
+                let got = engine.expect(HUNG, |_| true);
+                real.push(format!("< {got}").trim_end().to_string());
+            }
+            quit |= word == "quit";
+            continue;
+        }
+        match word {
+            "quit" => {
+                quit = true;
+                for got in engine.read_to_end() {
+                    real.push(format!("< {got}"));
+                }
+            }
+            "go" if !sent.contains("infinite") && !sent.contains("ponder") => {
+                answers(&mut engine, &mut real, &|l| l.starts_with("bestmove"), true)
+            }
+            "isready" => answers(&mut engine, &mut real, &|l| l == "readyok", true),
+            _ => {
+                engine.send("isready");
+                answers(&mut engine, &mut real, &|l| l == "readyok", false)
+            }
+        }
+    }
+    if !quit {
+        engine.send("quit");
+        for got in engine.read_to_end() {
+            real.push(format!("< {got}"));
+        }
+    }
+    real
+}
+
+/// The first place where the `real` session differs from the `documented` one (`< …` in the
+/// document stands for any answer lines), or `None`.
+fn difference(documented: &[String], real: &[String]) -> Option<String> {
+    let (mut d, mut r) = (0, 0);
+    while d < documented.len() {
+        let want = &documented[d];
+        if want.trim() == "< …" {
+            // Any lines up to the next documented one.
+            d += 1;
+            let Some(next) = documented.get(d) else {
+                return None;
+            };
+            while r < real.len() && normal(&real[r]) != normal(next) {
+                r += 1;
+            }
+            continue;
+        }
+        match real.get(r) {
+            Some(got) if normal(got) == normal(want) => {
+                d += 1;
+                r += 1;
+            }
+            Some(got) => {
+                return Some(format!(
+                    "expected  {want}
+     got  {got}"
+                ));
+            }
+            None => {
+                return Some(format!(
+                    "expected  {want}
+     got  nothing more"
+                ));
+            }
+        }
+    }
+    real.get(r)
+        .map(|got| format!("a line the document does not show: {got}"))
+}
+
+#[test]
+fn every_documented_session_is_real_output() {
+    let print = std::env::var("SKALD_DOC_EXAMPLES").is_ok_and(|v| v == "print");
+    let mut checked = 0;
+    let mut failures = Vec::new();
+    for path in documents() {
+        let text = std::fs::read_to_string(&path).unwrap();
+        let name = path
+            .strip_prefix(env!("CARGO_MANIFEST_DIR"))
+            .unwrap_or(&path)
+            .display()
+            .to_string();
+        for block in blocks(&name, &text).into_iter().flatten() {
+            let real = run(&block);
+            let diff = difference(&block.lines, &real);
+            if print {
+                println!("== {}\n{}\n", block.place, real.join("\n"));
+            }
+            if let Some(d) = diff {
+                failures.push(format!(
+                    "{}: the session differs from the engine's output\n{d}\nreal session:\n{}",
+                    block.place,
+                    real.join("\n")
+                ));
+            }
+            checked += 1;
+        }
+    }
+    assert!(checked >= 3, "only {checked} documented sessions found");
+    assert!(failures.is_empty(), "{}", failures.join("\n\n"));
+}
+
+/// The parser finds transcripts, takes the runner from the comment before the fence and leaves
+/// out blocks marked not checked.
+#[test]
+fn transcript_blocks_are_found() {
+    let doc = "text\n\n```\n> uci\n< uciok\n```\n\n<!-- example: skald htp -->\n```\n> \
+               list_commands\n```\n\n<!-- example: not checked (clock) -->\n```\n> go\n```\n\n\
+               ```sh\nskald bench\n```\n";
+    let found = blocks("doc", doc);
+    assert_eq!(found.len(), 3);
+    let first = found[0].as_ref().unwrap();
+    assert_eq!((first.place.as_str(), first.args.len()), ("doc:3", 0));
+    assert_eq!(found[1].as_ref().unwrap().args, ["htp"]);
+    assert!(found[2].is_none());
+    assert_eq!(
+        normal("info depth 1 nodes 5 nps 900 time 3 pv a1"),
+        "info depth 1 nodes 5 nps * time * pv a1"
+    );
+}
