@@ -202,9 +202,7 @@ fn difference(documented: &[String], real: &[String]) -> Option<String> {
         if want.trim() == "< …" {
             // Any lines up to the next documented one.
             d += 1;
-            let Some(next) = documented.get(d) else {
-                return None;
-            };
+            let next = documented.get(d)?;
             while r < real.len() && normal(&real[r]) != normal(next) {
                 r += 1;
             }
