@@ -62,8 +62,9 @@ pub struct Args {
     /// built-in network), hand (the hand-written evaluation) or a network file's path.
     #[arg(long, default_value = skald::engine::EVAL_FILE_DEFAULT)]
     pub eval_file: String,
-    /// Keep only positions whose result turns on the strength of play: self-play at this many
-    /// nodes a move and at twice as many gives one win to each side (see above).
+    /// Keep only positions whose result turns on the strength of play: the position is played
+    /// out twice by the engine against itself, every move at this many nodes in one game and at
+    /// twice as many in the other, and kept only when the two games are won by different sides.
     #[arg(long, allow_negative_numbers = true,
           value_parser = Whole::new(1, 10_000_000, "games that long take hours"))]
     pub played: Option<u64>,
