@@ -43,7 +43,7 @@ enum Command {
     /// Generate an openings file of balanced positions, one FEN a line.
     Openings(cli::openings::Args),
     /// Self-play games for training an evaluation (Ataxx by default, any variant): "FEN | score
-    /// | result" lines.
+    /// | result" lines, score and result from the side to move's view.
     Datagen(cli::datagen::Args),
     /// Speak the OpenTafl engine protocol on stdin/stdout (for OpenTafl's engine .ini).
     Opentafl,
@@ -103,8 +103,9 @@ struct HtpArgs {
     /// Search at most this many plies per move (with or without time_settings).
     #[arg(long, value_parser = clap::value_parser!(u32).range(1..=64))]
     depth: Option<u32>,
-    /// Search at most this many nodes per move (with or without time_settings).
-    #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
+    /// Search at most this many nodes per move (with or without time_settings; at most
+    /// 1 000 000 000).
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..=1_000_000_000))]
     nodes: Option<u64>,
     /// Seconds per move in an un-timed game (fractions allowed; default 2 without
     /// --depth/--nodes).

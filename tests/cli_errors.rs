@@ -216,7 +216,7 @@ fn flag_errors_name_the_flag_and_old_names_say_what_to_use() {
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(out.status.success(), "{err}");
     assert!(err.contains("note: --load is now --record"), "{err}");
-    assert!(String::from_utf8_lossy(&out.stdout).contains("1 moves"));
+    assert!(String::from_utf8_lossy(&out.stdout).contains("1 plies"));
 }
 
 /// `skald uci --variant` starts the engine in that variant; `hnefatafl` names Copenhagen.

@@ -11,11 +11,12 @@ use skald::variant::Variant;
 /// Arguments of `skald analyze`.
 #[derive(clap::Args, Debug)]
 pub struct Args {
-    /// brandubh, tablut, tawlbwrdd, copenhagen, copenhagen13 or ataxx (not needed with --record).
+    /// brandubh, tablut, tawlbwrdd, copenhagen, copenhagen13 or ataxx (with --record: the
+    /// variant of a record game without a Variant tag, Ataxx if not given).
     #[arg(long, value_parser = super::parse_variant, required_unless_present = "record")]
     pub variant: Option<Variant>,
     /// The position (default: the start position).
-    #[arg(long, conflicts_with = "record")]
+    #[arg(long, conflicts_with = "record", allow_hyphen_values = true)]
     pub fen: Option<String>,
     /// Moves played from the position first, separated by spaces: "d2-f2 c4-c2".
     #[arg(long, conflicts_with = "record")]
@@ -32,8 +33,9 @@ pub struct Args {
     /// Search to this depth (plies).
     #[arg(long, value_parser = clap::value_parser!(u32).range(1..=64), conflicts_with = "time")]
     pub depth: Option<u32>,
-    /// Search for this many seconds (default: 3 when no --depth is given).
-    #[arg(long)]
+    /// Search for this many seconds (more than 0, at most 3600; default 3 when no --depth is
+    /// given, 1 a position with --record).
+    #[arg(long, value_parser = super::parse_seconds)]
     pub time: Option<f64>,
     /// Number of best lines (the engine option MultiPV: 1..=64).
     #[arg(long, default_value_t = 1)]
@@ -133,8 +135,8 @@ fn print_json(value: &impl Serialize) {
 /// The search limits of `--depth`/`--time`, `default_ms` when neither is given.
 fn limits(args: &Args, default_ms: u64) -> Result<Limits> {
     let movetime = match (args.depth, args.time) {
-        (_, Some(t)) if !(t > 0.0 && t <= 1e6) => {
-            bail!("--time must be a positive number of seconds")
+        (_, Some(t)) if !(t > 0.0 && t <= 3600.0) => {
+            bail!("--time must be more than 0 and at most 3600 seconds, got {t}")
         }
         (_, Some(t)) => Some((t * 1000.0).round().max(1.0) as u64),
         (None, None) => Some(default_ms),
@@ -171,7 +173,11 @@ fn configure(engine: &mut Engine, args: &Args) -> Result<()> {
 /// and a last `{"plies":…,"final_fen":…,"outcome":…}`.
 fn run_record(args: &Args) -> Result<()> {
     let path = args.record.as_deref().expect("--record given");
-    let game = super::records::load_game(path, args.game as usize)?;
+    let game = super::records::load_game(
+        path,
+        args.game as usize,
+        args.variant.unwrap_or(Variant::Ataxx),
+    )?;
     // Side names: the record's variant, or any tafl one for other OpenTafl rules.
     let names = game.variant.unwrap_or(Variant::Brandubh);
     let mut engine = Engine::new()?;

@@ -47,27 +47,34 @@ pub struct Args {
     #[arg(long, default_value = "ataxx", value_parser = super::parse_variant)]
     pub variant: Variant,
     /// Number of games to play.
-    #[arg(long, default_value_t = 100, value_parser = clap::value_parser!(u64).range(1..))]
+    #[arg(long, default_value_t = 100,
+          value_parser = clap::value_parser!(u64).range(1..=100_000_000))]
     pub games: u64,
-    /// Nodes per search (every move, and the opening's balance check).
-    #[arg(long, default_value_t = 5000, value_parser = clap::value_parser!(u64).range(1..))]
+    /// Nodes per search (every move, and the opening's balance check; at most 10 000 000).
+    #[arg(long, default_value_t = 5000,
+          value_parser = clap::value_parser!(u64).range(1..=10_000_000))]
     pub nodes: u64,
     /// Seed of the random openings; give each job of a sharded run its own.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
-    /// Games played at the same time, each on its own thread with its own engine (default 1).
-    #[arg(long, value_parser = clap::value_parser!(u64).range(1..=512))]
+    /// Games played at the same time, each on its own thread with its own engine (default 1,
+    /// at most 256).
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..=256))]
     pub concurrency: Option<u64>,
     /// The old name of --concurrency.
     #[arg(long, hide = true, conflicts_with = "concurrency",
-          value_parser = clap::value_parser!(u64).range(1..=512))]
+          value_parser = clap::value_parser!(u64).range(1..=256))]
     pub threads: Option<u64>,
     /// Random plies from the start position before the game is played out.
     #[arg(long, default_value_t = 6, value_parser = clap::value_parser!(u32).range(0..=40))]
     pub plies: u32,
-    /// Keep openings whose score is within this many centipawns of 0.
-    #[arg(long, default_value_t = 150)]
-    pub max_opening_score: i32,
+    /// Keep openings whose score is within this many centipawns of 0 (default 150; `openings`
+    /// has the same flag).
+    #[arg(long)]
+    pub max_score: Option<i32>,
+    /// The old name of --max-score.
+    #[arg(long, hide = true, conflicts_with = "max_score")]
+    pub max_opening_score: Option<i32>,
     /// Hash table per engine, MiB.
     #[arg(long, default_value_t = 16)]
     pub hash: usize,
@@ -100,6 +107,9 @@ fn game_seed(seed: u64, game: u64) -> u64 {
     z ^ (z >> 31)
 }
 
+/// `--max-score` when not given, centipawns.
+const DEFAULT_MAX_SCORE: i32 = 150;
+
 /// Plays game number `game` and returns its lines (see the module docs).
 fn play_game(engine: &mut Engine, args: &Args, game: u64) -> Result<Vec<String>> {
     let mut rng = SeededRng::new(game_seed(args.seed, game));
@@ -113,7 +123,7 @@ fn play_game(engine: &mut Engine, args: &Args, game: u64) -> Result<Vec<String>>
         if tries > 1000 {
             bail!(
                 "no balanced opening in 1000 tries for game {game}; use fewer --plies or a \
-                 larger --max-opening-score"
+                 larger --max-score"
             );
         }
         let mut s = new_session(args.variant);
@@ -131,7 +141,7 @@ fn play_game(engine: &mut Engine, args: &Args, game: u64) -> Result<Vec<String>>
         engine.set_session(s.boxed_clone());
         engine.clear_tables();
         match engine.search(&limits, &mut |_| {})?.score {
-            Score::Cp(cp) if cp.abs() <= args.max_opening_score => break s,
+            Score::Cp(cp) if cp.abs() <= args.max_score.unwrap_or(DEFAULT_MAX_SCORE) => break s,
             _ => continue,
         }
     };
@@ -169,7 +179,14 @@ fn play_game(engine: &mut Engine, args: &Args, game: u64) -> Result<Vec<String>>
 }
 
 /// Runs `skald datagen`.
-pub fn run(args: Args) -> Result<()> {
+pub fn run(mut args: Args) -> Result<()> {
+    // The old spelling's note once, here, not in every game.
+    args.max_score = super::renamed(
+        args.max_score,
+        args.max_opening_score.take(),
+        "--max-opening-score",
+        "--max-score",
+    );
     let mut out: Box<dyn Write> = match &args.output {
         None => Box::new(std::io::stdout().lock()),
         Some(p) => Box::new(std::io::BufWriter::new(

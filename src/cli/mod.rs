@@ -61,6 +61,14 @@ pub fn parse_seconds(s: &str) -> Result<f64, String> {
     }
 }
 
+/// Parses a time in seconds for clap that may be 0: at least 0 and at most 3600.
+pub fn parse_seconds_or_zero(s: &str) -> Result<f64, String> {
+    match s.trim().parse::<f64>() {
+        Ok(v) if (0.0..=3600.0).contains(&v) => Ok(v),
+        _ => Err(format!("'{s}' is not a number of seconds from 0 to 3600")),
+    }
+}
+
 /// Parses a variant name for clap.
 pub fn parse_variant(s: &str) -> Result<Variant, String> {
     s.parse::<Variant>().map_err(|e| e.to_string())

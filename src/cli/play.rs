@@ -13,13 +13,13 @@ use std::time::Instant;
 
 /// Arguments of `skald play`.
 #[derive(clap::Args, Debug)]
-#[command(group(clap::ArgGroup::new("record_file").args(["record", "load"])))]
 pub struct Args {
-    /// brandubh, tablut, tawlbwrdd, copenhagen, copenhagen13 or ataxx.
-    #[arg(long, value_parser = super::parse_variant, default_value = "brandubh")]
-    pub variant: Variant,
-    /// Your side: attackers or defenders (tafl), x or o (Ataxx). Default: the side that moves
-    /// first. Not with --hotseat.
+    /// brandubh, tablut, tawlbwrdd, copenhagen, copenhagen13 or ataxx (default brandubh; with
+    /// --record, the variant of a record game without a Variant tag).
+    #[arg(long, value_parser = super::parse_variant)]
+    pub variant: Option<Variant>,
+    /// Your side: attackers or defenders (tafl), x or o (Ataxx). Default: the side to move in
+    /// the set-up position (the side that moves first from the start). Not with --hotseat.
     #[arg(long, conflicts_with = "hotseat")]
     pub side: Option<String>,
     /// The engine's strength: easy, medium or hard. Not with --hotseat.
@@ -28,19 +28,18 @@ pub struct Args {
     /// Two people at one keyboard: no engine moves.
     #[arg(long)]
     pub hotseat: bool,
-    /// Start from this position.
-    #[arg(long, conflicts_with = "record_file")]
+    /// Start from this position (a FEN of --variant's game).
+    #[arg(long, conflicts_with_all = ["record", "load"], allow_hyphen_values = true)]
     pub fen: Option<String>,
     /// Go on with a game from a record file (PGN or OpenTafl .otg; see `skald records`): its
     /// variant, set-up position and moves. The record's variant replaces --variant.
     #[arg(long)]
     pub record: Option<std::path::PathBuf>,
     /// The old name of --record.
-    #[arg(long, hide = true)]
+    #[arg(long, hide = true, conflicts_with = "record")]
     pub load: Option<std::path::PathBuf>,
     /// Which game of the --record file (1-based).
-    #[arg(long, default_value_t = 1, requires = "record_file",
-          value_parser = clap::value_parser!(u32).range(1..))]
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..))]
     pub game: u32,
     /// Longest think per engine move, seconds (more than 0, at most 3600; default 1). Not with
     /// --hotseat.
@@ -319,15 +318,22 @@ impl Game {
 /// Runs `skald play`.
 pub fn run(args: Args) -> Result<()> {
     let record = super::renamed(args.record.clone(), args.load.clone(), "--load", "--record");
+    if record.is_none() && args.game != 1 {
+        bail!("--game picks a game of a --record file; no --record was given");
+    }
     let loaded = match &record {
         None => None,
-        Some(path) => Some(super::records::load_game(path, args.game as usize)?),
+        Some(path) => Some(super::records::load_game(
+            path,
+            args.game as usize,
+            args.variant.unwrap_or(Variant::Ataxx),
+        )?),
     };
     let variant = match &loaded {
         Some(g) => g.variant.ok_or_else(|| {
             anyhow!("play knows skald's variants only; this record has other rules")
         })?,
-        None => args.variant,
+        None => args.variant.unwrap_or(Variant::Brandubh),
     };
     let skill = named_skill(&args.level).ok_or_else(|| {
         anyhow!(
@@ -335,10 +341,11 @@ pub fn run(args: Args) -> Result<()> {
             args.level
         )
     })?;
-    let human_side = match &args.side {
-        Some(s) => parse_side(variant, s)?,
-        None => Side::First,
-    };
+    let chosen_side = args
+        .side
+        .as_deref()
+        .map(|s| parse_side(variant, s))
+        .transpose()?;
     let time =
         super::renamed(args.time, args.movetime, "--movetime", "--time (seconds)").unwrap_or(1.0);
     if !(time > 0.0 && time <= 3600.0) {
@@ -350,7 +357,7 @@ pub fn run(args: Args) -> Result<()> {
         engine
             .session_mut()
             .set_position(Some(fen), &[])
-            .map_err(|e| anyhow!("{e}"))?;
+            .map_err(|e| anyhow!("{e} (a FEN of {variant}: is --variant right?)"))?;
     }
     if let Some(g) = &loaded {
         let moves: Vec<&str> = g.moves.iter().map(String::as_str).collect();
@@ -359,7 +366,7 @@ pub fn run(args: Args) -> Result<()> {
             .set_position(Some(&g.setup_fen), &moves)
             .map_err(|e| anyhow!("{e}"))?;
         println!(
-            "loaded game {} of {}: {variant}, {} moves",
+            "loaded game {} of {}: {variant}, {} plies",
             args.game,
             record
                 .as_deref()
@@ -368,6 +375,9 @@ pub fn run(args: Args) -> Result<()> {
             g.moves.len()
         );
     }
+    // By default you play the side to move in the set-up position (the first side from the
+    // start position), so the engine never moves before you have seen the board.
+    let human_side = chosen_side.unwrap_or_else(|| engine.session().side_to_move());
     let seed = args.seed.unwrap_or_else(|| {
         std::time::SystemTime::now()
             .duration_since(std::time::UNIX_EPOCH)
@@ -445,11 +455,16 @@ pub fn run(args: Args) -> Result<()> {
                 }
             }
             "undo" => {
+                // After a resignation, undo takes back the resignation only.
+                if g.resigned.take().is_some() {
+                    println!("resignation taken back");
+                    g.show();
+                    continue;
+                }
                 if !g.session_mut().undo() {
                     println!("nothing to take back");
                     continue;
                 }
-                g.resigned = None;
                 // Against the engine, take back its reply too (if it moved first from the set-up
                 // position, there is nothing more and it moves again).
                 if let Some(h) = g.human

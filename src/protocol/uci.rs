@@ -544,7 +544,13 @@ pub fn parse_go(args: &[&str]) -> Result<Limits, String> {
                 }
                 limits.nodes = Some(nodes);
             }
-            "movetime" => limits.movetime = Some(number()?),
+            "movetime" => {
+                let ms = number()?;
+                if text.starts_with('-') {
+                    return Err(format!("'movetime' must be at least 0, got {text}"));
+                }
+                limits.movetime = Some(ms);
+            }
             "btime" => clock.time[0] = Some(number()?),
             "wtime" => clock.time[1] = Some(number()?),
             "binc" => clock.inc[0] = number()?,

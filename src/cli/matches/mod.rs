@@ -47,8 +47,8 @@ pub struct Args {
     /// Search each move to this depth instead of playing on the clock (`go depth N`).
     #[arg(long, value_parser = clap::value_parser!(u32).range(1..=64))]
     pub depth: Option<u32>,
-    /// Games played at the same time (each with its own pair of engine processes).
-    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=64))]
+    /// Games played at the same time (each with its own pair of engine processes; at most 256).
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=256))]
     pub concurrency: u32,
     /// A file of openings, one a line: a FEN, or a FEN and the moves played from it
     /// (`<fen> moves <move> …`, as `skald openings --moves` writes them); used in order, cycling.
@@ -65,9 +65,13 @@ pub struct Args {
     /// The old name of --output.
     #[arg(long, hide = true, conflicts_with = "output")]
     pub records: Option<std::path::PathBuf>,
-    /// Tolerance in ms beyond an engine's time left before it loses on time.
-    #[arg(long, default_value_t = 50)]
-    pub margin_ms: u64,
+    /// Tolerance in seconds beyond an engine's time left before it loses on time (fractions
+    /// allowed, at most 3600; default 0.05).
+    #[arg(long, value_parser = super::parse_seconds_or_zero)]
+    pub margin: Option<f64>,
+    /// The old name of --margin, in milliseconds.
+    #[arg(long, hide = true, conflicts_with = "margin")]
+    pub margin_ms: Option<u64>,
     /// Most seconds an engine may take for one move (fractions allowed, e.g. 0.5); more loses
     /// the game. Off by default: a `--depth` match then waits as long as a move takes, a clock
     /// match as long as the clock allows.
@@ -232,7 +236,13 @@ fn prepare(args: &Args) -> Result<Setup> {
         names,
         tc,
         depth: args.depth,
-        margin_ms: args.margin_ms,
+        margin_ms: super::renamed(
+            args.margin.map(|s| (s * 1000.0).round() as u64),
+            args.margin_ms,
+            "--margin-ms (milliseconds)",
+            "--margin (seconds)",
+        )
+        .unwrap_or(50),
         move_timeout: args.move_timeout,
         starts,
         start_fen,

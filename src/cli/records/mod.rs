@@ -25,15 +25,21 @@ use pgn::{load_pgn, parse_pgn};
 
 use skald::variant::Variant;
 
-/// Reads game `game` (1-based) of the record file `path` ([`load_records`]).
+/// Reads game `game` (1-based) of the record file `path` ([`load_records_as`]: PGN games
+/// without a `Variant` tag are `untagged`).
 ///
 /// # Errors
 /// The file cannot be read or parsed, or has fewer games.
-pub fn load_game(path: &std::path::Path, game: usize) -> anyhow::Result<LoadedGame> {
+pub fn load_game(
+    path: &std::path::Path,
+    game: usize,
+    untagged: Variant,
+) -> anyhow::Result<LoadedGame> {
     use anyhow::{Context, anyhow};
     let text =
         std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
-    let mut games = load_records(&text).map_err(|e| anyhow!("{}: {e}", path.display()))?;
+    let mut games =
+        load_records_as(&text, untagged).map_err(|e| anyhow!("{}: {e}", path.display()))?;
     let count = games.len();
     if game == 0 || game > count {
         anyhow::bail!(
@@ -55,6 +61,7 @@ pub fn load_game(path: &std::path::Path, game: usize) -> anyhow::Result<LoadedGa
 /// # Errors
 /// Text that is neither, unknown variants, rules skald cannot play, illegal moves (the message
 /// names the game and the move).
+#[cfg(test)]
 pub fn load_records(text: &str) -> Result<Vec<LoadedGame>, String> {
     load_records_as(text, Variant::Ataxx)
 }
