@@ -594,10 +594,21 @@ mod tests {
     }
 
     #[test]
-    fn go_reads_negative_numbers_as_zero_and_simulations_as_nodes() {
-        let l = parse_go(&["wtime", "-25", "btime", "-1", "depth", "-3"]).unwrap();
+    fn go_reads_negative_clocks_as_zero_and_simulations_as_nodes() {
+        let l = parse_go(&["wtime", "-25", "btime", "-1", "depth", "3"]).unwrap();
         assert_eq!(l.clock.time, [Some(0), Some(0)]);
-        assert_eq!(l.depth, Some(1));
+        assert_eq!(l.depth, Some(3));
+        // A depth, node count or movetime out of range is an error, not a clamp.
+        for bad in [
+            &["depth", "-3"][..],
+            &["depth", "0"],
+            &["depth", "1001"],
+            &["nodes", "0"],
+            &["movetime", "-5"],
+        ] {
+            assert!(parse_go(bad).is_err(), "{bad:?}");
+        }
+        assert_eq!(parse_go(&["depth", "1000"]).unwrap().depth, Some(1000));
         let l = parse_go(&["nodes", "500", "simulations", "500"]).unwrap();
         assert_eq!(l.nodes, Some(500));
         assert!(parse_go(&["mate", "3"]).is_err());
