@@ -420,12 +420,12 @@ fn result_after(variant: Variant, fen: &str, moves: &[&str]) -> String {
 }
 
 /// Each page names every result its variant can end with, in the program's words, and no
-/// other: the results of 300 random games (at most 300 plies each), and those of
+/// other: the results of 200 random games (at most 300 plies each), and those of
 /// [`WITNESSES`], each reached through the library from its position.
 #[test]
 fn pages_name_every_result_in_the_programs_words() {
     for (i, v) in Variant::ALL.into_iter().enumerate() {
-        let mut results = random_results(v, 7 + i as u64, 300, 300);
+        let mut results = random_results(v, 7 + i as u64, 200, 300);
         for &(variant, result, fen, moves) in WITNESSES.iter().filter(|w| w.0 == v) {
             assert_eq!(result_after(variant, fen, moves), result, "{v}: {fen}");
             results.insert(result.to_string());
