@@ -33,7 +33,11 @@ struct Cli {
 #[derive(Subcommand)]
 enum Command {
     /// Play a game against the engine, or two people at one terminal.
+    ///
+    /// The rules of each game: `skald rules <variant>`.
     Play(cli::play::Args),
+    /// Print the rules of a game for players (`skald rules tablut`), or the list of games.
+    Rules(cli::rules::Args),
     /// Analyse a position: the best lines at each depth.
     Analyze(cli::analyze::Args),
     /// Run an engine-against-engine match.
@@ -170,6 +174,7 @@ fn run(cli: Cli) -> Result<()> {
             threads,
         }) => perft(variant, depth, fen.as_deref(), divide, threads),
         Some(Command::Play(args)) => cli::play::run(args),
+        Some(Command::Rules(args)) => cli::rules::run(args),
         Some(Command::Analyze(args)) => cli::analyze::run(args),
         Some(Command::Match(args)) => cli::matches::run(args),
         Some(Command::Openings(args)) => cli::openings::run(args),

@@ -9,6 +9,7 @@ pub mod matches;
 pub mod openings;
 pub mod play;
 pub mod records;
+pub mod rules;
 pub mod selfplay;
 pub mod stats;
 

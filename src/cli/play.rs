@@ -65,7 +65,8 @@ or a command:
   save <file>   write the game record to a file: PGN, or OpenTafl's .otg (tafl) by extension
   resign        give up the game
   quit          leave
-  help          this text";
+  help          this text
+The rules of the game: run 'skald rules <variant>' in a shell.";
 
 /// Parses a side name for this variant.
 fn parse_side(variant: Variant, s: &str) -> Result<Side> {

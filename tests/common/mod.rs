@@ -11,6 +11,15 @@ use std::time::{Duration, Instant};
 /// hangs, and generous enough for a machine under heavy load.
 pub const HUNG: Duration = Duration::from_secs(60);
 
+/// Runs `skald` with `args` (a subcommand and its arguments) to its end, with no input.
+pub fn run_skald(args: &[&str]) -> std::process::Output {
+    Command::new(env!("CARGO_BIN_EXE_skald"))
+        .args(args)
+        .stdin(Stdio::null())
+        .output()
+        .expect("run skald")
+}
+
 /// A running engine process.
 pub struct EngineProcess {
     child: Child,
