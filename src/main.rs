@@ -49,6 +49,9 @@ enum Command {
     /// Self-play games for training an evaluation (Ataxx by default, any variant): "FEN | score
     /// | result" lines, score and result from the side to move's view.
     Datagen(cli::datagen::Args),
+    /// Play on hnefatafl.org's game server (or a local one) as a bot account: Copenhagen 11×11
+    /// and 13×13. The password comes from SKALD_BOT_PASSWORD or --password-file.
+    Bot(cli::bot::Args),
     /// Speak the OpenTafl engine protocol on stdin/stdout (for OpenTafl's engine .ini).
     Opentafl,
     /// Speak hnefatafl.org's Hnefatafl Text Protocol (Copenhagen) on stdin/stdout.
@@ -180,6 +183,7 @@ fn run(cli: Cli) -> Result<()> {
         Some(Command::Openings(args)) => cli::openings::run(args),
         Some(Command::Records(args)) => cli::records::run(args),
         Some(Command::Datagen(args)) => cli::datagen::run(args),
+        Some(Command::Bot(args)) => cli::bot::run(args),
         Some(Command::Opentafl) => {
             skald::protocol::opentafl::run(&mut std::io::stdin().lock(), Output::stdout());
             Ok(())

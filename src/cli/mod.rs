@@ -3,6 +3,7 @@
 //! of it.
 
 pub mod analyze;
+pub mod bot;
 pub mod client;
 pub mod datagen;
 pub mod matches;

@@ -105,8 +105,9 @@ pub struct Htp {
     lost: Option<Side>,
 }
 
-/// The side an HTP role names: `attacker`/`a` or `defender`/`d`, any case.
-fn parse_role(text: &str) -> Result<Side, String> {
+/// The side an HTP role names: `attacker`/`a` or `defender`/`d`, any case. Errors: any other
+/// text.
+pub fn parse_role(text: &str) -> Result<Side, String> {
     match text.to_ascii_lowercase().as_str() {
         "a" | "attacker" => Ok(Side::First),
         "d" | "defender" => Ok(Side::Second),
@@ -123,6 +124,63 @@ pub fn role_name(side: Side) -> &'static str {
         Side::First => "attacker",
         Side::Second => "defender",
     }
+}
+
+/// skald's square name (`a1`) as HTP (and hnefatafl.org's server) writes it on a `size`×`size`
+/// board: upper-case files on 13×13 (`A1`), lower case otherwise.
+pub fn htp_square(size: u8, name: &str) -> String {
+    if size == 13 {
+        name.to_ascii_uppercase()
+    } else {
+        name.to_string()
+    }
+}
+
+/// skald's name (`a1`) of an HTP square on a `size`×`size` board (`a1`..`k11`, `A1`..`M13`,
+/// read in any case). Errors: not a square of that board.
+pub fn parse_square(size: u8, text: &str) -> Result<String, String> {
+    let lower = text.to_ascii_lowercase();
+    let bad = || {
+        format!(
+            "'{}' is not a square of the {size}×{size} board",
+            crate::engine::options::truncate(text, 20).escape_debug(),
+        )
+    };
+    let mut chars = lower.chars();
+    let file = chars.next().ok_or_else(bad)?;
+    let rank: u32 = chars.as_str().parse().map_err(|_| bad())?;
+    if !file.is_ascii_lowercase()
+        || (file as u32 - 'a' as u32) >= size as u32
+        || rank == 0
+        || rank > size as u32
+    {
+        return Err(bad());
+    }
+    Ok(lower)
+}
+
+/// skald's `from-to` move text as HTP squares `FROM TO` on a `size`×`size` board.
+pub fn move_text(size: u8, mv: &str) -> String {
+    mv.split('-')
+        .map(|sq| htp_square(size, sq))
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// Whether `mv` (legal or not) repeats a position where the rules forbid it (Copenhagen: the
+/// defenders may not repeat a board). skald's session lets such a move through and scores it as
+/// a loss for the mover; HTP and hnefatafl.org's server refuse it as a move.
+pub fn forbidden_repetition(session: &dyn Session, mv: &str) -> bool {
+    let mut after = session.boxed_clone();
+    let mover = after.side_to_move();
+    after.play(mv).is_ok()
+        && matches!(
+            after.outcome(),
+            Outcome::Decided {
+                winner: Some(w),
+                reason: crate::engine::Reason::Repetition,
+            } if w == mover.opponent()
+        )
 }
 
 impl Htp {
@@ -311,49 +369,17 @@ impl Htp {
 
     /// skald's square name (`a1`) as HTP writes it: upper-case files on 13×13 (`A1`).
     fn htp_square(&self, name: &str) -> String {
-        if self.size == 13 {
-            name.to_ascii_uppercase()
-        } else {
-            name.to_string()
-        }
+        htp_square(self.size, name)
     }
 
     /// skald's name of an HTP square (`a1`..`k11`, `A1`..`M13`, any case).
     fn parse_square(&self, text: &str) -> Result<String, String> {
-        let lower = text.to_ascii_lowercase();
-        let bad = || {
-            format!(
-                "play: '{}' is not a square of the {n}×{n} board",
-                crate::engine::options::truncate(text, 20).escape_debug(),
-                n = self.size
-            )
-        };
-        let mut chars = lower.chars();
-        let file = chars.next().ok_or_else(bad)?;
-        let rank: u32 = chars.as_str().parse().map_err(|_| bad())?;
-        if !file.is_ascii_lowercase()
-            || (file as u32 - 'a' as u32) >= self.size as u32
-            || rank == 0
-            || rank > self.size as u32
-        {
-            return Err(bad());
-        }
-        Ok(lower)
+        parse_square(self.size, text).map_err(|e| format!("play: {e}"))
     }
 
     /// skald's `from-to` move text as HTP squares `FROM TO`.
     fn move_text(&self, mv: &str) -> String {
-        let size = self.size;
-        mv.split('-')
-            .map(|sq| {
-                if size == 13 {
-                    sq.to_ascii_uppercase()
-                } else {
-                    sq.to_string()
-                }
-            })
-            .collect::<Vec<_>>()
-            .join(" ")
+        move_text(self.size, mv)
     }
 
     fn game_over(&self) -> bool {
@@ -455,20 +481,8 @@ impl Htp {
         self.play_move(&mv)
     }
 
-    /// Whether `mv` (legal or not) repeats a position where the rules forbid it (Copenhagen:
-    /// the defenders may not repeat a board). skald's session lets such a move through and
-    /// scores it as a loss for the mover; HTP, like hnefatafl.org, refuses it as a move.
     fn forbidden_repetition(&self, mv: &str) -> bool {
-        let mut after = self.engine.session().boxed_clone();
-        let mover = after.side_to_move();
-        after.play(mv).is_ok()
-            && matches!(
-                after.outcome(),
-                Outcome::Decided {
-                    winner: Some(w),
-                    reason: crate::engine::Reason::Repetition,
-                } if w == mover.opponent()
-            )
+        forbidden_repetition(self.engine.session(), mv)
     }
 
     /// The limits of a search for `side` to move now.

@@ -4,6 +4,7 @@
 //! parser and a formatter over [`crate::engine::Engine`]. See `protocol.md` at the repository
 //! root.
 
+pub mod hnefatafl_server;
 pub mod htp;
 pub mod opentafl;
 pub mod uci;

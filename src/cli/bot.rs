@@ -1,0 +1,773 @@
+//! `skald bot`: a bot account on hnefatafl.org's game server (or a local one from the
+//! hnefatafl-copenhagen crate). It logs in over TCP, creates games and accepts the first
+//! challenger (`--create`) or joins games others open (`--accept`), and plays Copenhagen 11×11
+//! and 13×13 with the engine as `skald htp` does. The protocol's lines are read and written by
+//! [`skald::protocol::hnefatafl_server`]; docs/servers.md has the whole exchange.
+//!
+//! The password comes only from the environment (`SKALD_BOT_PASSWORD`) or a file
+//! (`--password-file`), and is never printed: the login line is logged as `<password>` and any
+//! other text that holds the password is redacted before it is shown.
+
+use anyhow::{Context, Result, anyhow, bail};
+use skald::engine::session::Session;
+use skald::engine::{Clock, Engine, Limits, SearchRequest, Side, named_skill};
+use skald::protocol::hnefatafl_server::{
+    self as server, GameId, GameSettings, ServerGame, ServerLine, ServerPlay, TimeControl,
+};
+use skald::protocol::htp;
+use skald::variant::Variant;
+use std::collections::BTreeMap;
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::{TcpStream, ToSocketAddrs};
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+
+use super::Whole;
+use clap::builder::TypedValueParser;
+
+/// The server `skald bot` connects to without `--server`.
+pub const DEFAULT_SERVER: &str = "127.0.0.1:49152";
+
+/// The longest line read from the server, bytes (its user lists grow with the accounts).
+const MAX_LINE: u64 = 64 << 20;
+
+/// Arguments of `skald bot`.
+#[derive(clap::Args)]
+pub struct Args {
+    /// The server, HOST:PORT (hnefatafl.org's is hnefatafl.org:49152).
+    #[arg(long, default_value = DEFAULT_SERVER)]
+    server: String,
+    /// The bot's account name (default: the environment variable SKALD_BOT_USER). Its password
+    /// is read from SKALD_BOT_PASSWORD or --password-file, never from the command line.
+    #[arg(long)]
+    user: Option<String>,
+    /// Read the password from this file (its first line; an empty file for an account without
+    /// one) instead of SKALD_BOT_PASSWORD.
+    #[arg(long)]
+    password_file: Option<PathBuf>,
+    /// Make the account if the server has none of that name (a local server; hnefatafl.org's
+    /// accounts are made in its client).
+    #[arg(long)]
+    create_account: bool,
+    /// Open games and play the first player who asks to join each.
+    #[arg(long, conflicts_with = "accept", required_unless_present = "accept")]
+    create: bool,
+    /// Join games that other players open (those of --board's size), one at a time.
+    #[arg(long)]
+    accept: bool,
+    /// skald's side: attacker, defender, or alternate (attacker first). With --accept, only
+    /// games with that seat free are joined (alternate: either).
+    #[arg(long, default_value = "attacker", value_parser = ["attacker", "defender", "alternate"])]
+    role: String,
+    /// Board size: 11 or 13. With --accept: only games of this size (default: both).
+    #[arg(long, value_parser = ["11", "13"])]
+    board: Option<String>,
+    /// The clocks of the games --create opens: MINUTES+SECONDS (Fischer: minutes each, seconds
+    /// added after each move) or untimed.
+    #[arg(long, default_value = "15+10")]
+    clock: String,
+    /// --create opens rated games.
+    #[arg(long)]
+    rated: bool,
+    /// Play this many games, then log out and exit (0: until stopped).
+    #[arg(long, default_value_t = 1, allow_negative_numbers = true,
+          value_parser = Whole::new(0, 1_000_000, "").map(|v| v as u32))]
+    games: u32,
+    /// Search at most this many plies per move (with or without clocks).
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=64))]
+    depth: Option<u32>,
+    /// Search at most this many nodes per move (with or without clocks; at most
+    /// 1 000 000 000).
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..=1_000_000_000))]
+    nodes: Option<u64>,
+    /// Seconds per move in an untimed game (default 2 without --depth/--nodes). A timed game
+    /// budgets each move from skald's clock instead.
+    #[arg(long, value_parser = super::parse_seconds)]
+    time: Option<f64>,
+    /// Seconds kept back from each move's budget for the network (timed games).
+    #[arg(long, default_value = "1", value_parser = super::parse_seconds_or_zero)]
+    margin: f64,
+    /// Playing strength: easy, medium or hard (full strength).
+    #[arg(long, default_value = "hard")]
+    level: String,
+    /// Search threads (the engine option Threads).
+    #[arg(long, default_value_t = 1)]
+    threads: u32,
+    /// Hash table size, MiB (the engine option Hash).
+    #[arg(long, default_value_t = 16)]
+    hash: u32,
+    /// Log every line sent and received on standard error (the password redacted).
+    #[arg(long, short)]
+    verbose: bool,
+}
+
+/// The line-based TCP connection to the server, logging with the password redacted.
+struct Connection {
+    reader: BufReader<TcpStream>,
+    writer: TcpStream,
+    password: String,
+    verbose: bool,
+}
+
+impl Connection {
+    fn open(address: &str, password: String, verbose: bool) -> Result<Connection> {
+        let addrs: Vec<_> = address
+            .to_socket_addrs()
+            .with_context(|| format!("--server {address}: not a HOST:PORT that resolves"))?
+            .collect();
+        let mut last = None;
+        for addr in &addrs {
+            match TcpStream::connect_timeout(addr, Duration::from_secs(10)) {
+                Ok(stream) => {
+                    stream.set_nodelay(true).ok();
+                    stream.set_write_timeout(Some(Duration::from_secs(30)))?;
+                    return Ok(Connection {
+                        reader: BufReader::new(stream.try_clone()?),
+                        writer: stream,
+                        password,
+                        verbose,
+                    });
+                }
+                Err(e) => last = Some(e),
+            }
+        }
+        match last {
+            Some(e) => Err(anyhow!("cannot connect to {address}: {e}")),
+            None => Err(anyhow!("--server {address}: no address")),
+        }
+    }
+
+    /// `text` with the password (if any) replaced by `<password>`.
+    fn redact(&self, text: &str) -> String {
+        if self.password.is_empty() {
+            text.to_string()
+        } else {
+            text.replace(&self.password, "<password>")
+        }
+    }
+
+    /// Sends `line`; `shown` is what the log shows instead (the login line).
+    fn send_as(&mut self, line: &str, shown: &str) -> Result<()> {
+        if self.verbose {
+            eprintln!("-> {}", self.redact(shown));
+        }
+        self.writer
+            .write_all(format!("{line}\n").as_bytes())
+            .map_err(|e| anyhow!("cannot write to the server: {e}"))
+    }
+
+    fn send(&mut self, line: &str) -> Result<()> {
+        self.send_as(line, line)
+    }
+
+    /// The next line (without its newline), or `None` when the server has closed the connection.
+    fn read(&mut self) -> Result<Option<String>> {
+        let mut bytes = Vec::new();
+        let n = (&mut self.reader)
+            .take(MAX_LINE)
+            .read_until(b'\n', &mut bytes)
+            .map_err(|e| anyhow!("cannot read from the server: {e}"))?;
+        if n == 0 {
+            return Ok(None);
+        }
+        if bytes.last() != Some(&b'\n') && n as u64 >= MAX_LINE {
+            bail!("the server sent a line longer than {} MiB", MAX_LINE >> 20);
+        }
+        let line = String::from_utf8(bytes)
+            .map_err(|_| anyhow!("the server sent a line that is not UTF-8"))?;
+        let line = line.trim_end_matches(['\n', '\r']).to_string();
+        if self.verbose {
+            eprintln!("<- {}", self.redact(&shorten(&line, 300)));
+        }
+        Ok(Some(line))
+    }
+}
+
+fn shorten(line: &str, n: usize) -> String {
+    if line.chars().count() > n {
+        format!("{}…", line.chars().take(n).collect::<String>())
+    } else {
+        line.to_string()
+    }
+}
+
+/// A game skald is playing.
+struct Game {
+    id: GameId,
+    side: Side,
+    size: u8,
+    opponent: String,
+    time: TimeControl,
+    /// Time left per side, ms (the server's `game_time`, or the start time).
+    clocks: [i64; 2],
+}
+
+/// What the bot is doing between games.
+enum State {
+    /// Looking for a game to join (--accept) or about to open one (--create).
+    Idle,
+    /// Opened game `0` (or waiting for its id): waiting for a challenger.
+    Open(Option<GameId>),
+    /// Asked to join game `0`: waiting for its creator to accept (`1`: the server's list has
+    /// shown skald in one of its seats).
+    Pending(GameId, bool),
+    /// Playing.
+    Playing(Game),
+}
+
+/// Games played and their results, skald's view.
+#[derive(Default)]
+struct Tally {
+    won: u32,
+    drawn: u32,
+    lost: u32,
+}
+
+impl Tally {
+    fn games(&self) -> u32 {
+        self.won + self.drawn + self.lost
+    }
+}
+
+struct Bot {
+    conn: Connection,
+    engine: Engine,
+    user: String,
+    args: Args,
+    skill: u8,
+    state: State,
+    tally: Tally,
+    /// Open games others created (--accept), from `games_updated`.
+    open: BTreeMap<GameId, ServerGame>,
+}
+
+/// `skald bot`.
+pub fn run(args: Args) -> Result<()> {
+    let user = match &args.user {
+        Some(u) => u.clone(),
+        None => std::env::var("SKALD_BOT_USER")
+            .map_err(|_| anyhow!("no account name: give --user or set SKALD_BOT_USER"))?,
+    };
+    let password = read_password(args.password_file.as_deref())?;
+    server::check_credentials(&user, &password).map_err(|e| anyhow!("{e}"))?;
+    let skill = named_skill(&args.level).ok_or_else(|| {
+        anyhow!(
+            "--level: '{}' is not easy, medium or hard",
+            args.level.escape_debug()
+        )
+    })?;
+    parse_clock(&args.clock)?;
+    let mut engine = Engine::new()?;
+    super::set_engine_flags(
+        &mut engine,
+        &[
+            ("--threads", "Threads", args.threads.to_string()),
+            ("--hash", "Hash", args.hash.to_string()),
+        ],
+    )?;
+    let conn = Connection::open(&args.server, password.clone(), args.verbose)?;
+    let mut bot = Bot {
+        conn,
+        engine,
+        user,
+        args,
+        skill,
+        state: State::Idle,
+        tally: Tally::default(),
+        open: BTreeMap::new(),
+    };
+    let result = bot.login(&password).and_then(|()| bot.play());
+    let t = &bot.tally;
+    eprintln!(
+        "skald bot: {} game{}: {} won, {} drawn, {} lost",
+        t.games(),
+        if t.games() == 1 { "" } else { "s" },
+        t.won,
+        t.drawn,
+        t.lost
+    );
+    result.map_err(|e| anyhow!("{}", bot.conn.redact(&format!("{e:#}"))))
+}
+
+/// The password from `--password-file` (its first line) or SKALD_BOT_PASSWORD.
+fn read_password(file: Option<&std::path::Path>) -> Result<String> {
+    if let Some(path) = file {
+        let text = std::fs::read_to_string(path)
+            .map_err(|e| anyhow!("--password-file {}: {e}", path.display()))?;
+        return Ok(text.lines().next().unwrap_or("").to_string());
+    }
+    std::env::var("SKALD_BOT_PASSWORD").map_err(|_| {
+        anyhow!(
+            "no password: set SKALD_BOT_PASSWORD or give --password-file (an empty file for an \
+             account without a password)"
+        )
+    })
+}
+
+/// `--clock`: `MINUTES+SECONDS` or `untimed`.
+fn parse_clock(text: &str) -> Result<TimeControl> {
+    if text.eq_ignore_ascii_case("untimed") {
+        return Ok(TimeControl::Untimed);
+    }
+    let parsed = text.split_once('+').and_then(|(m, s)| {
+        let m: u64 = m.trim().parse().ok()?;
+        let s: u64 = s.trim().parse().ok()?;
+        (m >= 1 && m <= 10_000 && s <= 3600).then_some(TimeControl::Fischer {
+            start_ms: m * 60_000,
+            add_seconds: s,
+        })
+    });
+    parsed.ok_or_else(|| {
+        anyhow!(
+            "--clock: '{}' is not MINUTES+SECONDS (1 to 10000 minutes, 0 to 3600 seconds, as \
+             15+10) or untimed",
+            text.escape_debug()
+        )
+    })
+}
+
+fn clock_text(time: TimeControl) -> String {
+    match time {
+        TimeControl::Untimed => "untimed".to_string(),
+        TimeControl::Fischer {
+            start_ms,
+            add_seconds,
+        } => format!("{} min + {add_seconds} s", start_ms as f64 / 60_000.0),
+    }
+}
+
+impl Bot {
+    /// Logs in (making the account first with --create-account when it does not exist).
+    fn login(&mut self, password: &str) -> Result<()> {
+        let mut create = self.args.create_account;
+        loop {
+            let line = server::login_line(&self.user, password, create);
+            let shown = server::redacted_login_line(&self.user, create);
+            self.conn.send_as(&line, &shown)?;
+            let answer = loop {
+                let line = self
+                    .conn
+                    .read()?
+                    .ok_or_else(|| anyhow!("the server closed the connection at the login"))?;
+                match server::parse_line(&line).map_err(|e| anyhow!("{e}"))? {
+                    ServerLine::LoggedIn => break Ok(()),
+                    ServerLine::LoginRefused(reason) => break Err(reason),
+                    _ => {}
+                }
+            };
+            match answer {
+                Ok(()) => {
+                    eprintln!("skald bot: logged in to {} as {}", self.args.server, self.user);
+                    return Ok(());
+                }
+                Err(reason) if create && reason.starts_with("already_exists") => create = false,
+                Err(reason) if reason.contains("wrong_version") => bail!(
+                    "the server refused the login: it speaks another protocol version than \
+                     hnefatafl-copenhagen 6.4.1's ({})",
+                    server::VERSION_ID
+                ),
+                Err(reason) => bail!(
+                    "the server refused the login as {}: {}",
+                    self.user,
+                    self.conn.redact(&reason)
+                ),
+            }
+        }
+    }
+
+    /// skald's side in game number `n` (from 0).
+    fn role_for(&self, n: u32) -> Side {
+        match self.args.role.as_str() {
+            "defender" => Side::Second,
+            "alternate" if n % 2 == 1 => Side::Second,
+            _ => Side::First,
+        }
+    }
+
+    fn done(&self) -> bool {
+        self.args.games != 0 && self.tally.games() >= self.args.games
+    }
+
+    /// The main loop: opens or joins games and plays them until --games are done.
+    fn play(&mut self) -> Result<()> {
+        while !self.done() {
+            if matches!(self.state, State::Idle) {
+                if self.args.create {
+                    let settings = GameSettings {
+                        role: self.role_for(self.tally.games()),
+                        rated: self.args.rated,
+                        time: parse_clock(&self.args.clock)?,
+                        board_size: self.board_sizes()[0],
+                    };
+                    self.conn.send(&settings.new_game_line())?;
+                    self.state = State::Open(None);
+                } else {
+                    self.try_join()?;
+                }
+            }
+            let Some(line) = self.conn.read()? else {
+                return Err(match &self.state {
+                    State::Playing(g) => anyhow!(
+                        "the server closed the connection during game {} (against {})",
+                        g.id,
+                        g.opponent
+                    ),
+                    _ => anyhow!("the server closed the connection"),
+                });
+            };
+            let parsed = server::parse_line(&line)
+                .map_err(|e| anyhow!("unreadable line from the server: {e}"))?;
+            self.handle(parsed)?;
+        }
+        self.conn.send("logout").ok();
+        Ok(())
+    }
+
+    fn board_sizes(&self) -> Vec<u8> {
+        match self.args.board.as_deref() {
+            Some("13") => vec![13],
+            Some(_) => vec![11],
+            None if self.args.create => vec![11],
+            None => vec![11, 13],
+        }
+    }
+
+    /// --accept: asks to join the first open game that fits, if any.
+    fn try_join(&mut self) -> Result<()> {
+        let sizes = self.board_sizes();
+        let want = match self.args.role.as_str() {
+            "attacker" => Some(Side::First),
+            "defender" => Some(Side::Second),
+            _ => None,
+        };
+        let user = self.user.clone();
+        let fits = |g: &ServerGame| {
+            let free = match (&g.attacker, &g.defender) {
+                (Some(a), None) if *a != user => Side::Second,
+                (None, Some(d)) if *d != user => Side::First,
+                _ => return false,
+            };
+            !g.challenge_accepted
+                && !g.game_over
+                && sizes.contains(&g.board_size)
+                && want.is_none_or(|w| w == free)
+        };
+        if let Some(id) = self.open.values().find(|g| fits(g)).map(|g| g.id) {
+            self.conn.send(&format!("join_game_pending {id}"))?;
+            self.state = State::Pending(id, false);
+        }
+        Ok(())
+    }
+
+    fn handle(&mut self, line: ServerLine) -> Result<()> {
+        match line {
+            ServerLine::GamesUpdated { games, removed } => {
+                for id in removed {
+                    self.open.remove(&id);
+                }
+                for g in games {
+                    if g.game_over || g.challenge_accepted {
+                        self.open.remove(&g.id);
+                    } else {
+                        self.open.insert(g.id, g);
+                    }
+                }
+                // A join request the creator declined, or a game withdrawn: look again.
+                if let State::Pending(id, seen) = self.state {
+                    let seated = self.open.get(&id).map(|g| {
+                        g.attacker.as_deref() == Some(&self.user)
+                            || g.defender.as_deref() == Some(&self.user)
+                    });
+                    match seated {
+                        Some(true) => self.state = State::Pending(id, true),
+                        Some(false) if !seen => {}
+                        _ => {
+                            eprintln!("skald bot: game {id} is no longer open to skald");
+                            self.state = State::Idle;
+                        }
+                    }
+                }
+            }
+            ServerLine::GameCreated(id) => {
+                if let State::Open(None) = self.state {
+                    eprintln!("skald bot: opened game {id}, waiting for a challenger");
+                    self.state = State::Open(Some(id));
+                }
+            }
+            ServerLine::ChallengeRequested(id) => {
+                if let State::Open(Some(open)) = self.state
+                    && open == id
+                {
+                    self.conn.send(&format!("join_game {id}"))?;
+                }
+            }
+            ServerLine::GameStarted {
+                attacker,
+                defender,
+                rated,
+                time,
+                board_size,
+            } => {
+                let id = match self.state {
+                    State::Open(Some(id)) | State::Pending(id, _) => id,
+                    _ => return Ok(()),
+                };
+                let side = if attacker == self.user {
+                    Side::First
+                } else if defender == self.user {
+                    Side::Second
+                } else {
+                    return Ok(());
+                };
+                let variant = match board_size {
+                    11 => Variant::Copenhagen,
+                    13 => Variant::Copenhagen13,
+                    n => bail!("game {id} is on a {n}×{n} board: skald bot plays 11×11 and 13×13"),
+                };
+                self.open.remove(&id);
+                self.engine.set_variant(variant);
+                let start = match time {
+                    TimeControl::Fischer { start_ms, .. } => start_ms.min(i64::MAX as u64) as i64,
+                    TimeControl::Untimed => 0,
+                };
+                let opponent = if side == Side::First {
+                    defender
+                } else {
+                    attacker
+                };
+                eprintln!(
+                    "skald bot: game {id} started: skald {} against {opponent}, {board_size}×{board_size}, {}, {}",
+                    htp::role_name(side),
+                    if rated { "rated" } else { "unrated" },
+                    clock_text(time)
+                );
+                self.state = State::Playing(Game {
+                    id,
+                    side,
+                    size: board_size,
+                    opponent,
+                    time,
+                    clocks: [start; 2],
+                });
+            }
+            ServerLine::GenerateMove { id, side } => {
+                let State::Playing(game) = &self.state else {
+                    eprintln!("skald bot: ignored the server's turn in game {id}: skald is not playing it");
+                    return Ok(());
+                };
+                if game.id != id {
+                    eprintln!("skald bot: ignored the server's turn in game {id}: skald plays game {}", game.id);
+                    return Ok(());
+                }
+                if side != game.side {
+                    bail!(
+                        "the server asks skald to move for the {} in game {id}, but skald plays the {}",
+                        htp::role_name(side),
+                        htp::role_name(game.side)
+                    );
+                }
+                if self.engine.session().side_to_move() != side {
+                    bail!(
+                        "game {id}: the server says it is the {}'s turn, skald's board says the {}'s (moves: {})",
+                        htp::role_name(side),
+                        htp::role_name(self.engine.session().side_to_move()),
+                        self.engine.session().moves_played().join(" ")
+                    );
+                }
+                self.generate_move()?;
+            }
+            ServerLine::Played { id, side, play } => {
+                let State::Playing(game) = &self.state else {
+                    return Ok(());
+                };
+                if game.id != id {
+                    return Ok(());
+                }
+                if let ServerPlay::Move { from, to } = play {
+                    if side == game.side {
+                        return Ok(());
+                    }
+                    let size = game.size;
+                    let mv = format!(
+                        "{}-{}",
+                        htp::parse_square(size, &from).map_err(|e| anyhow!("game {id}: {e}"))?,
+                        htp::parse_square(size, &to).map_err(|e| anyhow!("game {id}: {e}"))?
+                    );
+                    self.engine.session_mut().play(&mv).map_err(|e| {
+                        anyhow!("game {id}: the server's move {from} {to} is not legal by skald's rules: {e}")
+                    })?;
+                }
+            }
+            ServerLine::GameTime {
+                id,
+                attacker_ms,
+                defender_ms,
+            } => {
+                if let State::Playing(game) = &mut self.state
+                    && game.id == id
+                {
+                    game.clocks = [attacker_ms, defender_ms];
+                }
+            }
+            ServerLine::GameOver { id, winner } => {
+                if let State::Playing(game) = &self.state
+                    && game.id == id
+                {
+                    let won = winner == game.side;
+                    eprintln!(
+                        "skald bot: game {id} over: the {} won, skald {} (after {} plies)",
+                        if winner == Side::First { "attackers" } else { "defenders" },
+                        if won { "won" } else { "lost" },
+                        self.engine.session().moves_played().len()
+                    );
+                    if won {
+                        self.tally.won += 1;
+                    } else {
+                        self.tally.lost += 1;
+                    }
+                    self.state = State::Idle;
+                }
+            }
+            ServerLine::DrawAccepted => {
+                if let State::Playing(game) = &self.state {
+                    eprintln!(
+                        "skald bot: game {} over: drawn (after {} plies)",
+                        game.id,
+                        self.engine.session().moves_played().len()
+                    );
+                    self.tally.drawn += 1;
+                    self.state = State::Idle;
+                }
+            }
+            ServerLine::Refused { command, reason } => match (command.as_str(), &self.state) {
+                ("game", State::Playing(game)) => bail!(
+                    "game {}: the server refused skald's move: {}",
+                    game.id,
+                    reason
+                ),
+                ("join_game_pending", State::Pending(id, _)) => {
+                    eprintln!("skald bot: could not join game {id}: {reason}");
+                    let id = *id;
+                    self.open.remove(&id);
+                    self.state = State::Idle;
+                }
+                ("new_game" | "join_game", _) => {
+                    bail!("the server refused '{command}': {reason}")
+                }
+                _ => {}
+            },
+            ServerLine::JoinPending(_)
+            | ServerLine::MoveAccepted
+            | ServerLine::DrawOffered { .. }
+            | ServerLine::LoggedIn
+            | ServerLine::LoginRefused(_)
+            | ServerLine::Other => {}
+        }
+        Ok(())
+    }
+
+    /// The limits of skald's search for its move now.
+    fn request(&self, game: &Game) -> SearchRequest {
+        let a = &self.args;
+        let mut limits = Limits {
+            depth: a.depth,
+            nodes: a.nodes,
+            ..Limits::default()
+        };
+        match game.time {
+            TimeControl::Untimed => {
+                limits.movetime = match (a.time, a.depth, a.nodes) {
+                    (Some(s), _, _) => Some(((s * 1000.0).round() as u64).max(1)),
+                    (None, None, None) => Some(htp::DEFAULT_MOVETIME_MS),
+                    _ => None,
+                };
+            }
+            TimeControl::Fischer { add_seconds, .. } => {
+                let left = |s: Side| game.clocks[s.index()].max(1) as u64;
+                limits.clock = Clock {
+                    time: [Some(left(Side::First)), Some(left(Side::Second))],
+                    inc: [add_seconds.saturating_mul(1000); 2],
+                    moves_to_go: None,
+                };
+            }
+        }
+        SearchRequest {
+            limits,
+            skill_level: Some(self.skill),
+            move_overhead_ms: Some((a.margin * 1000.0).round() as u64),
+            ..SearchRequest::default()
+        }
+    }
+
+    /// Searches, checks the move against the rules (legal, not a repetition the server
+    /// refuses), sends it and plays it on skald's board. With no move to send, resigns.
+    fn generate_move(&mut self) -> Result<()> {
+        let State::Playing(game) = &self.state else {
+            return Ok(());
+        };
+        let (id, side, size) = (game.id, game.side, game.size);
+        let started = Instant::now();
+        let request = self.request(game);
+        self.engine
+            .set_seed(self.engine.session().moves_played().len() as u64);
+        let best = match self.engine.search(request, &mut |_| {}) {
+            Ok(result) => result.best_move,
+            Err(e) => {
+                eprintln!("skald bot: {e}; playing {:?}", e.fallback);
+                e.fallback
+            }
+        };
+        let session: &dyn Session = self.engine.session();
+        let legal = session.legal_moves();
+        let allowed = |mv: &String| legal.contains(mv) && !htp::forbidden_repetition(session, mv);
+        let choice = best
+            .filter(allowed)
+            .or_else(|| legal.iter().find(|m| allowed(m)).cloned());
+        let Some(mv) = choice else {
+            eprintln!("skald bot: game {id}: no move to play; skald resigns");
+            return self.conn.send(&server::resign_line(id, side));
+        };
+        let (from, to) = mv
+            .split_once('-')
+            .ok_or_else(|| anyhow!("game {id}: the engine's move '{mv}' is not FROM-TO"))?;
+        let line = server::move_line(
+            id,
+            side,
+            &htp::htp_square(size, from),
+            &htp::htp_square(size, to),
+        );
+        self.conn.send(&line)?;
+        self.engine
+            .session_mut()
+            .play(&mv)
+            .map_err(|e| anyhow!("game {id}: skald's own move {mv}: {e}"))?;
+        if self.args.verbose {
+            eprintln!(
+                "skald bot: game {id}: skald played {} in {:.2} s",
+                htp::move_text(size, &mv),
+                started.elapsed().as_secs_f64()
+            );
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn clocks_are_read() {
+        assert_eq!(
+            parse_clock("15+10").unwrap(),
+            TimeControl::Fischer {
+                start_ms: 900_000,
+                add_seconds: 10
+            }
+        );
+        assert_eq!(parse_clock("untimed").unwrap(), TimeControl::Untimed);
+        for bad in ["15", "0+10", "a+b", "15+3601", ""] {
+            assert!(parse_clock(bad).is_err(), "{bad}");
+        }
+    }
+}

@@ -1,0 +1,284 @@
+//! `skald bot` against the real hnefatafl.org game server, started locally on 127.0.0.1: the
+//! `hnefatafl-server` binary of the hnefatafl-copenhagen crate (6.4.1), which scripts/test
+//! installs under CI with
+//! `cargo install --locked hnefatafl-copenhagen --version 6.4.1 --no-default-features
+//! --features server --bin hnefatafl-server --root ~/.cache/skald/hnefatafl-server`.
+//! The test finds it at `$SKALD_HNEFATAFL_SERVER` or there; without it the test fails under CI
+//! (`CI` set) and is skipped with a message elsewhere.
+//!
+//! Three skald bots play two whole games through the server: one joins games (`--accept`,
+//! password from the environment), the others each open one (`--create`, password from a
+//! file), on 11×11 and on 13×13. Moves are searched to a small depth (no wall-clock limit: the
+//! games are untimed), so the games do not depend on the machine's speed. Checked: both bots end
+//! with status 0 and agree on each result, and no password appears in anything they print
+//! (their protocol logs included).
+//!
+//! The server's port (49152) is fixed in its source: the test waits for it to be free (another
+//! run of this test), and its server's data live in a temporary HOME.
+
+use std::io::{BufRead, BufReader};
+use std::net::{TcpListener, TcpStream};
+use std::path::PathBuf;
+use std::process::{Child, Command, Stdio};
+use std::sync::mpsc::{Receiver, channel};
+use std::time::{Duration, Instant};
+
+const PORT: u16 = 49152;
+
+fn under_ci() -> bool {
+    std::env::var("CI").is_ok_and(|v| !v.is_empty() && v != "false" && v != "0")
+}
+
+/// The server binary, or `None` (the test is skipped) when it is not installed.
+fn server_binary() -> Option<PathBuf> {
+    let path = match std::env::var_os("SKALD_HNEFATAFL_SERVER") {
+        Some(p) => PathBuf::from(p),
+        None => PathBuf::from(std::env::var_os("HOME")?)
+            .join(".cache/skald/hnefatafl-server/bin/hnefatafl-server"),
+    };
+    if path.is_file() {
+        return Some(path);
+    }
+    let message = format!(
+        "no hnefatafl-server at {} (scripts/test installs it under CI; or set SKALD_HNEFATAFL_SERVER)",
+        path.display()
+    );
+    assert!(!under_ci(), "{message}");
+    eprintln!("skipped: {message}");
+    None
+}
+
+/// Kills the child when dropped (a failed test leaves no server behind).
+struct Killed(Child);
+
+impl Drop for Killed {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+/// A running `skald bot`: its standard error, line by line.
+struct Bot {
+    child: Killed,
+    lines: Receiver<String>,
+    log: Vec<String>,
+}
+
+impl Bot {
+    fn start(args: &[&str], password_env: Option<&str>) -> Bot {
+        let mut command = Command::new(env!("CARGO_BIN_EXE_skald"));
+        command
+            .arg("bot")
+            .args(args)
+            .env_remove("SKALD_BOT_PASSWORD")
+            .env_remove("SKALD_BOT_USER")
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped());
+        if let Some(p) = password_env {
+            command.env("SKALD_BOT_PASSWORD", p);
+        }
+        let mut child = command.spawn().expect("start skald bot");
+        let (tx, lines) = channel();
+        for stream in [
+            Box::new(child.stdout.take().unwrap()) as Box<dyn std::io::Read + Send>,
+            Box::new(child.stderr.take().unwrap()),
+        ] {
+            let tx = tx.clone();
+            std::thread::spawn(move || {
+                for line in BufReader::new(stream).lines() {
+                    let Ok(line) = line else { break };
+                    if tx.send(line).is_err() {
+                        break;
+                    }
+                }
+            });
+        }
+        Bot {
+            child: Killed(child),
+            lines,
+            log: Vec::new(),
+        }
+    }
+
+    /// Reads lines until one satisfies `pred`; panics after `timeout` or at the end of output.
+    fn wait_for(&mut self, timeout: Duration, pred: impl Fn(&str) -> bool) {
+        let end = Instant::now() + timeout;
+        loop {
+            let left = end.saturating_duration_since(Instant::now());
+            match self.lines.recv_timeout(left) {
+                Ok(line) => {
+                    let hit = pred(&line);
+                    self.log.push(line);
+                    if hit {
+                        return;
+                    }
+                }
+                Err(e) => panic!("skald bot: {e:?} waiting; its output:\n{}", self.log.join("\n")),
+            }
+        }
+    }
+
+    /// Waits for the exit (reading all output) and returns whether it succeeded.
+    fn finish(&mut self, timeout: Duration) -> bool {
+        let end = Instant::now() + timeout;
+        loop {
+            if let Some(status) = self.child.0.try_wait().unwrap() {
+                while let Ok(line) = self.lines.recv_timeout(Duration::from_millis(500)) {
+                    self.log.push(line);
+                }
+                return status.success();
+            }
+            while let Ok(line) = self.lines.try_recv() {
+                self.log.push(line);
+            }
+            assert!(
+                Instant::now() < end,
+                "skald bot did not finish; its output:\n{}",
+                self.log.join("\n")
+            );
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    }
+
+    fn text(&self) -> String {
+        self.log.join("\n")
+    }
+}
+
+fn port_free() -> bool {
+    TcpListener::bind(("0.0.0.0", PORT)).is_ok()
+}
+
+/// Starts the server with its data in `home` and waits until it accepts connections.
+fn start_server(binary: &PathBuf, home: &std::path::Path) -> Killed {
+    let end = Instant::now() + Duration::from_secs(300);
+    while !port_free() {
+        assert!(
+            Instant::now() < end,
+            "port {PORT} (hnefatafl-server's, fixed in its source) stays in use"
+        );
+        std::thread::sleep(Duration::from_millis(200));
+    }
+    let log = std::fs::File::create(home.join("server.log")).unwrap();
+    let child = Command::new(binary)
+        .arg("--skip-the-data-file")
+        .env("HOME", home)
+        .env("XDG_DATA_HOME", home.join("data"))
+        .env("XDG_CONFIG_HOME", home.join("config"))
+        .stdin(Stdio::null())
+        .stdout(log.try_clone().unwrap())
+        .stderr(log)
+        .spawn()
+        .expect("start hnefatafl-server");
+    let server = Killed(child);
+    let end = Instant::now() + Duration::from_secs(60);
+    while TcpStream::connect(("127.0.0.1", PORT)).is_err() {
+        assert!(Instant::now() < end, "hnefatafl-server does not listen");
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    server
+}
+
+#[test]
+fn bots_play_whole_games_on_the_real_server() {
+    let Some(binary) = server_binary() else {
+        return;
+    };
+    let home = std::env::temp_dir().join(format!("skald-bot-test-{}", std::process::id()));
+    std::fs::create_dir_all(&home).unwrap();
+    let _server = start_server(&binary, &home);
+    let server = format!("127.0.0.1:{PORT}");
+    let secrets = ["joiner-secret-1", "opener-secret-2", "opener-secret-3"];
+    let limits = ["--depth", "2", "--hash", "8"];
+
+    // The joiner logs in first: it learns of games opened after its login.
+    let mut joiner_args = vec![
+        "--server",
+        &server,
+        "--user",
+        "skald-joiner",
+        "--create-account",
+        "--accept",
+        "--role",
+        "alternate",
+        "--games",
+        "2",
+        "--verbose",
+    ];
+    joiner_args.extend(limits);
+    let mut joiner = Bot::start(&joiner_args, Some(secrets[0]));
+    joiner.wait_for(Duration::from_secs(60), |l| l.contains("logged in"));
+
+    let mut openers = Vec::new();
+    for (i, (board, role)) in [("11", "attacker"), ("13", "defender")].iter().enumerate() {
+        let file = home.join(format!("password-{i}"));
+        std::fs::write(&file, format!("{}\n", secrets[i + 1])).unwrap();
+        let user = format!("skald-opener{board}");
+        let mut args = vec![
+            "--server",
+            &server,
+            "--user",
+            &user,
+            "--create-account",
+            "--create",
+            "--board",
+            board,
+            "--role",
+            role,
+            "--clock",
+            "untimed",
+            "--verbose",
+            "--password-file",
+        ];
+        let file = file.to_str().unwrap().to_string();
+        args.push(&file);
+        args.extend(limits);
+        let mut opener = Bot::start(&args, None);
+        assert!(
+            opener.finish(Duration::from_secs(600)),
+            "the opener failed:\n{}\n-- the joiner:\n{}",
+            opener.text(),
+            joiner.text()
+        );
+        openers.push(opener);
+    }
+    assert!(
+        joiner.finish(Duration::from_secs(120)),
+        "the joiner failed:\n{}",
+        joiner.text()
+    );
+
+    let joiner_text = joiner.text();
+    println!("-- the joiner:\n{joiner_text}");
+    for (i, opener) in openers.iter().enumerate() {
+        let text = opener.text();
+        println!("-- opener {i}:\n{text}");
+        let over = text
+            .lines()
+            .find(|l| l.contains("over:"))
+            .unwrap_or_else(|| panic!("no game over in:\n{text}"));
+        // The joiner saw the same ending of the same game.
+        let id = over.split_whitespace().nth(3).unwrap();
+        let ending = |t: &str| {
+            t.lines()
+                .find(|l| l.contains(&format!("game {id} over:")))
+                .map(|l| l.split(": ").nth(2).unwrap_or("").split(',').next().unwrap().to_string())
+        };
+        assert_eq!(ending(&text), ending(&joiner_text), "game {id}");
+        assert!(text.contains(&format!("{}×{}", ["11", "13"][i], ["11", "13"][i])));
+        // Both sides' moves went through the server: the protocol log shows them.
+        assert!(text.contains(&format!("-> game {id} play ")), "{text}");
+        assert!(text.contains(&format!("<- game {id} play ")), "{text}");
+    }
+    assert!(joiner_text.contains("2 games:"), "{joiner_text}");
+    for text in openers.iter().map(Bot::text).chain([joiner_text]) {
+        for secret in secrets {
+            assert!(!text.contains(secret), "a password was printed:\n{text}");
+        }
+        assert!(text.contains("login skald-"), "the login line is logged, redacted");
+        assert!(!text.contains("? game"), "a move was refused:\n{text}");
+    }
+    let _ = std::fs::remove_dir_all(&home);
+}
