@@ -461,6 +461,13 @@ impl Bot {
 
     fn handle(&mut self, line: ServerLine) -> Result<()> {
         match line {
+            ServerLine::OpenGames(games) => {
+                for g in games {
+                    if !g.game_over && !g.challenge_accepted {
+                        self.open.insert(g.id, g);
+                    }
+                }
+            }
             ServerLine::GamesUpdated { games, removed } => {
                 for id in removed {
                     self.open.remove(&id);

@@ -204,6 +204,9 @@ pub enum ServerLine {
         /// Games removed from the list (ended or withdrawn).
         removed: Vec<GameId>,
     },
+    /// `= initialize_display RON`, right after the login: the games on the server then (those
+    /// that can be read; the rest of the message, the user list, is skipped).
+    OpenGames(Vec<ServerGame>),
     /// `= game`: the bot's move was played.
     MoveAccepted,
     /// `? COMMAND REASON`: a command of the bot's refused (other than the login).
@@ -320,6 +323,63 @@ fn parse_games_updated(json: &str, line: &str) -> Result<ServerLine, String> {
     Ok(ServerLine::GamesUpdated { games, removed })
 }
 
+/// The value of `key` in one game of RON text (`(id:0,attacker:Some("bob"),…)`): the text after
+/// `,key:` or `(key:` up to the next `,` or `)`.
+fn ron_field<'a>(game: &'a str, key: &str) -> Option<&'a str> {
+    let at = [format!("({key}:"), format!(",{key}:")]
+        .iter()
+        .filter_map(|k| game.find(k.as_str()).map(|i| i + k.len()))
+        .min()?;
+    let rest = &game[at..];
+    Some(&rest[..rest.find([',', ')']).unwrap_or(rest.len())])
+}
+
+fn ron_name(text: &str) -> Option<Option<String>> {
+    match text {
+        "None" => Some(None),
+        _ => Some(Some(
+            text.strip_prefix("Some(\"")?.strip_suffix('"')?.to_string(),
+        )),
+    }
+}
+
+/// The games of an `initialize_display` line: a RON tuple whose first item is the list of
+/// games, `[(id:0,attacker:Some("bob"),defender:None,…,board_size:_11,turn:Roleless),…]`.
+/// Games that cannot be read are left out.
+fn parse_initialize_display(line: &str) -> Vec<ServerGame> {
+    let list = line
+        .split_once("initialize_display ([")
+        .and_then(|(_, rest)| rest.split_once("],"))
+        .map_or("", |(games, _)| games);
+    let mut games = Vec::new();
+    for chunk in list.split("(id:").skip(1) {
+        let game = format!("(id:{chunk}");
+        let read = || -> Option<ServerGame> {
+            let number = |key: &str| ron_field(&game, key)?.parse::<u64>().ok();
+            let time = if ron_field(&game, "timed")? == "UnTimed" {
+                TimeControl::Untimed
+            } else {
+                TimeControl::Fischer {
+                    start_ms: number("milliseconds_left")?,
+                    add_seconds: number("add_seconds")?,
+                }
+            };
+            Some(ServerGame {
+                id: number("id")? as GameId,
+                attacker: ron_name(ron_field(&game, "attacker")?)?,
+                defender: ron_name(ron_field(&game, "defender")?)?,
+                rated: ron_field(&game, "rated")? == "Yes",
+                time,
+                board_size: parse_board_size(ron_field(&game, "board_size")?, "").ok()?,
+                challenge_accepted: ron_field(&game, "challenge_accepted")? == "true",
+                game_over: ron_field(&game, "game_over")? == "true",
+            })
+        };
+        games.extend(read());
+    }
+    games
+}
+
 /// Reads one line from the server (without its newline). Lines of a kind a bot needs that do
 /// not have the expected shape are errors (the message quotes the line, cut short); lines of
 /// other kinds are [`ServerLine::Other`].
@@ -401,6 +461,7 @@ pub fn parse_line(line: &str) -> Result<ServerLine, String> {
             let json = line.split_once("games_updated").map_or("", |(_, j)| j);
             parse_games_updated(json.trim(), line)
         }
+        ["=", "initialize_display", ..] => Ok(ServerLine::OpenGames(parse_initialize_display(line))),
         ["?", command, rest @ ..] => Ok(ServerLine::Refused {
             command: command.to_string(),
             reason: rest.join(" "),
@@ -620,6 +681,37 @@ mod tests {
         );
         assert_eq!(games[1].time, TimeControl::Untimed);
         assert!(games[1].challenge_accepted && games[1].rated);
+    }
+
+    #[test]
+    fn initialize_display_lists_the_games_at_login() {
+        let line = r#"= initialize_display ([(id:0,attacker:Some("mc1"),defender:None,challenger:(None),rated:No,timed:Timed((add_seconds:10,milliseconds_left:900000)),spectators:{"x":1,"id":2},challenge_accepted:false,game_over:false,board_size:_11,turn:Roleless),(id:3,attacker:None,defender:Some("b-2"),challenger:(None),rated:Yes,timed:UnTimed,spectators:{},challenge_accepted:false,game_over:false,board_size:_13,turn:Roleless)],Users(({"mc1":(username:"mc1",wins:0,losses:0,draws:0,rating:(rating:1500.0,rd:350.0),logged_in:true)})),false,false)"#;
+        let ServerLine::OpenGames(games) = parse_line(line).unwrap() else {
+            panic!("not initialize_display");
+        };
+        assert_eq!(games.len(), 2);
+        assert_eq!(
+            games[0],
+            ServerGame {
+                id: 0,
+                attacker: Some("mc1".into()),
+                defender: None,
+                rated: false,
+                time: TimeControl::Fischer {
+                    start_ms: 900_000,
+                    add_seconds: 10
+                },
+                board_size: 11,
+                challenge_accepted: false,
+                game_over: false,
+            }
+        );
+        assert_eq!(games[1].defender.as_deref(), Some("b-2"));
+        assert_eq!((games[1].board_size, games[1].time, games[1].rated), (13, TimeControl::Untimed, true));
+        assert_eq!(
+            parse_line("= initialize_display ([],Users(({})),false,false)"),
+            Ok(ServerLine::OpenGames(vec![]))
+        );
     }
 
     #[test]
