@@ -56,9 +56,9 @@ pub struct Args {
     #[arg(long)]
     accept: bool,
     /// skald's side: attacker, defender, or alternate (attacker first). With --accept, only
-    /// games with that seat free are joined (alternate: either).
-    #[arg(long, default_value = "attacker", value_parser = ["attacker", "defender", "alternate"])]
-    role: String,
+    /// games with that seat free are joined (default, and alternate: either seat).
+    #[arg(long, value_parser = ["attacker", "defender", "alternate"])]
+    role: Option<String>,
     /// Board size: 11 or 13. With --accept: only games of this size (default: both).
     #[arg(long, value_parser = ["11", "13"])]
     board: Option<String>,
@@ -377,7 +377,7 @@ impl Bot {
 
     /// skald's side in game number `n` (from 0).
     fn role_for(&self, n: u32) -> Side {
-        match self.args.role.as_str() {
+        match self.args.role.as_deref().unwrap_or("attacker") {
             "defender" => Side::Second,
             "alternate" if n % 2 == 1 => Side::Second,
             _ => Side::First,
@@ -435,7 +435,7 @@ impl Bot {
     /// --accept: asks to join the first open game that fits, if any.
     fn try_join(&mut self) -> Result<()> {
         let sizes = self.board_sizes();
-        let want = match self.args.role.as_str() {
+        let want = match self.args.role.as_deref().unwrap_or("alternate") {
             "attacker" => Some(Side::First),
             "defender" => Some(Side::Second),
             _ => None,
