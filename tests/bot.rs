@@ -115,7 +115,10 @@ impl Bot {
                         return;
                     }
                 }
-                Err(e) => panic!("skald bot: {e:?} waiting; its output:\n{}", self.log.join("\n")),
+                Err(e) => panic!(
+                    "skald bot: {e:?} waiting; its output:\n{}",
+                    self.log.join("\n")
+                ),
             }
         }
     }
@@ -264,7 +267,15 @@ fn bots_play_whole_games_on_the_real_server() {
         let ending = |t: &str| {
             t.lines()
                 .find(|l| l.contains(&format!("game {id} over:")))
-                .map(|l| l.split(": ").nth(2).unwrap_or("").split(',').next().unwrap().to_string())
+                .map(|l| {
+                    l.split(": ")
+                        .nth(2)
+                        .unwrap_or("")
+                        .split(',')
+                        .next()
+                        .unwrap()
+                        .to_string()
+                })
         };
         assert_eq!(ending(&text), ending(&joiner_text), "game {id}");
         assert!(text.contains(&format!("{}×{}", ["11", "13"][i], ["11", "13"][i])));
@@ -277,7 +288,10 @@ fn bots_play_whole_games_on_the_real_server() {
         for secret in secrets {
             assert!(!text.contains(secret), "a password was printed:\n{text}");
         }
-        assert!(text.contains("login skald-"), "the login line is logged, redacted");
+        assert!(
+            text.contains(" create_account skald-") && text.contains(" <password>"),
+            "the login line is logged, redacted:\n{text}"
+        );
         assert!(!text.contains("? game"), "a move was refused:\n{text}");
     }
     let _ = std::fs::remove_dir_all(&home);

@@ -66,6 +66,9 @@ pub struct Args {
     /// added after each move) or untimed.
     #[arg(long, default_value = "15+10")]
     clock: String,
+    /// With --accept, join only games this account opened.
+    #[arg(long, value_name = "NAME")]
+    opponent: Option<String>,
     /// --create opens rated games.
     #[arg(long)]
     rated: bool,
@@ -357,7 +360,10 @@ impl Bot {
             };
             match answer {
                 Ok(()) => {
-                    eprintln!("skald bot: logged in to {} as {}", self.args.server, self.user);
+                    eprintln!(
+                        "skald bot: logged in to {} as {}",
+                        self.args.server, self.user
+                    );
                     return Ok(());
                 }
                 Err(reason) if create && reason.starts_with("already_exists") => create = false,
@@ -441,12 +447,16 @@ impl Bot {
             _ => None,
         };
         let user = self.user.clone();
+        let opponent = self.args.opponent.clone();
         let fits = |g: &ServerGame| {
-            let free = match (&g.attacker, &g.defender) {
-                (Some(a), None) if *a != user => Side::Second,
-                (None, Some(d)) if *d != user => Side::First,
+            let (free, creator) = match (&g.attacker, &g.defender) {
+                (Some(a), None) if *a != user => (Side::Second, a),
+                (None, Some(d)) if *d != user => (Side::First, d),
                 _ => return false,
             };
+            if opponent.as_ref().is_some_and(|o| o != creator) {
+                return false;
+            }
             !g.challenge_accepted
                 && !g.game_over
                 && sizes.contains(&g.board_size)
@@ -559,11 +569,16 @@ impl Bot {
             }
             ServerLine::GenerateMove { id, side } => {
                 let State::Playing(game) = &self.state else {
-                    eprintln!("skald bot: ignored the server's turn in game {id}: skald is not playing it");
+                    eprintln!(
+                        "skald bot: ignored the server's turn in game {id}: skald is not playing it"
+                    );
                     return Ok(());
                 };
                 if game.id != id {
-                    eprintln!("skald bot: ignored the server's turn in game {id}: skald plays game {}", game.id);
+                    eprintln!(
+                        "skald bot: ignored the server's turn in game {id}: skald plays game {}",
+                        game.id
+                    );
                     return Ok(());
                 }
                 if side != game.side {
@@ -623,7 +638,11 @@ impl Bot {
                     let won = winner == game.side;
                     eprintln!(
                         "skald bot: game {id} over: the {} won, skald {} (after {} plies)",
-                        if winner == Side::First { "attackers" } else { "defenders" },
+                        if winner == Side::First {
+                            "attackers"
+                        } else {
+                            "defenders"
+                        },
                         if won { "won" } else { "lost" },
                         self.engine.session().moves_played().len()
                     );

@@ -82,7 +82,9 @@ impl GameSettings {
             TimeControl::Fischer {
                 start_ms,
                 add_seconds,
-            } => serde_json::json!({"Timed": {"add_seconds": add_seconds, "milliseconds_left": start_ms}}),
+            } => {
+                serde_json::json!({"Timed": {"add_seconds": add_seconds, "milliseconds_left": start_ms}})
+            }
         };
         let json = serde_json::json!({
             "role": if self.role == Side::First { "Attacker" } else { "Defender" },
@@ -387,7 +389,9 @@ pub fn parse_line(line: &str) -> Result<ServerLine, String> {
     let words: Vec<&str> = line.split_ascii_whitespace().collect();
     match words.as_slice() {
         ["=", "login", ..] => Ok(ServerLine::LoggedIn),
-        ["?", "login" | "create_account", rest @ ..] => Ok(ServerLine::LoginRefused(rest.join(" "))),
+        ["?", "login" | "create_account", rest @ ..] => {
+            Ok(ServerLine::LoginRefused(rest.join(" ")))
+        }
         ["=", "new_game", id, ..] => Ok(ServerLine::GameCreated(parse_id(Some(id), line)?)),
         ["=", "join_game_pending", id, ..] => {
             Ok(ServerLine::JoinPending(parse_id(Some(id), line)?))
@@ -434,7 +438,11 @@ pub fn parse_line(line: &str) -> Result<ServerLine, String> {
             let value: Value = serde_json::from_str(json.trim())
                 .map_err(|_| format!("unreadable game_time: '{}'", shorten(line)))?;
             let get = |k: &str| value.get(k).and_then(Value::as_i64);
-            match (value.get("id").and_then(Value::as_u64), get("attacker_ms_left"), get("defender_ms_left")) {
+            match (
+                value.get("id").and_then(Value::as_u64),
+                get("attacker_ms_left"),
+                get("defender_ms_left"),
+            ) {
                 (Some(id), Some(attacker_ms), Some(defender_ms)) => Ok(ServerLine::GameTime {
                     id: id as GameId,
                     attacker_ms,
@@ -461,7 +469,9 @@ pub fn parse_line(line: &str) -> Result<ServerLine, String> {
             let json = line.split_once("games_updated").map_or("", |(_, j)| j);
             parse_games_updated(json.trim(), line)
         }
-        ["=", "initialize_display", ..] => Ok(ServerLine::OpenGames(parse_initialize_display(line))),
+        ["=", "initialize_display", ..] => {
+            Ok(ServerLine::OpenGames(parse_initialize_display(line)))
+        }
         ["?", command, rest @ ..] => Ok(ServerLine::Refused {
             command: command.to_string(),
             reason: rest.join(" "),
@@ -520,10 +530,7 @@ pub fn check_credentials(user: &str, password: &str) -> Result<(), String> {
 
 /// The bot's move: `game ID play ROLE FROM TO`, the squares as the server writes them.
 pub fn move_line(id: GameId, side: Side, from: &str, to: &str) -> String {
-    format!(
-        "game {id} play {} {from} {to}",
-        super::htp::role_name(side)
-    )
+    format!("game {id} play {} {from} {to}", super::htp::role_name(side))
 }
 
 /// The bot resigns: `game ID play ROLE resigns _`.
@@ -561,7 +568,11 @@ mod tests {
             time: TimeControl::Untimed,
             board_size: 13,
         };
-        assert!(untimed.new_game_line().contains(r#""time_settings":"UnTimed""#));
+        assert!(
+            untimed
+                .new_game_line()
+                .contains(r#""time_settings":"UnTimed""#)
+        );
         assert!(untimed.new_game_line().contains(r#""role":"Defender""#));
     }
 
@@ -570,7 +581,9 @@ mod tests {
         assert_eq!(parse_line("= login"), Ok(ServerLine::LoggedIn));
         assert_eq!(
             parse_line("? login multiple_possible_errors wrong password"),
-            Ok(ServerLine::LoginRefused("multiple_possible_errors wrong password".into()))
+            Ok(ServerLine::LoginRefused(
+                "multiple_possible_errors wrong password".into()
+            ))
         );
         assert_eq!(parse_line("= new_game 7"), Ok(ServerLine::GameCreated(7)));
         assert_eq!(
@@ -635,7 +648,9 @@ mod tests {
             })
         );
         assert_eq!(
-            parse_line(r#"= game_time {"id":2,"attacker_ms_left":898500,"defender_ms_left":900000}"#),
+            parse_line(
+                r#"= game_time {"id":2,"attacker_ms_left":898500,"defender_ms_left":900000}"#
+            ),
             Ok(ServerLine::GameTime {
                 id: 2,
                 attacker_ms: 898_500,
@@ -707,7 +722,10 @@ mod tests {
             }
         );
         assert_eq!(games[1].defender.as_deref(), Some("b-2"));
-        assert_eq!((games[1].board_size, games[1].time, games[1].rated), (13, TimeControl::Untimed, true));
+        assert_eq!(
+            (games[1].board_size, games[1].time, games[1].rated),
+            (13, TimeControl::Untimed, true)
+        );
         assert_eq!(
             parse_line("= initialize_display ([],Users(({})),false,false)"),
             Ok(ServerLine::OpenGames(vec![]))
