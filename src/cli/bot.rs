@@ -315,7 +315,7 @@ fn parse_clock(text: &str) -> Result<TimeControl> {
     let parsed = text.split_once('+').and_then(|(m, s)| {
         let m: u64 = m.trim().parse().ok()?;
         let s: u64 = s.trim().parse().ok()?;
-        (m >= 1 && m <= 10_000 && s <= 3600).then_some(TimeControl::Fischer {
+        ((1..=10_000).contains(&m) && s <= 3600).then_some(TimeControl::Fischer {
             start_ms: m * 60_000,
             add_seconds: s,
         })
