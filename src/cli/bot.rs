@@ -163,6 +163,18 @@ impl Connection {
         self.send_as(line, line)
     }
 
+    /// Logs out and waits (at most 5 s) for the server to close the connection, so that
+    /// neither side resets it with lines unread.
+    fn logout(&mut self) {
+        if self.send("logout").is_err() {
+            return;
+        }
+        let _ = self.writer.set_read_timeout(Some(Duration::from_secs(5)));
+        let verbose = std::mem::replace(&mut self.verbose, false);
+        while let Ok(Some(_)) = self.read() {}
+        self.verbose = verbose;
+    }
+
     /// The next line (without its newline), or `None` when the server has closed the connection.
     fn read(&mut self) -> Result<Option<String>> {
         let mut bytes = Vec::new();
@@ -425,7 +437,7 @@ impl Bot {
                 .map_err(|e| anyhow!("unreadable line from the server: {e}"))?;
             self.handle(parsed)?;
         }
-        self.conn.send("logout").ok();
+        self.conn.logout();
         Ok(())
     }
 
