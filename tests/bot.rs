@@ -13,6 +13,10 @@
 //! with status 0 and agree on each result, and no password appears in anything they print
 //! (their protocol logs included).
 //!
+//! A stand-in server on a free port (no install needed) checks the errors: an unreadable line
+//! (malformed, or not UTF-8) and a closed connection end the bot with a clear `error: …`, and
+//! the password is sent to the server but not printed.
+//!
 //! The server's port (49152) is fixed in its source: the test waits for it to be free (another
 //! run of this test), and its server's data live in a temporary HOME.
 
@@ -295,4 +299,76 @@ fn bots_play_whole_games_on_the_real_server() {
         assert!(!text.contains("? game"), "a move was refused:\n{text}");
     }
     let _ = std::fs::remove_dir_all(&home);
+}
+
+/// A stand-in server on a free port that answers the login, then sends `lines` and closes;
+/// returns the bot's exit status and output, and what the bot sent.
+fn against_fake_server(lines: &[&[u8]]) -> (bool, String, String) {
+    use std::io::Write;
+    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+    let address = listener.local_addr().unwrap().to_string();
+    let lines: Vec<Vec<u8>> = lines.iter().map(|l| l.to_vec()).collect();
+    let server = std::thread::spawn(move || {
+        let (stream, _) = listener.accept().unwrap();
+        let mut reader = BufReader::new(stream.try_clone().unwrap());
+        let mut writer = stream;
+        let mut login = String::new();
+        reader.read_line(&mut login).unwrap();
+        writer.write_all(b"= login\n").unwrap();
+        for line in lines {
+            writer.write_all(&line).unwrap();
+        }
+        let mut rest = String::new();
+        let _ = writer.shutdown(std::net::Shutdown::Write);
+        let _ = std::io::Read::read_to_string(&mut reader, &mut rest);
+        login + &rest
+    });
+    let mut bot = Bot::start(
+        &[
+            "--server",
+            &address,
+            "--user",
+            "skald",
+            "--create",
+            "--verbose",
+        ],
+        Some("fake-secret"),
+    );
+    let ok = bot.finish(Duration::from_secs(60));
+    let sent = server.join().unwrap();
+    (ok, bot.text(), sent)
+}
+
+#[test]
+fn unreadable_server_lines_and_a_closed_connection_are_clear_errors() {
+    let (ok, text, sent) =
+        against_fake_server(&[b"version 6.4.1\n", b"game x generate_move attacker\n"]);
+    assert!(!ok);
+    assert!(
+        text.contains(
+            "error: unreadable line from the server: no game id in 'game x generate_move attacker'"
+        ),
+        "{text}"
+    );
+    // The password went to the server, and nowhere else.
+    assert!(
+        sent.starts_with("32d9a140 login skald fake-secret\n"),
+        "{sent}"
+    );
+    assert!(sent.contains("new_game {"), "{sent}");
+    assert!(!text.contains("fake-secret"), "{text}");
+
+    let (ok, text, _) = against_fake_server(&[b"= new_game 0\n", b"\xff\xfe\n"]);
+    assert!(!ok);
+    assert!(
+        text.contains("error: the server sent a line that is not UTF-8"),
+        "{text}"
+    );
+
+    let (ok, text, _) = against_fake_server(&[b"= new_game 0\n"]);
+    assert!(!ok);
+    assert!(
+        text.contains("error: the server closed the connection"),
+        "{text}"
+    );
 }

@@ -33,6 +33,7 @@ const MAX_LINE: u64 = 64 << 20;
 
 /// Arguments of `skald bot`.
 #[derive(clap::Args)]
+#[command(group(clap::ArgGroup::new("mode").required(true).args(["create", "accept"])))]
 pub struct Args {
     /// The server, HOST:PORT (hnefatafl.org's is hnefatafl.org:49152).
     #[arg(long, default_value = DEFAULT_SERVER)]
@@ -50,7 +51,7 @@ pub struct Args {
     #[arg(long)]
     create_account: bool,
     /// Open games and play the first player who asks to join each.
-    #[arg(long, conflicts_with = "accept", required_unless_present = "accept")]
+    #[arg(long)]
     create: bool,
     /// Join games that other players open (those of --board's size), one at a time.
     #[arg(long)]
@@ -291,7 +292,9 @@ pub fn run(args: Args) -> Result<()> {
         tally: Tally::default(),
         open: BTreeMap::new(),
     };
-    let result = bot.login(&password).and_then(|()| bot.play());
+    bot.login(&password)
+        .map_err(|e| anyhow!("{}", bot.conn.redact(&format!("{e:#}"))))?;
+    let result = bot.play();
     let t = &bot.tally;
     eprintln!(
         "skald bot: {} game{}: {} won, {} drawn, {} lost",
@@ -385,9 +388,14 @@ impl Bot {
                     server::VERSION_ID
                 ),
                 Err(reason) => bail!(
-                    "the server refused the login as {}: {}",
+                    "the server refused the login as {}: {}{}",
                     self.user,
-                    self.conn.redact(&reason)
+                    self.conn.redact(&reason),
+                    if reason.contains("account_not_in_database") && !create {
+                        " (--create-account makes the account on a server that allows it)"
+                    } else {
+                        ""
+                    }
                 ),
             }
         }
