@@ -66,19 +66,19 @@ fn negative_numbers_have_their_own_message() {
     let cases: &[(&[&str], &str)] = &[
         (
             &["perft", "--variant", "tablut", "--depth", "-3"],
-            "--depth must be a positive whole number, got -3",
+            "--depth must be a whole number from 1 to 64, got -3",
         ),
         (
             &["bench", "--depth", "-1"],
-            "--depth must be a positive whole number, got -1",
+            "--depth must be a whole number from 1 to 10, got -1",
         ),
         (
             &["bench", "--threads", "0"],
-            "--threads must be a positive whole number, got 0",
+            "--threads must be a whole number from 1 to 256, got 0",
         ),
         (
             &["openings", "--variant", "ataxx", "--count", "-5"],
-            "--count must be a positive whole number, got -5",
+            "--count must be a whole number from 1 to 2000, got -5",
         ),
         (
             &["openings", "--variant", "ataxx", "--seed", "-1"],
@@ -152,7 +152,7 @@ fn numbers_above_their_bound_are_refused() {
         ),
         (
             &["openings", "--variant", "brandubh", "--played", "0"],
-            "--played must be a positive whole number",
+            "--played must be a whole number from 1 to 10000000, got 0",
         ),
     ];
     for (args, expect) in cases {

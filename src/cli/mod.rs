@@ -138,7 +138,7 @@ pub fn finish(result: anyhow::Result<()>) -> anyhow::Result<()> {
 }
 
 /// A clap value parser for a whole number from `lo` to `hi` (inclusive), whose errors name the
-/// option and fit on one line: `--depth must be a positive whole number, got -3`,
+/// option and fit on one line: `--depth must be a whole number from 1 to 64, got -3`,
 /// `--depth must be at most 10 (deeper runs take hours), got 30`. Options using it should set
 /// `allow_negative_numbers = true` so that `-3` reaches it as a value.
 #[derive(Clone, Copy, Debug)]
@@ -172,12 +172,11 @@ impl clap::builder::TypedValueParser for Whole {
             .map_or("the value".to_string(), |l| format!("--{l}"));
         let text = value.to_string_lossy();
         let fail = |msg: String| clap::Error::raw(clap::error::ErrorKind::ValueValidation, msg);
-        let low = if self.lo == 0 {
-            "a whole number 0 or more".to_string()
-        } else if self.lo == 1 {
-            "a positive whole number".to_string()
+        // Below the range: the whole range, so the message says what to type.
+        let low = if self.hi == u64::MAX {
+            format!("a whole number {} or more", self.lo)
         } else {
-            format!("a whole number from {}", self.lo)
+            format!("a whole number from {} to {}", self.lo, self.hi)
         };
         let n: u64 = match text.trim().parse::<i128>() {
             Ok(n) if n < self.lo as i128 => {
