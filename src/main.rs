@@ -141,13 +141,50 @@ fn main() {
     // Set by tests/doc_examples.rs, which checks that every command line the documents show
     // parses: it stops here, before anything runs.
     if std::env::var_os("SKALD_ONLY_PARSE_ARGUMENTS").is_some() {
-        println!("arguments parsed");
+        only_parse(&args);
         return;
     }
     if cli.command.as_ref().is_some_and(Command::writes_for_people) {
         quiet_broken_pipe();
     }
     let _ = cli::finish(run(cli));
+}
+
+/// For the documents' test: says "arguments parsed", or names the old (hidden) flag spellings
+/// that `args` uses and exits 2: documents show the current names only.
+fn only_parse(args: &[std::ffi::OsString]) {
+    let mut cmd = Cli::command();
+    let Ok(mut matches) = cmd.clone().try_get_matches_from(args) else {
+        return;
+    };
+    let mut old = Vec::new();
+    loop {
+        for arg in cmd.get_arguments() {
+            if arg.is_hide_set()
+                && matches.value_source(arg.get_id().as_str())
+                    == Some(clap::parser::ValueSource::CommandLine)
+            {
+                old.push(format!(
+                    "--{}",
+                    arg.get_long().unwrap_or(arg.get_id().as_str())
+                ));
+            }
+        }
+        let Some((name, sub)) = matches.remove_subcommand() else {
+            break;
+        };
+        let Some(next) = cmd.find_subcommand(&name).cloned() else {
+            break;
+        };
+        cmd = next;
+        matches = sub;
+    }
+    if old.is_empty() {
+        println!("arguments parsed");
+    } else {
+        eprintln!("old flag names used: {}", old.join(", "));
+        std::process::exit(2);
+    }
 }
 
 impl Command {

@@ -286,11 +286,11 @@ fn transcript_blocks_are_found() {
 }
 
 /// The `skald` command lines of a document's shell blocks (```` ```sh ````), as argument lists
-/// after `skald`, each with its place (`README.md:57`). Recognised: `skald …`,
+/// after `skald`, each with its place (`README.md:57`). Recognised: `skald …`, `./skald …`,
 /// `./target/release/skald …`, `cargo run --release -- …` and `$S …` (the documents' short name
 /// for the binary); a `\` at the end of a line continues it, `# …` comments are dropped. Left out:
-/// pipelines and redirections (their input is another program's), lines with `<placeholders>`
-/// or `[optional parts]` (synopses, not commands), and blocks marked
+/// pipelines and redirections (their input is another program's), lines with `<placeholders>`,
+/// `[optional parts]` (synopses, not commands) or shell variables other than `$S`, and blocks marked
 /// `<!-- example: not checked (why) -->`.
 fn command_lines(name: &str, text: &str) -> Vec<(String, Vec<String>)> {
     let lines: Vec<&str> = text.lines().collect();
@@ -334,7 +334,7 @@ fn command_lines(name: &str, text: &str) -> Vec<(String, Vec<String>)> {
                 .take_while(|w| !w.starts_with('#'))
                 .collect();
             let rest = match words.first().map(String::as_str) {
-                Some("skald" | "./target/release/skald" | "$S") => &words[1..],
+                Some("skald" | "./skald" | "./target/release/skald" | "$S") => &words[1..],
                 Some("cargo")
                     if words.get(1).is_some_and(|w| w == "run")
                         && let Some(dash) = words.iter().position(|w| w == "--") =>
@@ -345,7 +345,10 @@ fn command_lines(name: &str, text: &str) -> Vec<(String, Vec<String>)> {
             };
             let shell = ["|", ">", "<", "&&", ";", "2>", "$("];
             let placeholder = |w: &String| {
-                (w.starts_with('<') && w.ends_with('>')) || w.starts_with('[') || w.contains("…")
+                (w.starts_with('<') && w.ends_with('>'))
+                    || w.starts_with('[')
+                    || w.contains("…")
+                    || w.replace("$S", "").contains('$')
             };
             if words
                 .iter()
