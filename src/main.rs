@@ -279,7 +279,10 @@ fn perft(
 ) -> Result<()> {
     let max = skald::perft::max_cli_depth(variant);
     if depth > max {
-        bail!("--depth must be at most {max} for {variant} (deeper runs take hours), got {depth}");
+        bail!(
+            "--depth must be at most {max} for {variant} (deeper runs take hours), got {depth}; \
+             see 'skald perft --help'"
+        );
     }
     let mut session = new_session(variant);
     if let Some(fen) = fen {

@@ -35,7 +35,7 @@ impl TimeControl {
                 Ok(x) if (0.0..=1e6).contains(&x) => Ok((x * 1000.0).round() as u64),
                 _ => bail!(
                     "--tc must be <seconds>+<increment seconds>, each a number from 0 to \
-                     1000000 (e.g. 10+0.1); the {what} is '{t}' in '{s}'"
+                     1000000 (e.g. 10+0.1); the {what} is '{t}' in '{s}'; see 'skald match --help'"
                 ),
             }
         };
