@@ -4,7 +4,7 @@
 //!
 //! Each game starts from `--plies` uniformly random legal moves from the start position, drawn
 //! by a generator seeded from `--seed` and the game's number; the opening is kept when the game
-//! is still on and a search of `--nodes` nodes scores it within `--max-opening-score`
+//! is still on and a search of `--nodes` nodes scores it within `--max-score`
 //! centipawns of equal, else another is drawn. Then both sides play the best move of a search
 //! of `--nodes` nodes (one search thread, fresh tables each game, so a game depends only on the
 //! seed, the game's number and the engine) until the game is over by the rules. The searches
@@ -26,7 +26,7 @@
 //!
 //! Positions whose score is a forced result (a mate score: the search saw the game's end) are
 //! not written, and neither is the final position (nothing to search). The output is the same
-//! for every `--threads` (games are written in order), so jobs are reproducible by seed.
+//! for every `--concurrency` (games are written in order), so jobs are reproducible by seed.
 
 use super::Whole;
 use anyhow::{Context, Result, bail};
