@@ -20,7 +20,15 @@ struct Server {
 impl Server {
     fn start(extra: &[&str]) -> Server {
         let mut child = Command::new(env!("CARGO_BIN_EXE_skald"))
-            .args(["serve", "--port", "0", "--max-nodes", "3000", "--searches", "2"])
+            .args([
+                "serve",
+                "--port",
+                "0",
+                "--max-nodes",
+                "3000",
+                "--searches",
+                "2",
+            ])
             .args(extra)
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
@@ -128,7 +136,9 @@ fn id(state: &Value) -> String {
 }
 
 fn error_of(v: &Value) -> &str {
-    v["error"].as_str().unwrap_or_else(|| panic!("no JSON error: {v}"))
+    v["error"]
+        .as_str()
+        .unwrap_or_else(|| panic!("no JSON error: {v}"))
 }
 
 #[test]
@@ -137,9 +147,15 @@ fn the_page_its_assets_and_the_variants() {
     let (status, page) = server.get("/");
     assert_eq!(status, 200);
     let page = page.as_str().unwrap();
-    assert!(page.contains("<svg id=\"board\"") && page.contains("/app.js"), "{page}");
+    assert!(
+        page.contains("<svg id=\"board\"") && page.contains("/app.js"),
+        "{page}"
+    );
     // No asset from the network: only the server's own.
-    assert!(!page.contains("http://") && !page.contains("https://"), "{page}");
+    assert!(
+        !page.contains("http://") && !page.contains("https://"),
+        "{page}"
+    );
     for (path, needle) in [("/app.js", "EventSource"), ("/style.css", "@media")] {
         let (status, text) = server.get(path);
         assert_eq!(status, 200, "{path}");
@@ -191,7 +207,12 @@ fn every_variant_starts() {
         let s = server.create(json!({ "variant": variant, "mode": "hotseat" }));
         assert_eq!(s["size"], size, "{variant}");
         assert_eq!(s["board"].as_array().unwrap().len(), size, "{variant}");
-        assert_eq!(s["marks"].as_array().unwrap().len(), marks, "{variant}: {}", s["marks"]);
+        assert_eq!(
+            s["marks"].as_array().unwrap().len(),
+            marks,
+            "{variant}: {}",
+            s["marks"]
+        );
         assert_eq!(s["to_move"], "first");
         assert!(s["result"].is_null());
         let targets = s["targets"].as_object().unwrap();
@@ -222,7 +243,10 @@ fn a_game_against_the_computer() {
     let server = Server::start(&[]);
     let s = server.create(json!({ "variant": "brandubh", "side": "attackers", "level": "easy" }));
     let game = id(&s);
-    assert_eq!((s["mode"].as_str(), s["human"].as_str()), (Some("computer"), Some("first")));
+    assert_eq!(
+        (s["mode"].as_str(), s["human"].as_str()),
+        (Some("computer"), Some("first"))
+    );
     assert_eq!(s["engine_to_move"], false);
     // The computer's move on your turn: refused, nothing changes.
     let before = server.snapshot(&game);
@@ -284,7 +308,8 @@ fn a_game_against_the_computer() {
 #[test]
 fn game_end_captures_and_undo() {
     let server = Server::start(&[]);
-    let s = server.create(json!({ "variant": "ataxx", "mode": "hotseat", "fen": "xo5/7/7/7/7/7/7 x 0 1" }));
+    let s = server
+        .create(json!({ "variant": "ataxx", "mode": "hotseat", "fen": "xo5/7/7/7/7/7/7 x 0 1" }));
     let game = id(&s);
     let (status, s) = server.post(&format!("/api/games/{game}/move"), json!({ "move": "a6" }));
     assert_eq!(status, 200, "{s}");
@@ -295,7 +320,10 @@ fn game_end_captures_and_undo() {
     assert_eq!(s["legal"], json!([]));
     let before = server.snapshot(&game);
     for path in ["move", "engine-move"] {
-        let (status, e) = server.post(&format!("/api/games/{game}/{path}"), json!({ "move": "a5" }));
+        let (status, e) = server.post(
+            &format!("/api/games/{game}/{path}"),
+            json!({ "move": "a5" }),
+        );
         assert_eq!(status, 409, "{path}: {e}");
         assert!(error_of(&e).contains("over"), "{e}");
     }
@@ -359,7 +387,11 @@ fn bad_requests_change_nothing() {
         ("move", r#"{"mv": "e1-e2"}"#, 400),
         ("move", "[1, 2]", 400),
         ("load", r#"{"record": "this is no record"}"#, 400),
-        ("load", r#"{"record": "[Variant \"tablut\"]\n\n1. a1-a2 *\n"}"#, 400),
+        (
+            "load",
+            r#"{"record": "[Variant \"tablut\"]\n\n1. a1-a2 *\n"}"#,
+            400,
+        ),
         ("undo", "", 409),
     ] {
         let (status, e) = server.call("POST", &format!("/api/games/{game}/{path}"), Some(body));
@@ -382,7 +414,11 @@ fn bad_requests_change_nothing() {
     assert_eq!(status, 400);
     assert!(error_of(&e).contains("Ataxx"), "{e}");
     // Unknown games.
-    for path in ["/api/games/999999", "/api/games/abc", "/api/games/-1/record"] {
+    for path in [
+        "/api/games/999999",
+        "/api/games/abc",
+        "/api/games/-1/record",
+    ] {
         let (status, e) = server.get(path);
         assert_eq!(status, 404, "{path}");
         error_of(&e);
@@ -413,7 +449,10 @@ fn records_saved_and_loaded() {
         }
         // Loaded into another game (of another variant): the same position and moves.
         let other = id(&server.create(json!({ "variant": "ataxx", "mode": "hotseat" })));
-        let (status, s) = server.post(&format!("/api/games/{other}/load"), json!({ "record": text }));
+        let (status, s) = server.post(
+            &format!("/api/games/{other}/load"),
+            json!({ "record": text }),
+        );
         assert_eq!(status, 200, "{format}: {s}");
         assert_eq!(s["variant"], "brandubh");
         assert_eq!(s["moves"], played["moves"], "{format}");
@@ -444,7 +483,14 @@ fn records_saved_and_loaded() {
 #[test]
 fn concurrent_games() {
     let server = Server::start(&[]);
-    let variants = ["brandubh", "ataxx", "tablut", "copenhagen", "brandubh", "ataxx"];
+    let variants = [
+        "brandubh",
+        "ataxx",
+        "tablut",
+        "copenhagen",
+        "brandubh",
+        "ataxx",
+    ];
     std::thread::scope(|scope| {
         for variant in variants {
             let server = &server;
@@ -507,7 +553,8 @@ fn live_analysis_by_server_sent_events() {
     assert_eq!(status, 200);
     assert!(v["stopped"].is_boolean());
     // A game that is over: done at once.
-    let over = server.create(json!({ "variant": "ataxx", "mode": "hotseat", "fen": "x6/7/7/7/7/7/7 o 0 1" }));
+    let over = server
+        .create(json!({ "variant": "ataxx", "mode": "hotseat", "fen": "x6/7/7/7/7/7/7 o 0 1" }));
     let events = server.events(&format!("/api/games/{}/analysis", id(&over)));
     assert_eq!(events.len(), 1, "{events:?}");
     assert_eq!(events[0].1["over"], true);
@@ -516,10 +563,17 @@ fn live_analysis_by_server_sent_events() {
 #[test]
 fn another_address_is_an_explicit_choice_with_a_warning() {
     let mut server = Server::start(&["--bind", "0.0.0.0"]);
-    assert!(server.base.starts_with("http://127.0.0.1:"), "{}", server.base);
+    assert!(
+        server.base.starts_with("http://127.0.0.1:"),
+        "{}",
+        server.base
+    );
     let mut err = BufReader::new(server.child.stderr.take().unwrap());
     let mut line = String::new();
     err.read_line(&mut line).unwrap();
-    assert!(line.starts_with("warning:") && line.contains("0.0.0.0"), "{line}");
+    assert!(
+        line.starts_with("warning:") && line.contains("0.0.0.0"),
+        "{line}"
+    );
     assert_eq!(server.get("/api/variants").0, 200);
 }

@@ -65,7 +65,9 @@ fn the_page_played_in_headless_chromium() {
     let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
     let shots = std::env::var_os("SKALD_SCREENSHOTS")
         .map(|d| root.join(d))
-        .unwrap_or_else(|| std::env::temp_dir().join(format!("skald-serve-{}", std::process::id())));
+        .unwrap_or_else(|| {
+            std::env::temp_dir().join(format!("skald-serve-{}", std::process::id()))
+        });
     let out = Command::new(&python)
         .arg(root.join("tests/browser/serve_page.py"))
         .arg(env!("CARGO_BIN_EXE_skald"))

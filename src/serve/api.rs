@@ -168,7 +168,10 @@ pub fn state_json(id: u64, game: &Game) -> Value {
                 for (i, row) in rows.iter().enumerate() {
                     let rank = size - 1 - i;
                     for (file, c) in row.iter().enumerate() {
-                        if *c == own && own.is_some() && tf.abs_diff(file) <= 1 && tr.abs_diff(rank) <= 1
+                        if *c == own
+                            && own.is_some()
+                            && tf.abs_diff(file) <= 1
+                            && tr.abs_diff(rank) <= 1
                         {
                             targets
                                 .entry(super::state::square_name(file, rank))
@@ -208,7 +211,11 @@ pub fn state_json(id: u64, game: &Game) -> Value {
         ),
     };
     let (variant, rules, title) = match &game.rules {
-        Rules::Variant(v) => (json!(v.name()), Value::Null, v.descriptor().title.to_string()),
+        Rules::Variant(v) => (
+            json!(v.name()),
+            Value::Null,
+            v.descriptor().title.to_string(),
+        ),
         Rules::OpenTafl(r) => (
             Value::Null,
             json!(r),
@@ -317,7 +324,9 @@ pub async fn create(State(app): State<Arc<App>>, bytes: Bytes) -> Result<Respons
             };
             let level = match &req.level {
                 Some(l) => Level::parse(l).ok_or_else(|| {
-                    ApiError::bad(format!("unknown level '{l}': expected easy, medium or hard"))
+                    ApiError::bad(format!(
+                        "unknown level '{l}': expected easy, medium or hard"
+                    ))
                 })?,
                 None => Level::Medium,
             };
@@ -338,7 +347,10 @@ pub async fn create(State(app): State<Arc<App>>, bytes: Bytes) -> Result<Respons
     let game = Game::new(rules, session, mode);
     let state = {
         let id = app.store.insert(game);
-        let game = app.store.get(id).ok_or_else(|| ApiError::internal("game lost"))?;
+        let game = app
+            .store
+            .get(id)
+            .ok_or_else(|| ApiError::internal("game lost"))?;
         let g = lock(&game);
         state_json(id, &g)
     };
@@ -353,7 +365,10 @@ pub async fn get(State(app): State<Arc<App>>, Path(id): Path<String>) -> Answer 
 }
 
 /// `DELETE /api/games/{id}`: drops the game.
-pub async fn delete(State(app): State<Arc<App>>, Path(id): Path<String>) -> Result<StatusCode, ApiError> {
+pub async fn delete(
+    State(app): State<Arc<App>>,
+    Path(id): Path<String>,
+) -> Result<StatusCode, ApiError> {
     match id.parse::<u64>() {
         Ok(n) if app.store.remove(n) => Ok(StatusCode::NO_CONTENT),
         _ => Err(ApiError::no_game(&id)),
@@ -527,8 +542,8 @@ pub async fn load(State(app): State<Arc<App>>, Path(id): Path<String>, bytes: By
         Some(v) => v.parse::<Variant>().map_err(|e| ApiError::bad(e.0))?,
         None => Variant::Ataxx,
     };
-    let mut games =
-        load_records_as(&req.record, untagged).map_err(|e| ApiError::bad(format!("record: {e}")))?;
+    let mut games = load_records_as(&req.record, untagged)
+        .map_err(|e| ApiError::bad(format!("record: {e}")))?;
     let count = games.len();
     let index = req.game.unwrap_or(1);
     if index == 0 || index > count {
@@ -618,7 +633,10 @@ pub async fn record(
     );
     Ok((
         [
-            (header::CONTENT_TYPE, "text/plain; charset=utf-8".to_string()),
+            (
+                header::CONTENT_TYPE,
+                "text/plain; charset=utf-8".to_string(),
+            ),
             (
                 header::CONTENT_DISPOSITION,
                 format!("attachment; filename=\"{file}\""),

@@ -12,6 +12,7 @@ The server runs with a node cap per search (the hidden --max-nodes) so that the 
 quick and do not depend on the machine's speed.
 """
 
+import os
 import random
 import subprocess
 import sys
@@ -27,11 +28,13 @@ from selenium.webdriver.support.ui import Select, WebDriverWait
 CHROMIUM = "/usr/bin/chromium"
 CHROMEDRIVER = "/usr/bin/chromedriver"
 WAIT = 30  # seconds for any one thing to happen on the page
+# The node cap of every search (SERVE_PAGE_NODES: more for deeper analysis in screenshots).
+NODES = os.environ.get("SERVE_PAGE_NODES", "1500")
 
 
 def start_server(binary):
     proc = subprocess.Popen(
-        [binary, "serve", "--port", "0", "--max-nodes", "1500", "--analysis-time", "20"],
+        [binary, "serve", "--port", "0", "--max-nodes", NODES, "--analysis-time", "20"],
         stdout=subprocess.PIPE,
         text=True,
     )
@@ -105,6 +108,11 @@ def pick(s, rng):
     return rng.choice(choices) if choices else None
 
 
+def screenshot(d, path):
+    d.execute_script("window.scrollTo(0, 0)")
+    d.save_screenshot(str(path))
+
+
 def click_move(d, s, rng, shot=None):
     """Plays a random legal move by two clicks; checks the targets shown; returns the move."""
     choice = pick(s, rng)
@@ -118,7 +126,7 @@ def click_move(d, s, rng, shot=None):
     wanted = {t["to"] for t in s["targets"][frm]}
     assert shown == wanted, f"targets of {frm}: shown {shown}, legal {wanted}"
     if shot:
-        d.save_screenshot(shot)
+        screenshot(d, shot)
     square(d, to).click()
     return mv
 
@@ -127,14 +135,20 @@ def whole_game_vs_engine(d, variant, side, rng, shot_dir, shot_name, max_plies=4
     s = new_game(d, variant, "computer", "easy", side)
     assert s["mode"] == "computer" and s["human"] == side
     plies = 0
+    shot_taken = False
     while not s["result"]:
         version = s["version"]
-        shot = str(shot_dir / shot_name) if plies == 6 else None
+        shot = None
+        if plies >= 4 and not shot_taken:
+            shot, shot_taken = shot_dir / shot_name, True
         click_move(d, s, rng, shot)
         s = wait(d, "the move", lambda d: (n := state(d)) and n["version"] > version and n)
         s = idle(d)
         plies = len(s["moves"])
         assert plies <= max_plies, f"{variant}: no end after {plies} plies"
+    if not shot_taken:
+        time.sleep(0.7)  # the captures' animation
+        screenshot(d, shot_dir / shot_name)
     status = d.find_element(By.ID, "status").text
     assert "Game over" in status and s["result"]["reason"] in status, status
     tally = d.find_element(By.ID, "tally-text").text
@@ -205,8 +219,8 @@ def analysis(d, shot_dir, rng):
     assert d.find_element(By.ID, "evalbar").is_displayed()
     lines = d.find_elements(By.CSS_SELECTOR, "#an-lines li")
     assert lines and lines[0].text, "no MultiPV lines"
-    time.sleep(0.3)
-    d.save_screenshot(str(shot_dir / "serve-analysis.png"))
+    time.sleep(0.7)  # the captures' animation
+    screenshot(d, shot_dir / "serve-analysis.png")
     # A move restarts the analysis on the new position.
     version = s["version"]
     click_move(d, s, rng)
@@ -228,7 +242,7 @@ def phone(d, shot_dir):
     assert not wide, "the page is wider than a phone's screen"
     board = d.find_element(By.ID, "board").rect
     assert board["width"] >= 300, board
-    d.save_screenshot(str(shot_dir / "serve-phone.png"))
+    screenshot(d, shot_dir / "serve-phone.png")
     print(f"phone: board {board['width']:.0f} px wide")
 
 
@@ -239,7 +253,7 @@ def main():
     server, url = start_server(binary)
     d = None
     try:
-        d = browser(1100, 820)
+        d = browser(1200, 940)
         d.get(url)
         idle(d)
         whole_game_vs_engine(d, "brandubh", "first", rng, shot_dir, "serve-brandubh.png")
