@@ -317,8 +317,11 @@ pub struct Engines {
     free: Arc<tokio::sync::Semaphore>,
     /// The idle engines, each with the id of the game it searched last (its tables are kept
     /// for the same game and emptied for another).
-    idle: Arc<Mutex<Vec<(Engine, Option<u64>)>>>,
+    idle: Arc<Mutex<Vec<IdleEngine>>>,
 }
+
+/// An idle engine and the id of the game it searched last.
+type IdleEngine = (Engine, Option<u64>);
 
 impl Engines {
     /// `count` engines (at least one), each with the default hash table (16 MiB) and one
