@@ -16,6 +16,7 @@ import os
 import random
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -197,6 +198,47 @@ def hotseat(d, rng):
     assert y > y_flipped, f"a1 at y {y}, flipped {y_flipped}"
     d.find_element(By.ID, "flip").click()
     print(f"hot-seat: {len(s['moves'])} plies after undo, flip ok")
+    return s
+
+
+def records(d, played, tmp):
+    """Saves the game as PGN (what the Save button fetches) and loads it into a new game by
+    the Load button's file input."""
+    pgn = d.execute_script(
+        f"return fetch('/api/games/{played['id']}/record?format=pgn').then(r => r.text())")
+    assert '[Variant "brandubh"]' in pgn, pgn
+    path = tmp / "game.pgn"
+    path.write_text(pgn)
+    new_game(d, "ataxx", "hotseat")
+    version = state(d)["version"]
+    d.find_element(By.ID, "load").send_keys(str(path.resolve()))
+    s = wait(d, "the loaded game", lambda d: (n := state(d)) and n["version"] > version and n)
+    assert s["variant"] == "brandubh" and s["moves"] == played["moves"], s["moves"]
+    assert len(d.find_elements(By.CSS_SELECTOR, "#movelist li")) == (len(s["moves"]) + 1) // 2
+    print(f"records: {len(s['moves'])} plies saved and loaded")
+
+
+def opentafl_rules(d):
+    rules = "dim:9 name:mine esc:e ka:n cenh: start:/3ttt3/4t4/4T4/t3T3t/ttTTKTTtt/t3T3t/4T4/4t4/3ttt3/"
+    Select(d.find_element(By.ID, "variant")).select_by_value("rules")
+    field = d.find_element(By.ID, "rules")
+    assert field.is_displayed()
+    field.clear()
+    field.send_keys(rules)
+    s = new_game(d, "rules", "hotseat")
+    assert s["rules"] == rules and s["size"] == 9 and s["family"] == "tafl", s
+    assert len(d.find_elements(By.CSS_SELECTOR, "rect[data-sq]")) == 81
+    # A bad rules string: an error on the page, the game as it was.
+    field = d.find_element(By.ID, "rules")
+    field.clear()
+    field.send_keys("dim:7 kj:y")
+    d.find_element(By.ID, "new").click()
+    wait(d, "the error", lambda d: "unsupported" in d.find_element(By.ID, "error").text)
+    assert state(d)["id"] == s["id"]
+    # The console has the refused request's status; nothing else.
+    logged = [e for e in d.get_log("browser") if e.get("level") == "SEVERE"]
+    assert all("400" in e["message"] for e in logged), logged
+    print(f"OpenTafl rules: a {s['size']}x{s['size']} game")
 
 
 def coords(name):
@@ -217,8 +259,10 @@ def analysis(d, shot_dir, rng):
     info = d.find_element(By.ID, "an-info").text
     assert "Depth" in info, info
     assert d.find_element(By.ID, "evalbar").is_displayed()
-    lines = d.find_elements(By.CSS_SELECTOR, "#an-lines li")
-    assert lines and lines[0].text, "no MultiPV lines"
+    # (Read in one go: the list is drawn again at each report.)
+    lines = d.execute_script(
+        "return [...document.querySelectorAll('#an-lines li')].map(li => li.textContent)")
+    assert lines and lines[0], "no MultiPV lines"
     time.sleep(0.7)  # the captures' animation
     screenshot(d, shot_dir / "serve-analysis.png")
     # A move restarts the analysis on the new position.
@@ -258,7 +302,9 @@ def main():
         idle(d)
         whole_game_vs_engine(d, "brandubh", "first", rng, shot_dir, "serve-brandubh.png")
         whole_game_vs_engine(d, "ataxx", "first", rng, shot_dir, "serve-ataxx.png")
-        hotseat(d, rng)
+        played = hotseat(d, rng)
+        records(d, played, Path(tempfile.mkdtemp(prefix="skald-serve-")))
+        opentafl_rules(d)
         analysis(d, shot_dir, rng)
         phone(d, shot_dir)
         errors = [e for e in d.get_log("browser") if e.get("level") == "SEVERE"]
