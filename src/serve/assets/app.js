@@ -140,10 +140,10 @@ function render(prev) {
       if (markAt.has(name)) words.push(markAt.get(name));
       if (letter) words.push(pieceWords(letter, s));
       const rect = el("rect", {
-        x, y, width: SQ, height: SQ, class: cls, "data-sq": name, role: "gridcell",
+        x, y, width: SQ, height: SQ, class: cls, "data-sq": name, role: "button",
         tabindex: name === ui.cursor ? 0 : -1, "aria-label": words.join(" "),
       }, squares);
-      if (ui.selected === name) rect.setAttribute("aria-selected", "true");
+      if (ui.selected === name) rect.setAttribute("aria-pressed", "true");
       if (markAt.has(name)) {
         el("rect", { x: x + 6, y: y + 6, width: SQ - 12, height: SQ - 12, class: "mark" }, marks);
         el("path", { d: `M ${x + 20} ${y + 20} L ${x + 80} ${y + 80} M ${x + 80} ${y + 20} L ${x + 20} ${y + 80}`, class: "mark-x" }, marks);
