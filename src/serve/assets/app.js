@@ -238,11 +238,13 @@ function renderPanel() {
     }
     status.textContent = text;
   } else if (s.mode === "computer") {
+    const replied = s.last && s.to_move === s.human ? `skald played ${s.last.move}. ` : "";
     status.textContent = s.engine_to_move || ui.busy
       ? `skald (${s.level.name}) is thinking…`
-      : `Your move (${sideName(s.to_move)})`;
+      : `${replied}Your move (${sideName(s.to_move)})`;
   } else {
-    status.textContent = `${sideName(s.to_move)} to move`;
+    const who = sideName(s.to_move);
+    status.textContent = `${who.charAt(0).toUpperCase()}${who.slice(1)} to move`;
   }
   const list = $("movelist");
   list.replaceChildren();
