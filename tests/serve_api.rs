@@ -425,6 +425,14 @@ fn bad_requests_change_nothing() {
     }
     let (status, _) = server.post("/api/games/424242/move", json!({ "move": "a1-a2" }));
     assert_eq!(status, 404);
+    // A method an endpoint does not take, a body too large.
+    let (status, e) = server.call("DELETE", &format!("/api/games/{game}/move"), None);
+    assert_eq!(status, 405);
+    error_of(&e);
+    let huge = json!({ "record": "x".repeat(3 << 20) }).to_string();
+    let (status, e) = server.call("POST", &format!("/api/games/{game}/load"), Some(&huge));
+    assert_eq!(status, 413, "{e}");
+    error_of(&e);
     assert_eq!(server.snapshot(&game), before);
 }
 

@@ -7,6 +7,7 @@ use super::App;
 use super::state::{Game, Level, Mode, Rules, lock, move_squares, square_coords};
 use crate::cli::records::{GameRecord, load_records_as};
 use axum::body::Bytes;
+use axum::extract::rejection::BytesRejection;
 use axum::extract::{Path, Query, State};
 use axum::http::{StatusCode, header};
 use axum::response::{IntoResponse, Response};
@@ -70,8 +71,16 @@ impl IntoResponse for ApiError {
 
 type Answer = Result<axum::Json<Value>, ApiError>;
 
+/// A request body as the handlers take it: its bytes, or why it could not be read (too large:
+/// 413).
+pub type Body = Result<Bytes, BytesRejection>;
+
 /// Parses a JSON body into `T`; an empty body is `{}`.
-fn body<T: serde::de::DeserializeOwned>(bytes: &Bytes) -> Result<T, ApiError> {
+fn body<T: serde::de::DeserializeOwned>(bytes: &Body) -> Result<T, ApiError> {
+    let bytes = bytes.as_ref().map_err(|e| ApiError {
+        status: e.status(),
+        message: e.body_text(),
+    })?;
     let text = if bytes.iter().all(u8::is_ascii_whitespace) {
         &b"{}"[..]
     } else {
@@ -299,7 +308,7 @@ struct NewGame {
 }
 
 /// `POST /api/games`: a new game; answers 201 with its state.
-pub async fn create(State(app): State<Arc<App>>, bytes: Bytes) -> Result<Response, ApiError> {
+pub async fn create(State(app): State<Arc<App>>, bytes: Body) -> Result<Response, ApiError> {
     let req: NewGame = body(&bytes)?;
     let rules = match (&req.variant, &req.rules) {
         (Some(_), Some(_)) => return Err(ApiError::bad("give a variant or rules, not both")),
@@ -385,7 +394,7 @@ struct PlayMove {
 }
 
 /// `POST /api/games/{id}/move`: the person to move plays a move.
-pub async fn play(State(app): State<Arc<App>>, Path(id): Path<String>, bytes: Bytes) -> Answer {
+pub async fn play(State(app): State<Arc<App>>, Path(id): Path<String>, bytes: Body) -> Answer {
     let req: PlayMove = body(&bytes)?;
     let game = game_of(&app, &id)?;
     let mut g = lock(&game);
@@ -535,7 +544,7 @@ struct Load {
 
 /// `POST /api/games/{id}/load`: the game goes on from a record (its rules, set-up position and
 /// moves); the mode stays.
-pub async fn load(State(app): State<Arc<App>>, Path(id): Path<String>, bytes: Bytes) -> Answer {
+pub async fn load(State(app): State<Arc<App>>, Path(id): Path<String>, bytes: Body) -> Answer {
     let req: Load = body(&bytes)?;
     let game = game_of(&app, &id)?;
     let untagged = match &req.variant {

@@ -107,6 +107,12 @@ fn router(app: Arc<App>) -> Router {
         .route("/api/games/{id}/record", get(api::record))
         .route("/api/games/{id}/analysis", get(analysis::analysis))
         .route("/api/games/{id}/analysis/stop", post(analysis::stop))
+        .method_not_allowed_fallback(|| async {
+            api::ApiError {
+                status: StatusCode::METHOD_NOT_ALLOWED,
+                message: "this endpoint does not take that method (see docs/serve.md)".into(),
+            }
+        })
         .fallback(|| async {
             api::ApiError {
                 status: StatusCode::NOT_FOUND,
