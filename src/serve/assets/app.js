@@ -319,10 +319,12 @@ async function maybeEngineMove() {
   renderPanel();
   try {
     const next = await api("POST", `/api/games/${s.id}/engine-move`);
+    if (ui.state.id !== s.id) return; // a new game meanwhile
     ui.busy = false;
     showError(null);
     setState(next);
   } catch (e) {
+    if (ui.state.id !== s.id) return;
     ui.busy = false;
     if (e.status === 409) {
       await refresh().catch(showError);
@@ -337,12 +339,15 @@ async function play(move) {
   if (ui.busy) return;
   ui.busy = true;
   ui.selected = null;
+  const id = ui.state.id;
   try {
-    const next = await api("POST", `/api/games/${ui.state.id}/move`, { move });
+    const next = await api("POST", `/api/games/${id}/move`, { move });
+    if (ui.state.id !== id) return; // a new game meanwhile
     ui.busy = false;
     showError(null);
     setState(next);
   } catch (e) {
+    if (ui.state.id !== id) return;
     ui.busy = false;
     showError(e);
     await refresh().catch(() => {});
@@ -442,6 +447,7 @@ async function newGame() {
     const s = await api("POST", "/api/games", body);
     ui.token = newToken();
     ui.lines = [];
+    ui.busy = false; // a request for the old game may still be under way: its answer is dropped
     showError(null);
     setState(s);
   } catch (e) {
