@@ -1,7 +1,9 @@
 //! `skald serve`'s page in a real browser: `tests/browser/serve_page.py` drives headless
 //! Chromium (Debian's `chromium` and `chromedriver`) through selenium (in the `.venv/` that
 //! `./scripts/test` makes, or `$SKALD_PYTHON`): a whole Brandubh game and a whole Ataxx game
-//! by clicks against the engine, a hot-seat game by mouse and keyboard with undo and flip,
+//! by clicks against the engine, every game at every level (a move and the reply, from either
+//! side), a hot-seat game by mouse and keyboard with undo and flip, a record saved and loaded,
+//! an OpenTafl rules string,
 //! analysis mode, and the page at a phone's width. Screenshots go to the target directory
 //! (`SKALD_SCREENSHOTS=docs/img` to renew the README's).
 //!

@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """`skald serve`'s page in a real browser (headless Chromium through selenium and Debian's
 chromedriver), driven by clicks and keys as a player would: a whole Brandubh game and a whole
-Ataxx game against the engine (easy), a hot-seat game (moves by mouse and by keyboard, undo,
-flip), and analysis mode (evaluation bar, depth, the best line's arrows, MultiPV lines). Takes
+Ataxx game against the engine (easy), every game at every level (a move and the reply), a
+hot-seat game (moves by mouse and by keyboard, undo, flip), a record saved and loaded, an
+OpenTafl rules string (and a bad one), and analysis mode (evaluation bar, depth, the best line's arrows, MultiPV lines). Takes
 screenshots (the README's) into the directory given.
 
 Usage: serve_page.py SKALD_BINARY SCREENSHOT_DIR
@@ -157,6 +158,24 @@ def whole_game_vs_engine(d, variant, side, rng, shot_dir, shot_name, max_plies=4
     return s
 
 
+def every_variant_and_level(d, rng):
+    """Every game at every level, and as the second side: a move by clicks and the reply."""
+    variants = ["brandubh", "tablut", "tawlbwrdd", "copenhagen", "copenhagen13", "ataxx"]
+    for i, variant in enumerate(variants):
+        for j, level in enumerate(["easy", "medium", "hard"]):
+            side = "second" if (i + j) % 2 else "first"
+            s = new_game(d, variant, "computer", level, side)
+            assert s["variant"] == variant and s["level"]["name"] == level, s
+            assert s["human"] == side and s["to_move"] == side, s
+            assert len(d.find_elements(By.CSS_SELECTOR, "rect[data-sq]")) == s["size"] ** 2
+            version = s["version"]
+            click_move(d, s, rng)
+            s = wait(d, "the move", lambda d: (n := state(d)) and n["version"] > version and n)
+            s = idle(d)
+            assert s["result"] or s["to_move"] == side, s
+    print(f"every variant at every level: {len(variants) * 3} games")
+
+
 def hotseat(d, rng):
     s = new_game(d, "brandubh", "hotseat")
     assert s["mode"] == "hotseat"
@@ -302,6 +321,7 @@ def main():
         idle(d)
         whole_game_vs_engine(d, "brandubh", "first", rng, shot_dir, "serve-brandubh.png")
         whole_game_vs_engine(d, "ataxx", "first", rng, shot_dir, "serve-ataxx.png")
+        every_variant_and_level(d, rng)
         played = hotseat(d, rng)
         records(d, played, Path(tempfile.mkdtemp(prefix="skald-serve-")))
         opentafl_rules(d)
