@@ -47,7 +47,7 @@ pub struct Args {
     /// 1 to 64; default: the number of cores, at most 4).
     #[arg(long, value_parser = clap::value_parser!(u64).range(1..=64))]
     pub searches: Option<u64>,
-    /// Longest analysis search, seconds (more than 0, at most 3600; the page starts the next).
+    /// Longest analysis search, seconds (more than 0, at most 3600); a move starts the next.
     #[arg(long, default_value_t = 30.0, value_parser = crate::cli::parse_seconds)]
     pub analysis_time: f64,
     /// A node cap on every search (tests: engine moves that do not depend on the machine's

@@ -23,7 +23,7 @@ pub struct Config {
     pub max_games: usize,
     /// Engine moves searched at once (and, separately, analyses run at once); more wait.
     pub max_searches: usize,
-    /// Longest analysis search, ms; the page starts another when it is done.
+    /// Longest analysis search, ms (a move starts the next).
     pub analysis_ms: u64,
     /// A node cap on every search (tests: results that do not depend on the machine's speed).
     pub max_nodes: Option<u64>,
