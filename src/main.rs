@@ -12,6 +12,8 @@ use std::io::IsTerminal;
 use std::time::Instant;
 
 mod cli;
+#[cfg(feature = "serve")]
+mod serve;
 
 #[derive(Parser)]
 #[command(
@@ -48,6 +50,9 @@ enum Command {
     /// Self-play games for training an evaluation (Ataxx by default, any variant): "FEN | score
     /// | result" lines, score and result from the side to move's view.
     Datagen(cli::datagen::Args),
+    /// Play and analyse in the browser: a local web server (`skald serve --open`).
+    #[cfg(feature = "serve")]
+    Serve(serve::Args),
     /// Speak the OpenTafl engine protocol on stdin/stdout (for OpenTafl's engine .ini).
     Opentafl,
     /// Speak hnefatafl.org's Hnefatafl Text Protocol (Copenhagen) on stdin/stdout.
@@ -229,6 +234,8 @@ fn run(cli: Cli) -> Result<()> {
         Some(Command::Openings(args)) => cli::openings::run(args),
         Some(Command::Records(args)) => cli::records::run(args),
         Some(Command::Datagen(args)) => cli::datagen::run(args),
+        #[cfg(feature = "serve")]
+        Some(Command::Serve(args)) => serve::run(args),
         Some(Command::Opentafl) => {
             skald::protocol::opentafl::run(&mut std::io::stdin().lock(), Output::stdout());
             Ok(())
