@@ -18,6 +18,7 @@ use axum::Router;
 use axum::http::{StatusCode, header};
 use axum::response::IntoResponse;
 use axum::routing::{get, post};
+use clap::builder::TypedValueParser as _;
 use state::{Config, Engines, Store};
 use std::net::{IpAddr, Ipv4Addr, SocketAddr};
 use std::sync::Arc;
@@ -29,7 +30,8 @@ pub const DEFAULT_PORT: u16 = 8080;
 #[derive(clap::Args, Debug)]
 pub struct Args {
     /// The port to listen on (0: any free port; the address is printed).
-    #[arg(long, default_value_t = DEFAULT_PORT)]
+    #[arg(long, default_value_t = DEFAULT_PORT, allow_negative_numbers = true,
+          value_parser = crate::cli::Whole::new(0, 65_535, "").map(|v| v as u16))]
     pub port: u16,
     /// Open the page in the default browser once the server listens.
     #[arg(long)]
@@ -40,19 +42,21 @@ pub struct Args {
     #[arg(long, default_value = "127.0.0.1")]
     pub bind: IpAddr,
     /// Games kept at once (the least recently used is dropped for a new one; at most 10000).
-    #[arg(long, default_value_t = 64,
-          value_parser = clap::value_parser!(u64).range(1..=10_000))]
+    #[arg(long, default_value_t = 64, allow_negative_numbers = true,
+          value_parser = crate::cli::Whole::new(1, 10_000, ""))]
     pub max_games: u64,
     /// Engine moves searched at once, and analyses run at once (each; more wait their turn;
     /// 1 to 64; default: the number of cores, at most 4).
-    #[arg(long, value_parser = clap::value_parser!(u64).range(1..=64))]
+    #[arg(long, allow_negative_numbers = true, value_parser = crate::cli::Whole::new(1, 64, ""))]
     pub searches: Option<u64>,
     /// Longest analysis search, seconds (more than 0, at most 3600); a move starts the next.
-    #[arg(long, default_value_t = 30.0, value_parser = crate::cli::parse_seconds)]
+    #[arg(long, default_value_t = 30.0, allow_negative_numbers = true,
+          value_parser = crate::cli::Seconds::POSITIVE)]
     pub analysis_time: f64,
     /// A node cap on every search (tests: engine moves that do not depend on the machine's
     /// speed).
-    #[arg(long, hide = true, value_parser = clap::value_parser!(u64).range(1..))]
+    #[arg(long, hide = true, allow_negative_numbers = true,
+          value_parser = crate::cli::Whole::new(1, u64::MAX, ""))]
     pub max_nodes: Option<u64>,
 }
 
