@@ -15,7 +15,8 @@
 //! - [`engine`]: the engine every front-end drives and the only API they use (the game in
 //!   progress, options, hash table, search threads, [`engine::SearchRequest`]); [`bench`](mod@bench): the fixed search whose node count is the signature;
 //! - [`protocol`]: the text protocols the binary speaks, each a parser and a formatter over
-//!   [`engine`] (the command-line tools in the binary's `cli` module are the same).
+//!   [`engine`] (the command-line tools in the binary's `cli` module, and its browser
+//!   front-end `serve`, an HTTP server behind the Cargo feature `serve`, are the same).
 #![deny(missing_docs)]
 
 pub mod ataxx;

@@ -5,7 +5,6 @@ use anyhow::{Context, Result, bail};
 use clap::builder::TypedValueParser;
 use clap::{CommandFactory, Parser, Subcommand};
 use cli::Whole;
-use skald::engine::session::PositionError;
 use skald::engine::{Engine, new_session};
 use skald::protocol::{Output, uci::Uci};
 use skald::variant::Variant;
@@ -13,6 +12,8 @@ use std::io::IsTerminal;
 use std::time::Instant;
 
 mod cli;
+#[cfg(feature = "serve")]
+mod serve;
 
 #[derive(Parser)]
 #[command(
@@ -52,6 +53,9 @@ enum Command {
     /// Play on hnefatafl.org's game server (or a local one) as a bot account: Copenhagen 11×11
     /// and 13×13. The password comes from SKALD_BOT_PASSWORD or --password-file.
     Bot(cli::bot::Args),
+    /// Play and analyse in the browser: a local web server (`skald serve --open`).
+    #[cfg(feature = "serve")]
+    Serve(serve::Args),
     /// Speak the OpenTafl engine protocol on stdin/stdout (for OpenTafl's engine .ini).
     Opentafl,
     /// Speak hnefatafl.org's Hnefatafl Text Protocol (Copenhagen) on stdin/stdout.
@@ -59,21 +63,24 @@ enum Command {
     /// The engine on stdin/stdout in the UCI-style protocol (and UAI), as with no subcommand,
     /// optionally starting in another variant (protocol.md).
     Uci {
-        /// The variant to start in (the option UCI_Variant; default brandubh). Also accepted:
-        /// hnefatafl (copenhagen), brandub.
+        /// The variant to start in (the option UCI_Variant; default brandubh): brandubh,
+        /// tablut, tawlbwrdd, copenhagen, copenhagen13 or ataxx. Also accepted: hnefatafl
+        /// (= copenhagen), brandub (= brandubh).
         #[arg(long, value_parser = parse_variant)]
         variant: Option<Variant>,
     },
     /// Count the leaf nodes of the legal-move tree (move generator check and speed test).
     Perft {
-        /// brandubh, tablut, tawlbwrdd, copenhagen, copenhagen13 or ataxx.
+        /// brandubh, tablut, tawlbwrdd, copenhagen, copenhagen13 or ataxx. Also accepted:
+        /// hnefatafl (= copenhagen), brandub (= brandubh).
         #[arg(long, value_parser = parse_variant)]
         variant: Variant,
-        /// Depth in plies: at most 8 for ataxx, 7 for brandubh, 6 for tablut, 5 for tawlbwrdd
-        /// (minutes on one core from the start position; each ply more multiplies the time by
-        /// 30 to 120).
+        /// Depth in plies, from 1: at most 8 for ataxx, 7 for brandubh, 6 for tablut, 5 for
+        /// tawlbwrdd, copenhagen and copenhagen13 (minutes on one core from the start position;
+        /// each ply more multiplies the time by 30 to 120).
         #[arg(long, allow_negative_numbers = true,
-              value_parser = Whole::new(1, 64, "").map(|v| v as u32))]
+              value_parser = Whole::new(1, 8, "for ataxx; 7 for brandubh, 6 for tablut, 5 for the others")
+                  .map(|v| v as u32))]
         depth: u32,
         /// Start from this position instead of the start position.
         #[arg(long, allow_hyphen_values = true)]
@@ -81,25 +88,26 @@ enum Command {
         /// Print each legal move with its count.
         #[arg(long)]
         divide: bool,
-        /// Threads counting the root moves' subtrees in parallel (at most 256).
+        /// Threads counting the root moves' subtrees in parallel (1 to 256).
         #[arg(long, default_value_t = 1, allow_negative_numbers = true,
               value_parser = Whole::new(1, 256, "").map(|v| v as usize))]
         threads: usize,
     },
     /// Search a fixed set of positions of every variant; ends with "<nodes> nodes <nps> nps".
     Bench {
-        /// Depth per position in plies, at most 10 (about 3 minutes on one core; each ply more
+        /// Depth per position in plies, 1 to 10 (about 3 minutes on one core; each ply more
         /// about triples the time). A line per position on standard error shows progress.
         #[arg(long, default_value_t = skald::bench::DEFAULT_DEPTH, allow_negative_numbers = true,
               value_parser = Whole::new(1, 10, "deeper runs take hours").map(|v| v as u32))]
         depth: u32,
-        /// Search threads (at most 256).
+        /// Search threads (the engine option Threads): 1 to four per core.
         #[arg(long, default_value_t = 1, allow_negative_numbers = true,
-              value_parser = Whole::new(1, 256, "").map(|v| v as u64))]
+              value_parser = cli::threads_parser().map(|v| v as u64))]
         threads: u64,
-        /// The evaluation (the engine option EvalFile): <default> (Ataxx's built-in network),
-        /// hand (the hand-written evaluation) or a network file's path.
-        #[arg(long, default_value = skald::engine::EVAL_FILE_DEFAULT)]
+        /// The evaluation (the engine option EvalFile): hand (the hand-written evaluation), a
+        /// network file's path, or by default (<default>) the built-in network for Ataxx and
+        /// the hand-written evaluation for tafl.
+        #[arg(long, default_value = skald::engine::EVAL_FILE_DEFAULT, hide_default_value = true)]
         eval_file: String,
     },
 }
@@ -107,26 +115,29 @@ enum Command {
 /// Arguments of `skald htp`: how `generate_move` bounds its search.
 #[derive(clap::Args)]
 struct HtpArgs {
-    /// Search at most this many plies per move (with or without time_settings).
-    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=64))]
+    /// Search at most this many plies per move, 1 to 64 (with or without time_settings).
+    #[arg(long, allow_negative_numbers = true, value_parser = cli::depth_parser())]
     depth: Option<u32>,
-    /// Search at most this many nodes per move (with or without time_settings; at most
-    /// 1 000 000 000).
-    #[arg(long, value_parser = clap::value_parser!(u64).range(1..=1_000_000_000))]
+    /// Search at most this many nodes per move, 1 to 1000000000 (with or without
+    /// time_settings).
+    #[arg(long, allow_negative_numbers = true,
+          value_parser = Whole::new(1, 1_000_000_000, ""))]
     nodes: Option<u64>,
-    /// Seconds per move in an un-timed game (fractions allowed; default 2 without
-    /// --depth/--nodes).
-    #[arg(long, value_parser = cli::parse_seconds)]
+    /// Seconds per move in an un-timed game: more than 0, at most 3600, fractions allowed
+    /// (default 2 without --depth/--nodes).
+    #[arg(long, allow_negative_numbers = true, value_parser = cli::Seconds::POSITIVE)]
     time: Option<f64>,
     /// The old name of --time, in milliseconds.
-    #[arg(long, hide = true, conflicts_with = "time",
-          value_parser = clap::value_parser!(u64).range(1..))]
+    #[arg(long, hide = true, conflicts_with = "time", allow_negative_numbers = true,
+          value_parser = Whole::new(1, 3_600_000, ""))]
     movetime: Option<u64>,
-    /// Search threads (the engine option Threads).
-    #[arg(long, default_value_t = 1)]
+    /// Search threads (the engine option Threads): 1 to four per core.
+    #[arg(long, default_value_t = 1, allow_negative_numbers = true,
+          value_parser = cli::threads_parser())]
     threads: u32,
-    /// Hash table size, MiB (the engine option Hash).
-    #[arg(long, default_value_t = 16)]
+    /// Hash table size, MiB (the engine option Hash): 1 to 65536.
+    #[arg(long, default_value_t = skald::engine::DEFAULT_HASH_MIB as u32,
+          allow_negative_numbers = true, value_parser = cli::hash_parser())]
     hash: u32,
 }
 
@@ -141,17 +152,60 @@ fn main() {
     let args: Vec<std::ffi::OsString> = std::env::args_os().collect();
     let parsed = Cli::try_parse_from(&args);
     let cli = parsed.unwrap_or_else(|e| cli::argument_error(e, &Cli::command(), &args));
+    // Set by tests/doc_examples.rs, which checks that every command line the documents show
+    // parses: it stops here, before anything runs.
+    if std::env::var_os("SKALD_ONLY_PARSE_ARGUMENTS").is_some() {
+        only_parse(&args);
+        return;
+    }
     if cli.command.as_ref().is_some_and(Command::writes_for_people) {
         quiet_broken_pipe();
     }
     let _ = cli::finish(run(cli));
 }
 
+/// For the documents' test: says "arguments parsed", or names the old (hidden) flag spellings
+/// that `args` uses and exits 2: documents show the current names only.
+fn only_parse(args: &[std::ffi::OsString]) {
+    let mut cmd = Cli::command();
+    let Ok(mut matches) = cmd.clone().try_get_matches_from(args) else {
+        return;
+    };
+    let mut old = Vec::new();
+    loop {
+        for arg in cmd.get_arguments() {
+            if arg.is_hide_set()
+                && matches.value_source(arg.get_id().as_str())
+                    == Some(clap::parser::ValueSource::CommandLine)
+            {
+                old.push(format!(
+                    "--{}",
+                    arg.get_long().unwrap_or(arg.get_id().as_str())
+                ));
+            }
+        }
+        let Some((name, sub)) = matches.remove_subcommand() else {
+            break;
+        };
+        let Some(next) = cmd.find_subcommand(&name).cloned() else {
+            break;
+        };
+        cmd = next;
+        matches = sub;
+    }
+    if old.is_empty() {
+        println!("arguments parsed");
+    } else {
+        eprintln!("old flag names used: {}", old.join(", "));
+        std::process::exit(2);
+    }
+}
+
 impl Command {
     /// The tools for people, whose output may be piped into `head` and the like (the engine
     /// modes ignore a closed output instead and go on reading their input).
     fn writes_for_people(&self) -> bool {
-        !matches!(self, Command::Opentafl | Command::Htp(_))
+        !matches!(self, Command::Opentafl | Command::Htp(_) | Command::Bot(_))
     }
 }
 
@@ -184,6 +238,8 @@ fn run(cli: Cli) -> Result<()> {
         Some(Command::Records(args)) => cli::records::run(args),
         Some(Command::Datagen(args)) => cli::datagen::run(args),
         Some(Command::Bot(args)) => cli::bot::run(args),
+        #[cfg(feature = "serve")]
+        Some(Command::Serve(args)) => serve::run(args),
         Some(Command::Opentafl) => {
             skald::protocol::opentafl::run(&mut std::io::stdin().lock(), Output::stdout());
             Ok(())
@@ -221,6 +277,14 @@ fn run(cli: Cli) -> Result<()> {
             threads,
             eval_file,
         }) => {
+            // The flags' values as the other subcommands check them (the bench itself would
+            // name the engine options).
+            let mut engine = Engine::new()?;
+            cli::set_engine_flags(
+                &mut engine,
+                &[("--eval-file", "EvalFile", eval_file.clone())],
+            )?;
+            drop(engine);
             let mut last = std::time::Instant::now();
             let result = skald::bench::run_with_eval(
                 depth,
@@ -263,14 +327,16 @@ fn perft(
 ) -> Result<()> {
     let max = skald::perft::max_cli_depth(variant);
     if depth > max {
-        bail!("--depth must be at most {max} for {variant} (deeper runs take hours), got {depth}");
+        bail!(
+            "--depth must be at most {max} for {variant} (deeper runs take hours), got {depth}; \
+             see 'skald perft --help'"
+        );
     }
     let mut session = new_session(variant);
     if let Some(fen) = fen {
-        session.set_position(Some(fen), &[]).map_err(|e| match e {
-            PositionError::BadFen { error, .. } => anyhow::anyhow!("{error}"),
-            e => anyhow::anyhow!("{e}"),
-        })?;
+        session
+            .set_position(Some(fen), &[])
+            .map_err(|e| cli::fen_error(e, variant))?;
     }
     let bar = if std::io::stderr().is_terminal() && depth >= 4 {
         indicatif::ProgressBar::new(session.legal_moves().len() as u64)
@@ -300,7 +366,7 @@ fn perft(
     println!("Nodes searched: {total}");
     let secs = elapsed.as_secs_f64();
     println!(
-        "Time: {:.3} s, {:.0} nodes/s",
+        "Time: {:.3} s, {:.0} nps",
         secs,
         total as f64 / secs.max(1e-9)
     );

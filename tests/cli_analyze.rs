@@ -74,3 +74,40 @@ fn bad_input_is_an_error() {
         assert!(!err.contains("panicked"), "{args:?}: {err}");
     }
 }
+
+/// `--record`: the header counts plies; in `--json` each position's `score` is from the side
+/// to move's view (as UCI) and `score_first` from the first side's (as the text table), so the
+/// two agree when the first side is to move and are opposite when the second side is.
+#[test]
+fn record_scores_in_both_views() {
+    let record = std::env::temp_dir().join(format!("skald-analyze-{}.pgn", std::process::id()));
+    std::fs::write(&record, "[Variant \"brandubh\"]\n\n1. d2-f2 d3-e3 *\n").unwrap();
+    let path = record.to_str().unwrap();
+    let text_out = analyze(&["--record", path, "--depth", "2"]);
+    let json_out = analyze(&["--record", path, "--depth", "2", "--json"]);
+    let _ = std::fs::remove_file(&record);
+    let text = String::from_utf8_lossy(&text_out.stdout);
+    assert!(text_out.status.success(), "{text}");
+    assert!(text.contains(": 2 plies; searching"), "{text}");
+    let json = String::from_utf8_lossy(&json_out.stdout);
+    assert!(json_out.status.success(), "{json}");
+    let lines: Vec<serde_json::Value> = json
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(lines.len(), 3, "{json}");
+    for (ply, side_sign) in [(0, 1), (1, -1)] {
+        let l = &lines[ply];
+        let cp = |k: &str| l[k]["cp"].as_i64().unwrap_or_else(|| panic!("{l}"));
+        assert_eq!(cp("score_first"), side_sign * cp("score"), "{l}");
+    }
+}
+
+#[test]
+fn speeds_are_in_nps() {
+    let out = analyze(&["--variant", "ataxx", "--depth", "2"]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{text}");
+    assert!(text.contains(" nps  pv "), "{text}");
+    assert!(!text.contains("kn/s"), "{text}");
+}

@@ -44,7 +44,7 @@ fn parse_errors_are_one_line() {
     );
     one_line_error(
         &["perft", "--variant", "brandubh", "--depth", "two"],
-        "--depth must be a whole number from 1 to 64, got 'two'",
+        "--depth must be a whole number from 1 to 8, got 'two'",
     );
     one_line_error(
         &[
@@ -66,19 +66,19 @@ fn negative_numbers_have_their_own_message() {
     let cases: &[(&[&str], &str)] = &[
         (
             &["perft", "--variant", "tablut", "--depth", "-3"],
-            "--depth must be a positive whole number, got -3",
+            "--depth must be a whole number from 1 to 8, got -3",
         ),
         (
             &["bench", "--depth", "-1"],
-            "--depth must be a positive whole number, got -1",
+            "--depth must be a whole number from 1 to 10, got -1",
         ),
         (
             &["bench", "--threads", "0"],
-            "--threads must be a positive whole number, got 0",
+            "--threads must be a whole number from 1 to ",
         ),
         (
             &["openings", "--variant", "ataxx", "--count", "-5"],
-            "--count must be a positive whole number, got -5",
+            "--count must be a whole number from 1 to 2000, got -5",
         ),
         (
             &["openings", "--variant", "ataxx", "--seed", "-1"],
@@ -86,15 +86,27 @@ fn negative_numbers_have_their_own_message() {
         ),
         (
             &["analyze", "--variant", "tablut", "--depth", "-3"],
-            "--depth must be a positive whole number, got -3",
+            "--depth must be a whole number from 1 to 64, got -3; see 'skald analyze --help'",
         ),
         (
             &["analyze", "--variant", "tablut", "--time", "-2.5"],
-            "--time must be a positive number, got -2.5",
+            "--time must be a number of seconds more than 0 and at most 3600, got -2.5",
         ),
         (
             &["match", "--variant", "tablut", "--games", "-2"],
-            "--games must be a positive whole number, got -2",
+            "--games must be a whole number from 1 to 1000000, got -2",
+        ),
+        (
+            &["play", "--seed", "-1"],
+            "--seed must be a whole number 0 or more, got -1",
+        ),
+        (
+            &["datagen", "--max-score", "-1"],
+            "--max-score must be a whole number from 0 to 10000, got -1",
+        ),
+        (
+            &["htp", "--threads", "-1"],
+            "--threads must be a whole number from 1 to ",
         ),
     ];
     for (args, expect) in cases {
@@ -107,7 +119,7 @@ fn numbers_above_their_bound_are_refused() {
     let cases: &[(&[&str], &str)] = &[
         (
             &["perft", "--variant", "ataxx", "--depth", "9"],
-            "--depth must be at most 8 for ataxx",
+            "--depth must be at most 8 (for ataxx; 7 for brandubh, 6 for tablut, 5 for the others)",
         ),
         (
             &["perft", "--variant", "brandubh", "--depth", "8"],
@@ -124,6 +136,24 @@ fn numbers_above_their_bound_are_refused() {
         (
             &["perft", "--variant", "ataxx", "--depth", "20"],
             "--depth must be at most 8",
+        ),
+        (
+            &["perft", "--variant", "copenhagen", "--depth", "6"],
+            "--depth must be at most 5 for copenhagen",
+        ),
+        (&["datagen", "--plies", "41"], "--plies must be at most 40"),
+        (
+            &["datagen", "--max-score", "10001"],
+            "--max-score must be at most 10000",
+        ),
+        (
+            &["analyze", "--variant", "tablut", "--hash", "65537"],
+            "--hash must be at most 65536",
+        ),
+        (&["htp", "--time", "3601"], "at most 3600, got 3601"),
+        (
+            &["bench", "--threads", "100000"],
+            "--threads must be at most",
         ),
         (
             &[
@@ -152,7 +182,7 @@ fn numbers_above_their_bound_are_refused() {
         ),
         (
             &["openings", "--variant", "brandubh", "--played", "0"],
-            "--played must be a positive whole number",
+            "--played must be a whole number from 1 to 10000000, got 0",
         ),
     ];
     for (args, expect) in cases {
@@ -189,11 +219,11 @@ fn flag_errors_name_the_flag_and_old_names_say_what_to_use() {
             "--threads",
             "100000",
         ],
-        "--threads: '100000' is not a whole number in 1..=",
+        "--threads must be at most",
     );
     one_line_error(
         &["play", "--variant", "brandubh", "--time", "0"],
-        "more than 0 and at most 3600 seconds",
+        "--time must be a number of seconds more than 0 and at most 3600, got 0",
     );
     // The old spelling: the same error, after a note naming the new one.
     let (code, _, err) = skald(&["play", "--variant", "brandubh", "--movetime", "0"]);
@@ -202,7 +232,10 @@ fn flag_errors_name_the_flag_and_old_names_say_what_to_use() {
         err.starts_with("note: --movetime is now --time (seconds)"),
         "{err}"
     );
-    assert!(err.contains("error: --time must be more than 0"), "{err}");
+    assert!(
+        err.contains("error: --time must be a number of seconds more than 0"),
+        "{err}"
+    );
     // `play --load` still reads a record, with the note.
     let record = std::env::temp_dir().join(format!("skald-vocab-{}.pgn", std::process::id()));
     std::fs::write(&record, "[Variant \"brandubh\"]\n\n1. d2-c2 *\n").unwrap();
@@ -216,7 +249,7 @@ fn flag_errors_name_the_flag_and_old_names_say_what_to_use() {
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(out.status.success(), "{err}");
     assert!(err.contains("note: --load is now --record"), "{err}");
-    assert!(String::from_utf8_lossy(&out.stdout).contains("1 plies"));
+    assert!(String::from_utf8_lossy(&out.stdout).contains(", 1 ply"));
 }
 
 /// `skald uci --variant` starts the engine in that variant; `hnefatafl` names Copenhagen.
@@ -245,9 +278,224 @@ fn records_take_the_variant_of_untagged_games() {
     let path = record.to_str().unwrap();
     let (code, out, err) = skald(&["records", path, "--variant", "brandubh"]);
     assert_eq!(code, Some(0), "{err}");
-    assert!(out.contains("game 1: brandubh, 1 plies"), "{out}");
-    // As Ataxx, `d2-c2` is no move.
-    let (code, _, err) = skald(&["records", path]);
+    assert!(out.contains("game 1: brandubh, 1 ply,"), "{out}");
+    // `--record FILE`, as in play and analyze, is the same.
+    let (code, out2, err) = skald(&["records", "--record", path, "--variant", "brandubh"]);
+    assert_eq!(code, Some(0), "{err}");
+    assert_eq!(out, out2);
+    // As Ataxx, `d2-c2` is no move; the error says how the game was read, in all three
+    // subcommands.
+    let hint = "(the game has no Variant tag and was read as ataxx: give --variant)";
+    one_line_error(&["records", path], hint);
+    one_line_error(&["analyze", "--record", path, "--depth", "1"], hint);
+    one_line_error(&["play", "--record", path, "--hotseat"], hint);
+    // play reads it as --variant too.
+    let (code, out, err) = skald(&[
+        "play",
+        "--record",
+        path,
+        "--hotseat",
+        "--variant",
+        "brandubh",
+    ]);
     let _ = std::fs::remove_file(&record);
+    assert_eq!(code, Some(0), "{err}");
+    assert!(out.contains("brandubh, 1 ply"), "{out}");
+}
+
+/// The same bad number gets the same message everywhere, in words (no Rust parse errors, no
+/// `1..=64`), and errors from the engine behind a flag name the flag and keep nothing.
+#[test]
+fn one_message_for_bad_numbers_and_flag_values() {
+    for bad in ["1.5", "", "x"] {
+        one_line_error(
+            &["analyze", "--variant", "tablut", "--depth", bad],
+            &format!("--depth must be a whole number from 1 to 64, got '{bad}'"),
+        );
+    }
+    for args in [
+        &["analyze", "--variant", "tablut", "--multipv", "0"][..],
+        &["analyze", "--variant", "tablut", "--multipv", "-1"],
+    ] {
+        one_line_error(args, "--multipv must be a whole number from 1 to 64, got ");
+    }
+    one_line_error(
+        &["htp", "--depth", "0"],
+        "--depth must be a whole number from 1 to 64, got 0; see 'skald htp --help'",
+    );
+    one_line_error(
+        &[
+            "match",
+            "--variant",
+            "tablut",
+            "--depth",
+            "65",
+            "--engine",
+            "a",
+            "--engine",
+            "b",
+        ],
+        "--depth must be at most 64, got 65",
+    );
+    one_line_error(
+        &["bench", "--eval-file", "/nonexistent/net.bin"],
+        "--eval-file: cannot read network file /nonexistent/net.bin",
+    );
+    let (_, _, err) = skald(&["bench", "--eval-file", "/nonexistent/net.bin"]);
+    assert!(
+        !err.contains("keeping") && !err.contains("EvalFile"),
+        "{err}"
+    );
+    one_line_error(
+        &[
+            "match",
+            "--variant",
+            "tablut",
+            "--tc",
+            "1+-1",
+            "--engine",
+            "a",
+            "--engine",
+            "b",
+        ],
+        "each a number from 0 to 1000000",
+    );
+    one_line_error(
+        &["perft", "--variant", "tablut", "--depth", "1", "--fen", "x"],
+        "bad FEN 'x': FEN has 1 field, expected 2 to 4",
+    );
+    one_line_error(
+        &["perft", "--variant", "tablut", "--depth", "1", "--fen", "x"],
+        "(a FEN of tablut: is --variant right?)",
+    );
+    one_line_error(
+        &[
+            "analyze",
+            "--variant",
+            "tablut",
+            "--depth",
+            "1",
+            "--fen",
+            "x",
+        ],
+        "bad FEN 'x': FEN has 1 field, expected 2 to 4 (<board> <side> [<clock> [<move number>]]) (a FEN of tablut: is --variant right?)",
+    );
+    // A file that is no network: words, not its first bytes.
+    let net = std::env::temp_dir().join(format!("skald-notnet-{}.bin", std::process::id()));
+    let mut bytes = b"#!sk not a network".to_vec();
+    bytes.resize(40_000, b' ');
+    std::fs::write(&net, bytes).unwrap();
+    let (code, _, err) = skald(&[
+        "analyze",
+        "--variant",
+        "ataxx",
+        "--depth",
+        "1",
+        "--eval-file",
+        net.to_str().unwrap(),
+    ]);
+    let _ = std::fs::remove_file(&net);
     assert_eq!(code, Some(1), "{err}");
+    assert!(
+        err.contains("--eval-file: ") && err.contains("not a skald network file"),
+        "{err}"
+    );
+    assert!(!err.contains("magic") && !err.contains("keeping"), "{err}");
+}
+
+/// Every bound is in `--help`, and the evaluation's default is said in words.
+#[test]
+fn bounds_and_defaults_are_in_help() {
+    let help = |sub: &str| {
+        let (code, out, err) = skald(&[sub, "--help"]);
+        assert_eq!(code, Some(0), "{err}");
+        out
+    };
+    let analyze = help("analyze");
+    for want in [
+        "1 to 64",
+        "1 to four per core",
+        "1 to 65536",
+        "at most 3600",
+        "[default: 1]",
+    ] {
+        assert!(
+            analyze.contains(want),
+            "analyze --help lacks '{want}':\n{analyze}"
+        );
+    }
+    let htp = help("htp");
+    for want in [
+        "1 to 64",
+        "at most 3600",
+        "1 to four per core",
+        "1 to 65536",
+    ] {
+        assert!(htp.contains(want), "htp --help lacks '{want}':\n{htp}");
+    }
+    let datagen = help("datagen");
+    for want in [
+        "1 to 65536",
+        "0 to 40",
+        "1 to 100000000",
+        "0 to 10000",
+        "[default: 150]",
+        "copenhagen13",
+        "hnefatafl",
+    ] {
+        assert!(
+            datagen.contains(want),
+            "datagen --help lacks '{want}':\n{datagen}"
+        );
+    }
+    let matches = help("match");
+    for want in ["1 to 64", "1 to 1000000", "at most 1000000"] {
+        assert!(
+            matches.contains(want),
+            "match --help lacks '{want}':\n{matches}"
+        );
+    }
+    for sub in ["analyze", "bench", "datagen", "openings"] {
+        let text = help(sub);
+        assert!(!text.contains("[default: <default>]"), "{sub}:\n{text}");
+        assert!(
+            text.contains("the built-in network for Ataxx"),
+            "{sub}:\n{text}"
+        );
+    }
+    for sub in [
+        "play", "analyze", "match", "records", "openings", "datagen", "perft", "uci",
+    ] {
+        assert!(help(sub).contains("hnefatafl (= copenhagen)"), "{sub}");
+    }
+}
+
+/// `match --output` errors name `--output` (not its old name `--records`).
+#[test]
+fn match_output_errors_name_the_flag() {
+    let skald_bin = env!("CARGO_BIN_EXE_skald");
+    let out = std::env::temp_dir().join(format!("skald-out-{}.otg", std::process::id()));
+    let out = out.to_str().unwrap();
+    let (code, _, err) = skald(&[
+        "match",
+        "--variant",
+        "ataxx",
+        "--depth",
+        "1",
+        "--games",
+        "2",
+        "--engine",
+        skald_bin,
+        "--engine",
+        skald_bin,
+        "--output",
+        out,
+    ]);
+    assert_eq!(code, Some(1), "{err}");
+    assert!(
+        err.contains(&format!(
+            "--output {out}: OpenTafl records (.otg) are for tafl games"
+        )),
+        "{err}"
+    );
 }

@@ -89,7 +89,7 @@ fn against_the_engine_easy() {
     assert!(text.contains("skald (easy) is thinking"), "{text}");
     assert!(text.contains("skald plays "), "{text}");
     assert!(text.contains("hint: "), "{text}");
-    assert!(text.contains("Game over: o resigned: x wins."), "{text}");
+    assert!(text.contains("Game over: x wins (o resigned)."), "{text}");
 }
 
 #[test]

@@ -11,6 +11,9 @@
 //! otherwise: `<!-- example: skald htp -->` runs `skald htp`, `<!-- example: not checked (why)
 //! -->` leaves the block out (a clock-based search, whose depth varies). Set
 //! `SKALD_DOC_EXAMPLES=print` to print each block's real transcript (for updating a document).
+//!
+//! The documents' shell blocks are checked too: every `skald` command line in them must parse
+//! (flags and values as the program takes them), see [`every_documented_command_line_parses`].
 
 mod common;
 
@@ -280,4 +283,149 @@ fn transcript_blocks_are_found() {
         normal("info depth 1 nodes 5 nps 900 time 3 pv a1"),
         "info depth 1 nodes 5 nps * time * pv a1"
     );
+}
+
+/// The `skald` command lines of a document's shell blocks (```` ```sh ````), as argument lists
+/// after `skald`, each with its place (`README.md:57`). Recognised: `skald …`, `./skald …`,
+/// `./target/release/skald …`, `cargo run --release -- …` and `$S …` (the documents' short name
+/// for the binary); a `\` at the end of a line continues it, `# …` comments are dropped. Left out:
+/// pipelines and redirections (their input is another program's), lines with `<placeholders>`,
+/// `[optional parts]` (synopses, not commands) or shell variables other than `$S`, and blocks marked
+/// `<!-- example: not checked (why) -->`.
+fn command_lines(name: &str, text: &str) -> Vec<(String, Vec<String>)> {
+    let lines: Vec<&str> = text.lines().collect();
+    let mut found = Vec::new();
+    let mut i = 0;
+    while i < lines.len() {
+        let fence = lines[i].trim_start();
+        if !fence.starts_with("```") {
+            i += 1;
+            continue;
+        }
+        let start = i;
+        let end = (i + 1..lines.len())
+            .find(|&j| lines[j].trim_start().starts_with("```"))
+            .unwrap_or(lines.len());
+        i = end + 1;
+        let skipped = start
+            .checked_sub(1)
+            .is_some_and(|j| lines[j].contains("<!-- example: not checked"));
+        if !matches!(fence, "```sh" | "```bash" | "```console") || skipped {
+            continue;
+        }
+        let mut j = start + 1;
+        while j < end {
+            let first = j;
+            let mut line = lines[j].trim().to_string();
+            while line.ends_with('\\') && j + 1 < end {
+                line.pop();
+                j += 1;
+                line.push(' ');
+                line.push_str(lines[j].trim());
+            }
+            j += 1;
+            let line = line.strip_prefix("$ ").unwrap_or(&line);
+            let Ok(words) = shell_words::split(line) else {
+                continue;
+            };
+            // Comments: shell_words keeps them as words; drop from the first `#…` word on.
+            let words: Vec<String> = words
+                .into_iter()
+                .take_while(|w| !w.starts_with('#'))
+                .collect();
+            let rest = match words.first().map(String::as_str) {
+                Some("skald" | "./skald" | "./target/release/skald" | "$S") => &words[1..],
+                Some("cargo")
+                    if words.get(1).is_some_and(|w| w == "run")
+                        && let Some(dash) = words.iter().position(|w| w == "--") =>
+                {
+                    &words[dash + 1..]
+                }
+                _ => continue,
+            };
+            let shell = ["|", ">", "<", "&&", ";", "2>", "$("];
+            let placeholder = |w: &String| {
+                (w.starts_with('<') && w.ends_with('>'))
+                    || w.starts_with('[')
+                    || w.contains("…")
+                    || w.replace("$S", "").contains('$')
+            };
+            if words
+                .iter()
+                .any(|w| shell.contains(&w.as_str()) || placeholder(w))
+                || line.contains('|')
+            {
+                continue;
+            }
+            found.push((format!("{name}:{}", first + 1), rest.to_vec()));
+        }
+    }
+    found
+}
+
+/// Every `skald` command line the documents show is one the program accepts: the arguments
+/// parse (run with `SKALD_ONLY_PARSE_ARGUMENTS`, which stops after parsing). A renamed or
+/// removed flag fails here until the documents change too.
+#[test]
+fn every_documented_command_line_parses() {
+    let mut checked = 0;
+    let mut failures = Vec::new();
+    for path in documents() {
+        let text = std::fs::read_to_string(&path).unwrap();
+        let name = path
+            .strip_prefix(env!("CARGO_MANIFEST_DIR"))
+            .unwrap_or(&path)
+            .display()
+            .to_string();
+        for (place, args) in command_lines(&name, &text) {
+            let args: Vec<String> = args
+                .into_iter()
+                .map(|a| a.replace("$S", env!("CARGO_BIN_EXE_skald")))
+                .collect();
+            let out = std::process::Command::new(env!("CARGO_BIN_EXE_skald"))
+                .args(&args)
+                .env("SKALD_ONLY_PARSE_ARGUMENTS", "1")
+                .output()
+                .unwrap();
+            let stdout = String::from_utf8_lossy(&out.stdout);
+            let stderr = String::from_utf8_lossy(&out.stderr);
+            // `--help` and `--version` print and exit 0 before the check; that is fine too.
+            let help = args
+                .iter()
+                .any(|a| a == "--help" || a == "--version" || a == "-h");
+            if !out.status.success() || !(help || stdout.contains("arguments parsed")) {
+                failures.push(format!(
+                    "{place}: skald {}\n  {}",
+                    args.join(" "),
+                    stderr.trim()
+                ));
+            }
+            checked += 1;
+        }
+    }
+    eprintln!("{checked} documented command lines parse");
+    assert!(
+        checked >= 20,
+        "only {checked} documented command lines found"
+    );
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// Shell blocks give command lines: continuations joined, comments and placeholders dropped.
+#[test]
+fn command_lines_are_found() {
+    let doc = "```sh\ncargo build --release\nS=./target/release/skald\n$S perft --variant \
+               ataxx \\\n    --depth 3   # a comment\nskald bench [--depth 7]\n\
+               printf 'uci\\n' | cargo run --release\ncargo run --release -- rules ataxx\n```\n\n\
+               <!-- example: not checked (synopsis) -->\n```sh\nskald play\n```\n";
+    let found = command_lines("doc", doc);
+    let args: Vec<Vec<String>> = found.iter().map(|(_, a)| a.clone()).collect();
+    assert_eq!(
+        args,
+        [
+            vec!["perft", "--variant", "ataxx", "--depth", "3"],
+            vec!["rules", "ataxx"]
+        ]
+    );
+    assert_eq!(found[0].0, "doc:4");
 }

@@ -146,6 +146,27 @@ fn perft_and_bench_can_be_stopped() {
     assert!(e.wait_exit(HUNG).success());
 }
 
+/// A command sent right after a `perft`'s or `bench`'s last line is never refused as "perft
+/// is running": the task counts as finished once it has answered, even while its thread is
+/// still ending (a client reads the answer and sends `go` at once).
+#[test]
+fn a_go_right_after_perft_answers_is_not_refused() {
+    let mut e = EngineProcess::start(&[]);
+    for _ in 0..30 {
+        e.send("perft 1");
+        e.expect_prefix("info string perft time");
+        e.send("go depth 1");
+        let (info, best) = until_bestmove(&mut e);
+        assert!(!info.iter().any(|l| l.contains("error")), "{info:?}");
+        assert!(best.len() > "bestmove ".len(), "{best}");
+    }
+    e.send("bench 1");
+    e.expect(HUNG, |l| l.ends_with(" nps") && !l.starts_with("info"));
+    e.send("go depth 1");
+    let (info, _) = until_bestmove(&mut e);
+    assert!(!info.iter().any(|l| l.contains("error")), "{info:?}");
+}
+
 /// Clock fields at the top of their range (every one that parses) neither wrap nor panic:
 /// the engine answers with a move (debug builds check overflow in the time manager's test).
 #[test]

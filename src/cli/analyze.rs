@@ -1,7 +1,8 @@
 //! `skald analyze`: the best lines of a position, depth by depth, readable or as JSON.
 
-use super::{outcome_text, score_text, score_words, side_name};
+use super::{Whole, outcome_text, score_text, score_words, side_name};
 use anyhow::{Result, anyhow, bail};
+use clap::builder::TypedValueParser;
 use serde::Serialize;
 use skald::engine::Engine;
 use skald::engine::session::TextReport;
@@ -11,8 +12,9 @@ use skald::variant::Variant;
 /// Arguments of `skald analyze`.
 #[derive(clap::Args, Debug)]
 pub struct Args {
-    /// brandubh, tablut, tawlbwrdd, copenhagen, copenhagen13 or ataxx (with --record: the
-    /// variant of a record game without a Variant tag, Ataxx if not given).
+    /// brandubh, tablut, tawlbwrdd, copenhagen, copenhagen13 or ataxx; also accepted: hnefatafl
+    /// (= copenhagen), brandub (= brandubh). With --record: the variant of a PGN game without a
+    /// Variant tag (ataxx if not given, as the Ataxx tools write no such tag).
     #[arg(long, value_parser = super::parse_variant, required_unless_present = "record")]
     pub variant: Option<Variant>,
     /// The position (default: the start position).
@@ -26,31 +28,38 @@ pub struct Args {
     /// --depth or --time (default 1 s).
     #[arg(long)]
     pub record: Option<std::path::PathBuf>,
-    /// Which game of the --record file (1-based).
-    #[arg(long, default_value_t = 1, requires = "record",
-          value_parser = clap::value_parser!(u32).range(1..))]
+    /// Which game of the --record file (1 or more).
+    #[arg(long, default_value_t = 1, requires = "record", allow_negative_numbers = true,
+          value_parser = Whole::new(1, u32::MAX as u64, "").map(|v| v as u32))]
     pub game: u32,
-    /// Search to this depth (plies).
-    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=64), conflicts_with = "time")]
+    /// Search to this depth (plies), 1 to 64.
+    #[arg(long, conflicts_with = "time", allow_negative_numbers = true,
+          value_parser = super::depth_parser())]
     pub depth: Option<u32>,
-    /// Search for this many seconds (more than 0, at most 3600; default 3 when no --depth is
-    /// given, 1 a position with --record).
-    #[arg(long, value_parser = super::parse_seconds)]
+    /// Search for this many seconds: more than 0, at most 3600, fractions allowed (default 3
+    /// when no --depth is given, 1 a position with --record).
+    #[arg(long, allow_negative_numbers = true, value_parser = super::Seconds::POSITIVE)]
     pub time: Option<f64>,
-    /// Number of best lines (the engine option MultiPV: 1..=64).
-    #[arg(long, default_value_t = 1)]
+    /// Number of best lines (the engine option MultiPV): 1 to 64.
+    #[arg(long, default_value_t = 1, allow_negative_numbers = true,
+          value_parser = super::multipv_parser())]
     pub multipv: u32,
-    /// Search threads (the engine option Threads: 1 to four per core).
-    #[arg(long, default_value_t = 1)]
+    /// Search threads (the engine option Threads): 1 to four per core.
+    #[arg(long, default_value_t = 1, allow_negative_numbers = true,
+          value_parser = super::threads_parser())]
     pub threads: u32,
-    /// Hash table size, MiB (the engine option Hash: 1..=65536; the engine's default).
-    #[arg(long, default_value_t = skald::engine::DEFAULT_HASH_MIB as u32)]
+    /// Hash table size, MiB (the engine option Hash): 1 to 65536.
+    #[arg(long, default_value_t = skald::engine::DEFAULT_HASH_MIB as u32,
+          allow_negative_numbers = true, value_parser = super::hash_parser())]
     pub hash: u32,
-    /// The evaluation (the engine option EvalFile): <default> (Ataxx's built-in network), hand
-    /// (the hand-written evaluation) or a network file's path.
-    #[arg(long, default_value = skald::engine::EVAL_FILE_DEFAULT)]
+    /// The evaluation (the engine option EvalFile): hand (the hand-written evaluation), a
+    /// network file's path, or by default (<default>) the built-in network for Ataxx and the
+    /// hand-written evaluation for tafl.
+    #[arg(long, default_value = skald::engine::EVAL_FILE_DEFAULT, hide_default_value = true)]
     pub eval_file: String,
-    /// One JSON object a line: one per depth and line, then one with the best move.
+    /// One JSON object a line: one per depth and line, then one with the best move. Scores
+    /// (`score`) are from the side to move's view, as in UCI; with --record each position also
+    /// has `score_first`, from the first side's view (attackers, x) as the text table shows.
     #[arg(long)]
     pub json: bool,
 }
@@ -110,7 +119,10 @@ struct JsonPly<'a> {
     fen: String,
     played: &'a str,
     bestmove: Option<&'a str>,
+    /// From the side to move's view.
     score: JsonScore,
+    /// From the first side's view (attackers, x).
+    score_first: JsonScore,
     depth: u32,
     nodes: u64,
     pv: &'a [String],
@@ -136,7 +148,10 @@ fn print_json(value: &impl Serialize) {
 fn limits(args: &Args, default_ms: u64) -> Result<Limits> {
     let movetime = match (args.depth, args.time) {
         (_, Some(t)) if !(t > 0.0 && t <= 3600.0) => {
-            bail!("--time must be more than 0 and at most 3600 seconds, got {t}")
+            bail!(
+                "--time {}",
+                super::Seconds::POSITIVE.check(&t.to_string()).unwrap_err()
+            )
         }
         (_, Some(t)) => Some((t * 1000.0).round().max(1.0) as u64),
         (None, None) => Some(default_ms),
@@ -173,11 +188,7 @@ fn configure(engine: &mut Engine, args: &Args) -> Result<()> {
 /// and a last `{"plies":…,"final_fen":…,"outcome":…}`.
 fn run_record(args: &Args) -> Result<()> {
     let path = args.record.as_deref().expect("--record given");
-    let game = super::records::load_game(
-        path,
-        args.game as usize,
-        args.variant.unwrap_or(Variant::Ataxx),
-    )?;
+    let game = super::records::load_game(path, args.game as usize, args.variant)?;
     // Side names: the record's variant, or any tafl one for other OpenTafl rules.
     let names = game.variant.unwrap_or(Variant::Brandubh);
     let mut engine = Engine::new()?;
@@ -193,14 +204,14 @@ fn run_record(args: &Args) -> Result<()> {
     };
     if !args.json {
         println!(
-            "{}, game {} of {}: {} moves; searching each position {per_position}",
+            "{}, game {} of {}: {}; searching each position {per_position}",
             game.variant.map_or_else(
                 || game.session.variant_name().to_string(),
                 |v| v.name().to_string()
             ),
             args.game,
             path.display(),
-            game.moves.len()
+            super::plies(game.moves.len())
         );
         println!();
         println!(
@@ -217,6 +228,12 @@ fn run_record(args: &Args) -> Result<()> {
         engine.set_session(session.boxed_clone());
         let r = engine.search(&limits, &mut |_| {})?;
         let best = r.best_move.clone().unwrap_or_else(|| "-".into());
+        // The first side's view (the search's is the side to move's).
+        let first_view = match (to_move, r.score) {
+            (Side::First, s) => s,
+            (Side::Second, Score::Cp(cp)) => Score::Cp(-cp),
+            (Side::Second, Score::Mate(n)) => Score::Mate(-n),
+        };
         if args.json {
             let pv = r.lines.first().map_or(&[][..], |(_, pv)| &pv[..]);
             print_json(&JsonPly {
@@ -226,18 +243,14 @@ fn run_record(args: &Args) -> Result<()> {
                 played,
                 bestmove: r.best_move.as_deref(),
                 score: score_json(r.score),
+                score_first: score_json(first_view),
                 depth: r.depth,
                 nodes: r.nodes,
                 pv,
             });
         } else {
-            // One view down the whole column: the first side's (the search's is the side to
-            // move's).
-            let score = match (to_move, r.score) {
-                (Side::First, s) => s,
-                (Side::Second, Score::Cp(cp)) => Score::Cp(-cp),
-                (Side::Second, Score::Mate(n)) => Score::Mate(-n),
-            };
+            // One view down the whole column: the first side's.
+            let score = first_view;
             println!(
                 "{:>5}  {:<10}  {:<10}{} {:<10}  {:>7}  {} (depth {})",
                 ply + 1,
@@ -287,7 +300,7 @@ pub fn run(args: Args) -> Result<()> {
     engine
         .session_mut()
         .set_position(args.fen.as_deref(), &moves)
-        .map_err(|e| anyhow!("{e}"))?;
+        .map_err(|e| super::fen_error(e, variant))?;
     let outcome = engine.outcome();
     if outcome.is_decided() {
         bail!(
@@ -341,12 +354,12 @@ pub fn run(args: Args) -> Result<()> {
                 String::new()
             };
             println!(
-                "depth {:>2}{line}  {:>7} ({})  nodes {:>10}  {:>6} kn/s  pv {}",
+                "depth {:>2}{line}  {:>7} ({})  nodes {:>10}  {:>9} nps  pv {}",
                 r.depth,
                 score_text(r.score),
                 score_words(variant, to_move, r.score),
                 r.nodes,
-                r.nps / 1000,
+                r.nps,
                 r.pv.join(" ")
             );
         }

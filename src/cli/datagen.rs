@@ -4,7 +4,7 @@
 //!
 //! Each game starts from `--plies` uniformly random legal moves from the start position, drawn
 //! by a generator seeded from `--seed` and the game's number; the opening is kept when the game
-//! is still on and a search of `--nodes` nodes scores it within `--max-opening-score`
+//! is still on and a search of `--nodes` nodes scores it within `--max-score`
 //! centipawns of equal, else another is drawn. Then both sides play the best move of a search
 //! of `--nodes` nodes (one search thread, fresh tables each game, so a game depends only on the
 //! seed, the game's number and the engine) until the game is over by the rules. The searches
@@ -26,9 +26,11 @@
 //!
 //! Positions whose score is a forced result (a mate score: the search saw the game's end) are
 //! not written, and neither is the final position (nothing to search). The output is the same
-//! for every `--threads` (games are written in order), so jobs are reproducible by seed.
+//! for every `--concurrency` (games are written in order), so jobs are reproducible by seed.
 
+use super::Whole;
 use anyhow::{Context, Result, bail};
+use clap::builder::TypedValueParser;
 use skald::engine::{Engine, new_session};
 use skald::engine::{Limits, Score};
 use skald::engine::{Outcome, Side};
@@ -43,44 +45,51 @@ use std::time::Instant;
 /// Arguments of `skald datagen`.
 #[derive(clap::Args, Debug)]
 pub struct Args {
-    /// The game to play: ataxx or a tafl variant (brandubh, tablut, ...).
+    /// The game to play: ataxx, brandubh, tablut, tawlbwrdd, copenhagen or copenhagen13; also
+    /// accepted: hnefatafl (= copenhagen), brandub (= brandubh).
     #[arg(long, default_value = "ataxx", value_parser = super::parse_variant)]
     pub variant: Variant,
-    /// Number of games to play.
-    #[arg(long, default_value_t = 100,
-          value_parser = clap::value_parser!(u64).range(1..=100_000_000))]
+    /// Number of games to play, 1 to 100000000.
+    #[arg(long, default_value_t = 100, allow_negative_numbers = true,
+          value_parser = Whole::new(1, 100_000_000, ""))]
     pub games: u64,
-    /// Nodes per search (every move, and the opening's balance check; at most 10 000 000).
-    #[arg(long, default_value_t = 5000,
-          value_parser = clap::value_parser!(u64).range(1..=10_000_000))]
+    /// Nodes per search (every move, and the opening's balance check), 1 to 10000000.
+    #[arg(long, default_value_t = 5000, allow_negative_numbers = true,
+          value_parser = Whole::new(1, 10_000_000, ""))]
     pub nodes: u64,
-    /// Seed of the random openings; give each job of a sharded run its own.
-    #[arg(long, default_value_t = 1)]
+    /// Seed of the random openings, 0 or more; give each job of a sharded run its own.
+    #[arg(long, default_value_t = 1, allow_negative_numbers = true,
+          value_parser = Whole::new(0, u64::MAX, ""))]
     pub seed: u64,
-    /// Games played at the same time, each on its own thread with its own engine (default 1,
-    /// at most 256).
-    #[arg(long, value_parser = clap::value_parser!(u64).range(1..=256))]
-    pub concurrency: Option<u64>,
+    /// Games played at the same time, each on its own thread with its own engine, 1 to 256.
+    #[arg(long, default_value_t = 1, allow_negative_numbers = true,
+          value_parser = Whole::new(1, 256, ""))]
+    pub concurrency: u64,
     /// The old name of --concurrency.
-    #[arg(long, hide = true, conflicts_with = "concurrency",
-          value_parser = clap::value_parser!(u64).range(1..=256))]
+    #[arg(long, hide = true, conflicts_with = "concurrency", allow_negative_numbers = true,
+          value_parser = Whole::new(1, 256, ""))]
     pub threads: Option<u64>,
-    /// Random plies from the start position before the game is played out.
-    #[arg(long, default_value_t = 6, value_parser = clap::value_parser!(u32).range(0..=40))]
+    /// Random plies from the start position before the game is played out, 0 to 40.
+    #[arg(long, default_value_t = 6, allow_negative_numbers = true,
+          value_parser = Whole::new(0, 40, "").map(|v| v as u32))]
     pub plies: u32,
-    /// Keep openings whose score is within this many centipawns of 0 (default 150; `openings`
+    /// Keep openings whose score is within this many centipawns of 0, 0 to 10000 (`openings`
     /// has the same flag).
-    #[arg(long)]
-    pub max_score: Option<i32>,
+    #[arg(long, default_value_t = DEFAULT_MAX_SCORE, allow_negative_numbers = true,
+          value_parser = Whole::new(0, 10_000, "").map(|v| v as i32))]
+    pub max_score: i32,
     /// The old name of --max-score.
-    #[arg(long, hide = true, conflicts_with = "max_score")]
+    #[arg(long, hide = true, conflicts_with = "max_score", allow_negative_numbers = true,
+          value_parser = Whole::new(0, 10_000, "").map(|v| v as i32))]
     pub max_opening_score: Option<i32>,
-    /// Hash table per engine, MiB.
-    #[arg(long, default_value_t = 16)]
-    pub hash: usize,
-    /// The evaluation the searches use (the engine option EvalFile): <default> (the built-in
-    /// network), hand (the hand-written evaluation) or a network file's path.
-    #[arg(long, default_value = skald::engine::EVAL_FILE_DEFAULT)]
+    /// Hash table per engine, MiB (the engine option Hash): 1 to 65536.
+    #[arg(long, default_value_t = skald::engine::DEFAULT_HASH_MIB as u32,
+          allow_negative_numbers = true, value_parser = super::hash_parser())]
+    pub hash: u32,
+    /// The evaluation the searches use (the engine option EvalFile): hand (the hand-written
+    /// evaluation), a network file's path, or by default (<default>) the built-in network for
+    /// Ataxx and the hand-written evaluation for tafl.
+    #[arg(long, default_value = skald::engine::EVAL_FILE_DEFAULT, hide_default_value = true)]
     pub eval_file: String,
     /// Write to this file instead of standard output.
     #[arg(long)]
@@ -141,7 +150,7 @@ fn play_game(engine: &mut Engine, args: &Args, game: u64) -> Result<Vec<String>>
         engine.set_session(s.boxed_clone());
         engine.clear_tables();
         match engine.search(&limits, &mut |_| {})?.score {
-            Score::Cp(cp) if cp.abs() <= args.max_score.unwrap_or(DEFAULT_MAX_SCORE) => break s,
+            Score::Cp(cp) if cp.abs() <= args.max_score => break s,
             _ => continue,
         }
     };
@@ -181,12 +190,11 @@ fn play_game(engine: &mut Engine, args: &Args, game: u64) -> Result<Vec<String>>
 /// Runs `skald datagen`.
 pub fn run(mut args: Args) -> Result<()> {
     // The old spelling's note once, here, not in every game.
-    args.max_score = super::renamed(
-        args.max_score,
-        args.max_opening_score.take(),
-        "--max-opening-score",
-        "--max-score",
-    );
+    // (A default does not conflict with the old spelling, so the old one wins when given.)
+    if let Some(old) = args.max_opening_score.take() {
+        args.max_score =
+            super::renamed(None, Some(old), "--max-opening-score", "--max-score").unwrap_or(old);
+    }
     let mut out: Box<dyn Write> = match &args.output {
         None => Box::new(std::io::stdout().lock()),
         Some(p) => Box::new(std::io::BufWriter::new(
@@ -196,8 +204,10 @@ pub fn run(mut args: Args) -> Result<()> {
     let start = Instant::now();
     let next = AtomicU64::new(0);
     let (tx, rx) = mpsc::channel::<(u64, Result<Vec<String>>)>();
-    let concurrency =
-        super::renamed(args.concurrency, args.threads, "--threads", "--concurrency").unwrap_or(1);
+    let concurrency = match args.threads {
+        Some(old) => super::renamed(None, Some(old), "--threads", "--concurrency").unwrap_or(old),
+        None => args.concurrency,
+    };
     let threads = concurrency.min(args.games) as usize;
     let mut positions = 0u64;
     std::thread::scope(|scope| -> Result<()> {

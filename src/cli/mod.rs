@@ -33,7 +33,9 @@ pub fn renamed<T>(new: Option<T>, old: Option<T>, old_flag: &str, use_instead: &
 }
 
 /// Sets engine options from command-line flags, `(flag, option name, value)` each; an error
-/// names the flag, not the engine option (`--threads: '9' is not a whole number in 1..=8`).
+/// names the flag, not the engine option (`--threads must be a whole number from 1 to 8, got
+/// 9`, `--eval-file: cannot read network file …`, `--hash 8192: cannot allocate 8192 MiB for
+/// the hash table`). The CLI exits on these errors, so they do not say what the engine keeps.
 pub fn set_engine_flags(
     engine: &mut skald::engine::Engine,
     flags: &[(&str, &str, String)],
@@ -43,31 +45,106 @@ pub fn set_engine_flags(
         engine.set_option(option, value).map_err(|e| match e {
             OptionError::BadValue {
                 value, expected, ..
-            } => anyhow::anyhow!("{flag}: '{value}' is not {expected}"),
+            } => anyhow::anyhow!("{flag} must be {}, got {value}", range_words(&expected)),
             OptionError::EvalFile { error, .. } => anyhow::anyhow!("{flag}: {error}"),
-            OptionError::Table(error) => anyhow::anyhow!("{flag}: {error}"),
+            OptionError::Table(error) => {
+                let error = error.split("; keeping").next().unwrap_or(&error);
+                anyhow::anyhow!("{flag} {value}: {error}")
+            }
             e => anyhow::anyhow!("{flag}: {e}"),
         })?;
     }
     Ok(())
 }
 
-/// Parses a time in seconds for clap: a number more than 0 and at most 3600 (fractions
-/// allowed: `0.5`).
-pub fn parse_seconds(s: &str) -> Result<f64, String> {
-    match s.trim().parse::<f64>() {
-        Ok(v) if v > 0.0 && v <= 3600.0 => Ok(v),
-        _ => Err(format!(
-            "'{s}' is not a number of seconds more than 0 and at most 3600"
-        )),
+/// An engine option's "a whole number in 1..=64" as the CLI says it: "a whole number from 1
+/// to 64".
+fn range_words(expected: &str) -> String {
+    if let Some((head, range)) = expected.rsplit_once(" in ")
+        && let Some((lo, hi)) = range.split_once("..=")
+    {
+        return format!("{head} from {lo} to {hi}");
+    }
+    expected.to_string()
+}
+
+/// `1 ply`, `30 plies`.
+pub fn plies(n: usize) -> String {
+    if n == 1 {
+        "1 ply".to_string()
+    } else {
+        format!("{n} plies")
     }
 }
 
-/// Parses a time in seconds for clap that may be 0: at least 0 and at most 3600.
-pub fn parse_seconds_or_zero(s: &str) -> Result<f64, String> {
-    match s.trim().parse::<f64>() {
-        Ok(v) if (0.0..=3600.0).contains(&v) => Ok(v),
-        _ => Err(format!("'{s}' is not a number of seconds from 0 to 3600")),
+/// The note added to an error in a record game that has no `Variant` tag (it was read as
+/// `variant`): `(the game has no Variant tag and was read as ataxx: give --variant)`.
+pub fn untagged_note(variant: Variant) -> String {
+    format!("(the game has no Variant tag and was read as {variant}: give --variant)")
+}
+
+/// A clap value parser for a time in seconds, fractions allowed, whose errors name the option
+/// like [`Whole`]'s: `--time must be a number of seconds more than 0 and at most 3600, got
+/// -2.5`. Options using it should set `allow_negative_numbers = true`.
+#[derive(Clone, Copy, Debug)]
+pub struct Seconds {
+    /// Whether 0 is allowed (else the value must be more than 0).
+    pub zero: bool,
+    /// Largest value allowed.
+    pub max: f64,
+}
+
+impl Seconds {
+    /// More than 0, at most 3600 seconds.
+    pub const POSITIVE: Seconds = Seconds {
+        zero: false,
+        max: 3600.0,
+    };
+    /// From 0 to 3600 seconds.
+    pub const ZERO_OR_MORE: Seconds = Seconds {
+        zero: true,
+        max: 3600.0,
+    };
+
+    /// The range in words: "more than 0 and at most 3600" or "from 0 to 3600".
+    pub fn range(&self) -> String {
+        if self.zero {
+            format!("from 0 to {}", self.max)
+        } else {
+            format!("more than 0 and at most {}", self.max)
+        }
+    }
+
+    /// Checks `s`; the error has no option name (`must be a number of seconds …, got 'x'`).
+    pub fn check(&self, s: &str) -> Result<f64, String> {
+        match s.trim().parse::<f64>() {
+            Ok(v) if v <= self.max && (v > 0.0 || (self.zero && v == 0.0)) => Ok(v),
+            _ => Err(format!(
+                "must be a number of seconds {}, got {s}",
+                self.range()
+            )),
+        }
+    }
+}
+
+impl clap::builder::TypedValueParser for Seconds {
+    type Value = f64;
+
+    fn parse_ref(
+        &self,
+        _cmd: &clap::Command,
+        arg: Option<&clap::Arg>,
+        value: &std::ffi::OsStr,
+    ) -> Result<f64, clap::Error> {
+        let name = arg
+            .and_then(|a| a.get_long())
+            .map_or("the value".to_string(), |l| format!("--{l}"));
+        self.check(&value.to_string_lossy()).map_err(|e| {
+            clap::Error::raw(
+                clap::error::ErrorKind::ValueValidation,
+                format!("{name} {e}"),
+            )
+        })
     }
 }
 
@@ -139,7 +216,7 @@ pub fn finish(result: anyhow::Result<()>) -> anyhow::Result<()> {
 }
 
 /// A clap value parser for a whole number from `lo` to `hi` (inclusive), whose errors name the
-/// option and fit on one line: `--depth must be a positive whole number, got -3`,
+/// option and fit on one line: `--depth must be a whole number from 1 to 64, got -3`,
 /// `--depth must be at most 10 (deeper runs take hours), got 30`. Options using it should set
 /// `allow_negative_numbers = true` so that `-3` reaches it as a value.
 #[derive(Clone, Copy, Debug)]
@@ -173,12 +250,11 @@ impl clap::builder::TypedValueParser for Whole {
             .map_or("the value".to_string(), |l| format!("--{l}"));
         let text = value.to_string_lossy();
         let fail = |msg: String| clap::Error::raw(clap::error::ErrorKind::ValueValidation, msg);
-        let low = if self.lo == 0 {
-            "a whole number 0 or more".to_string()
-        } else if self.lo == 1 {
-            "a positive whole number".to_string()
+        // Below the range: the whole range, so the message says what to type.
+        let low = if self.hi == u64::MAX {
+            format!("a whole number {} or more", self.lo)
         } else {
-            format!("a whole number from {}", self.lo)
+            format!("a whole number from {} to {}", self.lo, self.hi)
         };
         let n: u64 = match text.trim().parse::<i128>() {
             Ok(n) if n < self.lo as i128 => {
@@ -204,6 +280,58 @@ impl clap::builder::TypedValueParser for Whole {
             )));
         }
         Ok(n)
+    }
+}
+
+/// The range of the engine option `name` (a spin option of the registry, so that a flag and
+/// the option cannot disagree).
+fn option_range(name: &str) -> (u64, u64) {
+    use skald::engine::options::{OptionKind, find};
+    match find(name).map(|o| o.kind) {
+        Some(OptionKind::Spin { min, max, .. }) => (min.max(0) as u64, max.max(0) as u64),
+        _ => unreachable!("{name} is a spin option"),
+    }
+}
+
+/// `--threads` of the searches (the engine option Threads): 1 to four per core.
+pub fn threads_parser() -> impl clap::builder::TypedValueParser<Value = u32> {
+    use clap::builder::TypedValueParser;
+    let (lo, hi) = option_range("Threads");
+    Whole::new(lo, hi, "four per core").map(|v| v as u32)
+}
+
+/// `--hash` (the engine option Hash, MiB): 1 to 65536.
+pub fn hash_parser() -> impl clap::builder::TypedValueParser<Value = u32> {
+    use clap::builder::TypedValueParser;
+    let (lo, hi) = option_range("Hash");
+    Whole::new(lo, hi, "").map(|v| v as u32)
+}
+
+/// `--multipv` (the engine option MultiPV): 1 to 64.
+pub fn multipv_parser() -> impl clap::builder::TypedValueParser<Value = u32> {
+    use clap::builder::TypedValueParser;
+    let (lo, hi) = option_range("MultiPV");
+    Whole::new(lo, hi, "").map(|v| v as u32)
+}
+
+/// The largest search depth a flag takes, plies.
+pub const MAX_DEPTH: u64 = 64;
+
+/// `--depth` of a search: 1 to [`MAX_DEPTH`].
+pub fn depth_parser() -> impl clap::builder::TypedValueParser<Value = u32> {
+    use clap::builder::TypedValueParser;
+    Whole::new(1, MAX_DEPTH, "").map(|v| v as u32)
+}
+
+/// A position error of `--fen` in `variant`: `bad FEN '<fen>': <reason> (a FEN of <variant>: is
+/// --variant right?)`; other errors (a bad move) as they are.
+pub fn fen_error(e: skald::engine::session::PositionError, variant: Variant) -> anyhow::Error {
+    use skald::engine::session::PositionError;
+    match e {
+        e @ PositionError::BadFen { .. } => {
+            anyhow::anyhow!("{e} (a FEN of {variant}: is --variant right?)")
+        }
+        e => anyhow::anyhow!("{e}"),
     }
 }
 
@@ -261,12 +389,18 @@ fn one_line(e: &clap::Error, cmd: &clap::Command, args: &[std::ffi::OsString]) -
         ]
         .iter()
         .any(|t| arg.get_value_parser().type_id() == *t);
+        // Numeric flags use [`Whole`] or [`Seconds`] with `allow_negative_numbers`, which
+        // name the range; this is the fallback for any other.
         let kind = if whole {
-            "a positive whole number"
+            "a whole number 0 or more"
         } else {
-            "a positive number"
+            "a number 0 or more"
         };
-        return format!("--{long} must be {kind}, got {}", args[pos]);
+        let help = match sub {
+            Some(s) => format!("skald {} --help", s.get_name()),
+            None => "skald --help".to_string(),
+        };
+        return format!("--{long} must be {kind}, got {}; see '{help}'", args[pos]);
     }
     // Otherwise clap's own message without the usage block: the lines before "Usage:", the
     // tips in parentheses.

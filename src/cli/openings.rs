@@ -27,7 +27,8 @@ use std::io::{IsTerminal, Write};
 /// Arguments of `skald openings`.
 #[derive(clap::Args, Debug)]
 pub struct Args {
-    /// brandubh, tablut, tawlbwrdd, copenhagen, copenhagen13 or ataxx.
+    /// brandubh, tablut, tawlbwrdd, copenhagen, copenhagen13 or ataxx; also accepted:
+    /// hnefatafl (= copenhagen), brandub (= brandubh).
     #[arg(long, value_parser = super::parse_variant)]
     pub variant: Variant,
     /// Random plies from the start position (at most 40).
@@ -58,9 +59,10 @@ pub struct Args {
     /// Write to this file instead of standard output.
     #[arg(long)]
     pub output: Option<std::path::PathBuf>,
-    /// The evaluation of the balance checks (the engine option EvalFile): <default> (Ataxx's
-    /// built-in network), hand (the hand-written evaluation) or a network file's path.
-    #[arg(long, default_value = skald::engine::EVAL_FILE_DEFAULT)]
+    /// The evaluation of the balance checks (the engine option EvalFile): hand (the
+    /// hand-written evaluation), a network file's path, or by default (<default>) the built-in
+    /// network for Ataxx and the hand-written evaluation for tafl.
+    #[arg(long, default_value = skald::engine::EVAL_FILE_DEFAULT, hide_default_value = true)]
     pub eval_file: String,
     /// Keep only positions whose result turns on the strength of play: the position is played
     /// out twice by the engine against itself, every move at this many nodes in one game and at

@@ -2,8 +2,9 @@
 //! (`--hotseat`), in the terminal. Works with piped input too (one move or command a line).
 
 use super::records::GameRecord;
-use super::{outcome_text, side_name};
+use super::{Whole, outcome_text, side_name};
 use anyhow::{Context, Result, anyhow, bail};
+use clap::builder::TypedValueParser;
 use skald::engine::Side;
 use skald::engine::session::Session;
 use skald::engine::{Engine, Limits, SearchRequest, named_skill};
@@ -14,8 +15,10 @@ use std::time::Instant;
 /// Arguments of `skald play`.
 #[derive(clap::Args, Debug)]
 pub struct Args {
-    /// brandubh, tablut, tawlbwrdd, copenhagen, copenhagen13 or ataxx (default brandubh; with
-    /// --record, the variant of a record game without a Variant tag).
+    /// brandubh, tablut, tawlbwrdd, copenhagen, copenhagen13 or ataxx (default brandubh); also
+    /// accepted: hnefatafl (= copenhagen), brandub (= brandubh). With --record: the variant of a
+    /// PGN game without a Variant tag (ataxx if not given, as the Ataxx tools write no such
+    /// tag).
     #[arg(long, value_parser = super::parse_variant)]
     pub variant: Option<Variant>,
     /// Your side: attackers or defenders (tafl), x or o (Ataxx). Default: the side to move in
@@ -38,19 +41,23 @@ pub struct Args {
     /// The old name of --record.
     #[arg(long, hide = true, conflicts_with = "record")]
     pub load: Option<std::path::PathBuf>,
-    /// Which game of the --record file (1-based).
-    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..))]
+    /// Which game of the --record file (1 or more).
+    #[arg(long, default_value_t = 1, allow_negative_numbers = true,
+          value_parser = Whole::new(1, u32::MAX as u64, "").map(|v| v as u32))]
     pub game: u32,
     /// Longest think per engine move, seconds (more than 0, at most 3600; default 1). Not with
     /// --hotseat.
-    #[arg(long, conflicts_with = "hotseat")]
+    #[arg(long, conflicts_with = "hotseat", allow_negative_numbers = true,
+          value_parser = super::Seconds::POSITIVE)]
     pub time: Option<f64>,
     /// The old name of --time (seconds).
-    #[arg(long, hide = true, conflicts_with_all = ["hotseat", "time"])]
+    #[arg(long, hide = true, conflicts_with_all = ["hotseat", "time"],
+          allow_negative_numbers = true)]
     pub movetime: Option<f64>,
-    /// Seed of the engine's choices at easy and medium (default: from the clock). Not with
-    /// --hotseat.
-    #[arg(long, conflicts_with = "hotseat")]
+    /// Seed of the engine's choices at easy and medium, 0 or more (default: from the clock).
+    /// Not with --hotseat.
+    #[arg(long, conflicts_with = "hotseat", allow_negative_numbers = true,
+          value_parser = Whole::new(0, u64::MAX, ""))]
     pub seed: Option<u64>,
 }
 
@@ -234,11 +241,11 @@ impl Game {
 
     fn over(&self) -> Option<String> {
         if let Some(side) = self.resigned {
-            return Some(format!(
-                "{} resigned: {} {}",
-                side_name(self.variant, side),
-                side_name(self.variant, side.opponent()),
-                super::win_verb(self.variant)
+            let reason = format!("{} resigned", side_name(self.variant, side));
+            return Some(super::result_text(
+                self.variant,
+                Some(side.opponent()),
+                &reason,
             ));
         }
         let o = self.session().outcome();
@@ -327,7 +334,7 @@ pub fn run(args: Args) -> Result<()> {
         Some(path) => Some(super::records::load_game(
             path,
             args.game as usize,
-            args.variant.unwrap_or(Variant::Ataxx),
+            args.variant,
         )?),
     };
     let variant = match &loaded {
@@ -350,7 +357,12 @@ pub fn run(args: Args) -> Result<()> {
     let time =
         super::renamed(args.time, args.movetime, "--movetime", "--time (seconds)").unwrap_or(1.0);
     if !(time > 0.0 && time <= 3600.0) {
-        bail!("--time must be more than 0 and at most 3600 seconds, got {time}");
+        bail!(
+            "--time {}",
+            super::Seconds::POSITIVE
+                .check(&time.to_string())
+                .unwrap_err()
+        );
     }
     let mut engine = Engine::new()?;
     engine.set_variant(variant);
@@ -358,7 +370,7 @@ pub fn run(args: Args) -> Result<()> {
         engine
             .session_mut()
             .set_position(Some(fen), &[])
-            .map_err(|e| anyhow!("{e} (a FEN of {variant}: is --variant right?)"))?;
+            .map_err(|e| super::fen_error(e, variant))?;
     }
     if let Some(g) = &loaded {
         let moves: Vec<&str> = g.moves.iter().map(String::as_str).collect();
@@ -367,13 +379,13 @@ pub fn run(args: Args) -> Result<()> {
             .set_position(Some(&g.setup_fen), &moves)
             .map_err(|e| anyhow!("{e}"))?;
         println!(
-            "loaded game {} of {}: {variant}, {} plies",
+            "loaded game {} of {}: {variant}, {}",
             args.game,
             record
                 .as_deref()
                 .unwrap_or(std::path::Path::new(""))
                 .display(),
-            g.moves.len()
+            super::plies(g.moves.len())
         );
     }
     // By default you play the side to move in the set-up position (the first side from the

@@ -9,8 +9,9 @@ use std::fmt::Write;
 /// Arguments of `skald rules`.
 #[derive(clap::Args, Debug)]
 pub struct Args {
-    /// The game: brandubh, tablut, tawlbwrdd, copenhagen, copenhagen13 or ataxx (any case).
-    /// Without it, the list of games.
+    /// The game: brandubh, tablut, tawlbwrdd, copenhagen, copenhagen13 or ataxx (any case);
+    /// also accepted: hnefatafl (= copenhagen), brandub (= brandubh). Without it, the list of
+    /// games.
     #[arg(value_parser = super::parse_variant)]
     pub variant: Option<Variant>,
 }

@@ -64,17 +64,26 @@ impl Task {
 }
 
 /// What ends a task early, shared with its thread: a flag for `perft`, a [`Stopper`] for
-/// `bench`'s searches; [`TaskStop::stop`] sets both.
+/// `bench`'s searches; [`TaskStop::stop`] sets both. `answered` is set just before the task's
+/// last line is written, so a command sent after reading that line is never refused as "task
+/// running" while the thread is still winding down.
 #[derive(Clone)]
 struct TaskStop {
     flag: Arc<AtomicBool>,
     stopper: Stopper,
+    answered: Arc<AtomicBool>,
 }
 
 impl TaskStop {
     fn stop(&self) {
         self.flag.store(true, Ordering::Relaxed);
         self.stopper.stop();
+    }
+
+    /// Writes the task's last line, marking the task as answered first.
+    fn last_line(&self, out: &Output, line: impl AsRef<str>) {
+        self.answered.store(true, Ordering::SeqCst);
+        out.line(line);
     }
 }
 
@@ -151,7 +160,7 @@ impl Uci {
     /// `true` (after an error line) while a `perft` or `bench` runs: `what` is refused.
     fn task_busy(&mut self, what: &str) -> bool {
         if let Some(task) = &self.task {
-            if !task.thread.is_finished() {
+            if !task.thread.is_finished() && !task.stop.answered.load(Ordering::SeqCst) {
                 let name = task.name;
                 self.error(format!(
                     "{what} ignored: {name} is running (send stop first)"
@@ -178,6 +187,7 @@ impl Uci {
         let stop = TaskStop {
             flag: Arc::new(AtomicBool::new(false)),
             stopper: Stopper::new(),
+            answered: Arc::new(AtomicBool::new(false)),
         };
         let theirs = stop.clone();
         let spawned = std::thread::Builder::new()
@@ -438,16 +448,19 @@ impl Uci {
                 total += n;
             });
             if !done {
-                out.line("info string perft stopped");
+                task.last_line(&out, "info string perft stopped");
                 return;
             }
             let ms = start.elapsed().as_millis() as u64;
             out.line("");
             out.line(format!("Nodes searched: {total}"));
-            out.line(format!(
-                "info string perft time {ms} ms, {} nps",
-                total.saturating_mul(1000) / ms.max(1)
-            ));
+            task.last_line(
+                &out,
+                format!(
+                    "info string perft time {ms} ms, {} nps",
+                    total.saturating_mul(1000) / ms.max(1)
+                ),
+            );
         });
     }
 
@@ -472,9 +485,11 @@ impl Uci {
                 },
             );
             match result {
-                Ok(result) if result.stopped => out.line("info string bench stopped"),
-                Ok(result) => out.line(format!("{} nodes {} nps", result.nodes, result.nps())),
-                Err(e) => out.line(format!("info string error: bench: {e}")),
+                Ok(result) if result.stopped => task.last_line(&out, "info string bench stopped"),
+                Ok(result) => {
+                    task.last_line(&out, format!("{} nodes {} nps", result.nodes, result.nps()))
+                }
+                Err(e) => task.last_line(&out, format!("info string error: bench: {e}")),
             }
         });
     }

@@ -45,7 +45,7 @@ pub enum NetworkError {
         extra: usize,
     },
     /// The first four bytes are not `SKNN`.
-    #[error("not a skald network file (magic {0:?}, expected \"SKNN\")")]
+    #[error("not a skald network file (it does not start with \"SKNN\")")]
     BadMagic([u8; 4]),
     /// A format version this build does not read.
     #[error("network file format version {0}, this build reads version {VERSION}")]

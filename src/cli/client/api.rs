@@ -18,6 +18,16 @@ pub enum WaitError {
     Aborted,
 }
 
+impl std::fmt::Display for WaitError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            WaitError::Timeout => "no answer in time",
+            WaitError::Disconnected => "the engine exited or closed its output",
+            WaitError::Aborted => "the match stopped waiting",
+        })
+    }
+}
+
 /// An engine's answer to a request for a move ([`Client::request_move`]).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum MoveReply {

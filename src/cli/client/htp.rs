@@ -56,7 +56,7 @@ impl HtpClient {
         let line = e
             .process
             .wait_for(deadline, None, is_htp_answer)
-            .map_err(|err| anyhow!("engine '{what}' did not answer 'name' ({err:?})"))?;
+            .map_err(|err| anyhow!("engine '{what}' did not answer 'name' ({err})"))?;
         if let Some(n) = line.strip_prefix("= ") {
             e.id_name = Some(n.trim().to_string()).filter(|n| !n.is_empty());
         }
@@ -111,7 +111,7 @@ impl Client for HtpClient {
                     None,
                     is_htp_answer,
                 )
-                .map_err(|e| format!("did not answer '{cmd}' ({e:?})"))?;
+                .map_err(|e| format!("did not answer '{cmd}' ({e})"))?;
             if !line.starts_with('=') {
                 return Err(format!("answered '{cmd}' with '{line}'"));
             }

@@ -95,7 +95,7 @@ impl OtepClient {
         let deadline = Some(Instant::now() + Duration::from_secs(10));
         e.process
             .wait_for(deadline, None, |l| l.trim() == "hello")
-            .map_err(|err| anyhow!("engine '{what}' did not say 'hello' ({err:?})"))?;
+            .map_err(|err| anyhow!("engine '{what}' did not say 'hello' ({err})"))?;
         Ok(e)
     }
 }

@@ -167,9 +167,9 @@ impl EngineSpec {
     pub fn no_options(&self, proto: Proto) -> Result<()> {
         if let Some((name, _)) = self.options.first() {
             bail!(
-                "engine '{}': {:?} engines take no options ('{name}')",
+                "engine '{}': {} engines take no options ('{name}')",
                 self.label(),
-                proto
+                proto.name()
             );
         }
         Ok(())

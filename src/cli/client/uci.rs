@@ -65,7 +65,7 @@ impl UciClient {
                 l.trim() == ok
             })
             .map_err(|err| {
-                anyhow!("engine '{what}' did not answer '{hello}' with '{ok}' ({err:?})")
+                anyhow!("engine '{what}' did not answer '{hello}' with '{ok}' ({err})")
             })?;
         e.id_name = id_name;
         e.declared = declared;
@@ -108,7 +108,7 @@ impl UciClient {
                 l.trim() == "readyok"
             })
             .map_err(|err| {
-                anyhow!("engine '{who}' did not answer 'isready' after option '{name}' ({err:?})")
+                anyhow!("engine '{who}' did not answer 'isready' after option '{name}' ({err})")
             })?;
         if !errors.is_empty() {
             bail!(
@@ -143,7 +143,7 @@ impl Client for UciClient {
         let cmd = if self.uai { "uainewgame" } else { "ucinewgame" };
         sent(self.process.send(cmd))?;
         self.sync(Duration::from_secs(10))
-            .map_err(|e| format!("did not answer isready ({e:?})"))
+            .map_err(|e| format!("did not answer isready ({e})"))
     }
 
     /// `position fen <setup> moves …` and `go` (`go depth N`, or the clocks), answered by

@@ -7,7 +7,7 @@ use crate::cli::client::{
     self, Client, EngineSpec, MoveLimits, MoveReply, MoveRequest, NewGame, WaitError,
 };
 use crate::cli::records::GameRecord;
-use anyhow::{Result, anyhow, bail};
+use anyhow::{Result, bail};
 use skald::engine::session::Session;
 use skald::engine::{Outcome, Side};
 use skald::variant::Variant;
@@ -30,19 +30,18 @@ impl TimeControl {
     /// Parses `<seconds>[+<increment>]`.
     pub fn parse(s: &str) -> Result<TimeControl> {
         let (base, inc) = s.split_once('+').unwrap_or((s, "0"));
-        let secs = |t: &str| -> Result<u64> {
-            let x: f64 = t
-                .trim()
-                .parse()
-                .map_err(|_| anyhow!("--tc '{s}': '{t}' is not a number of seconds"))?;
-            if !(0.0..=1e6).contains(&x) {
-                bail!("--tc '{s}': '{t}' is out of range");
+        let secs = |what: &str, t: &str| -> Result<u64> {
+            match t.trim().parse::<f64>() {
+                Ok(x) if (0.0..=1e6).contains(&x) => Ok((x * 1000.0).round() as u64),
+                _ => bail!(
+                    "--tc must be <seconds>+<increment seconds>, each a number from 0 to \
+                     1000000 (e.g. 10+0.1); the {what} is '{t}' in '{s}'; see 'skald match --help'"
+                ),
             }
-            Ok((x * 1000.0).round() as u64)
         };
         let tc = TimeControl {
-            base_ms: secs(base)?,
-            inc_ms: secs(inc)?,
+            base_ms: secs("time", base)?,
+            inc_ms: secs("increment", inc)?,
         };
         if tc.base_ms == 0 && tc.inc_ms == 0 {
             bail!("--tc '{s}': no time at all");
@@ -51,15 +50,8 @@ impl TimeControl {
     }
 }
 
-/// Parses `--move-timeout`: a positive number of seconds, at most 1e6.
-pub(super) fn parse_move_timeout(text: &str) -> Result<Duration, String> {
-    match text.trim().parse::<f64>() {
-        Ok(x) if x > 0.0 && x <= 1e6 => Ok(Duration::from_secs_f64(x)),
-        _ => Err(format!(
-            "expected a positive number of seconds (at most 1000000), got '{text}'"
-        )),
-    }
-}
+/// The most seconds `--move-timeout` takes.
+pub(super) const MAX_MOVE_TIMEOUT_S: f64 = 1e6;
 
 /// How long the runner waits for a move: in a clock match the time left plus `margin_ms`, in a
 /// `--depth` match (`depth` given) without end; either capped by `move_timeout` when given.
@@ -378,9 +370,19 @@ mod tests {
             move_allowance(None, -5, 50, None).0,
             Some(Duration::from_millis(50))
         );
-        assert!(parse_move_timeout("0").is_err());
-        assert!(parse_move_timeout("-2").is_err());
-        assert!(parse_move_timeout("x").is_err());
-        assert_eq!(parse_move_timeout("0.5"), Ok(Duration::from_millis(500)));
+        let timeout = crate::cli::Seconds {
+            zero: false,
+            max: MAX_MOVE_TIMEOUT_S,
+        };
+        assert!(timeout.check("0").is_err());
+        assert!(timeout.check("-2").is_err());
+        assert!(timeout.check("x").is_err());
+        assert_eq!(timeout.check("0.5"), Ok(0.5));
+        assert!(
+            TimeControl::parse("1+-1")
+                .unwrap_err()
+                .to_string()
+                .contains("from 0 to")
+        );
     }
 }

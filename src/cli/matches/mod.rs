@@ -35,20 +35,25 @@ pub struct Args {
     /// name=… proto=uci|uai|htp|otep option.<Name>=<value>'.
     #[arg(long = "engine", required = true, num_args = 1)]
     pub engines: Vec<String>,
-    /// brandubh, tablut, tawlbwrdd, copenhagen, copenhagen13 or ataxx.
+    /// brandubh, tablut, tawlbwrdd, copenhagen, copenhagen13 or ataxx; also accepted:
+    /// hnefatafl (= copenhagen), brandub (= brandubh).
     #[arg(long, value_parser = super::parse_variant)]
     pub variant: Variant,
-    /// Number of games (rounded up to an even number: each opening is played twice).
-    #[arg(long, default_value_t = 20, value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
+    /// Number of games, 1 to 1000000 (rounded up to an even number: each opening is played
+    /// twice).
+    #[arg(long, default_value_t = 20, allow_negative_numbers = true,
+          value_parser = Whole::new(1, 1_000_000, "").map(|v| v as u32))]
     pub games: u32,
-    /// Time control per side: <seconds>+<increment seconds>, e.g. 10+0.1 or 0.5+0.01.
+    /// Time control per side: <seconds>+<increment seconds>, each from 0 to 1000000 (not both
+    /// 0), e.g. 10+0.1 or 0.5+0.01.
     #[arg(long, default_value = "10+0.1")]
     pub tc: String,
-    /// Search each move to this depth instead of playing on the clock (`go depth N`).
-    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=64))]
+    /// Search each move to this depth, 1 to 64, instead of playing on the clock (`go depth N`).
+    #[arg(long, allow_negative_numbers = true, value_parser = super::depth_parser())]
     pub depth: Option<u32>,
-    /// Games played at the same time (each with its own pair of engine processes; at most 256).
-    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=256))]
+    /// Games played at the same time, 1 to 256 (each with its own pair of engine processes).
+    #[arg(long, default_value_t = 1, allow_negative_numbers = true,
+          value_parser = Whole::new(1, 256, "").map(|v| v as u32))]
     pub concurrency: u32,
     /// A file of openings, one a line: a FEN, or a FEN and the moves played from it
     /// (`<fen> moves <move> …`, as `skald openings --moves` writes them); used in order, cycling.
@@ -65,17 +70,20 @@ pub struct Args {
     /// The old name of --output.
     #[arg(long, hide = true, conflicts_with = "output")]
     pub records: Option<std::path::PathBuf>,
-    /// Tolerance in seconds beyond an engine's time left before it loses on time (fractions
-    /// allowed, at most 3600; default 0.05).
-    #[arg(long, value_parser = super::parse_seconds_or_zero)]
+    /// Tolerance in seconds beyond an engine's time left before it loses on time: from 0 to
+    /// 3600, fractions allowed (default 0.05).
+    #[arg(long, allow_negative_numbers = true, value_parser = super::Seconds::ZERO_OR_MORE)]
     pub margin: Option<f64>,
     /// The old name of --margin, in milliseconds.
-    #[arg(long, hide = true, conflicts_with = "margin")]
+    #[arg(long, hide = true, conflicts_with = "margin", allow_negative_numbers = true,
+          value_parser = Whole::new(0, 3_600_000, ""))]
     pub margin_ms: Option<u64>,
-    /// Most seconds an engine may take for one move (fractions allowed, e.g. 0.5); more loses
-    /// the game. Off by default: a `--depth` match then waits as long as a move takes, a clock
-    /// match as long as the clock allows.
-    #[arg(long, value_name = "SECONDS", value_parser = game::parse_move_timeout)]
+    /// Most seconds an engine may take for one move: more than 0, at most 1000000, fractions
+    /// allowed (e.g. 0.5); more loses the game. Off by default: a `--depth` match then waits as
+    /// long as a move takes, a clock match as long as the clock allows.
+    #[arg(long, value_name = "SECONDS", allow_negative_numbers = true,
+          value_parser = super::Seconds { zero: false, max: game::MAX_MOVE_TIMEOUT_S }
+              .map(Duration::from_secs_f64))]
     pub move_timeout: Option<Duration>,
 }
 
@@ -84,9 +92,11 @@ mod referee;
 mod report;
 mod sink;
 
+use super::Whole;
 use crate::cli::client::{self, EngineSpec, MoveLimits, NewGame};
 use crate::cli::stats::Sprt;
 use anyhow::{Result, anyhow, bail};
+use clap::builder::TypedValueParser;
 use game::{Plan, TimeControl};
 use indicatif::{ProgressBar, ProgressStyle};
 use referee::{load_openings, referee_starts};

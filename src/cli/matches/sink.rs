@@ -29,13 +29,13 @@ impl RecordSink {
             RecordFormat::Otg => {
                 if !variant.is_tafl() {
                     bail!(
-                        "--records {}: OpenTafl records (.otg) are for tafl games; use .pgn",
+                        "--output {}: OpenTafl records (.otg) are for tafl games; use .pgn",
                         path.display()
                     );
                 }
                 let dir = path.parent().filter(|p| !p.as_os_str().is_empty());
                 if dir.is_some_and(|d| !d.is_dir()) {
-                    bail!("--records {}: no such directory", path.display());
+                    bail!("--output {}: no such directory", path.display());
                 }
                 Ok(RecordSink::Otg {
                     path: path.to_path_buf(),

@@ -1,4 +1,4 @@
-//! Game records as text: written by `skald match --records` and `play`'s `save`, read back by
+//! Game records as text: written by `skald match --output` and `play`'s `save`, read back by
 //! [`load_records`].
 //!
 //! The formats: PGN ([`pgn`]) and OpenTafl game records ([`otg`]).
@@ -26,20 +26,20 @@ use pgn::{load_pgn, parse_pgn};
 use skald::variant::Variant;
 
 /// Reads game `game` (1-based) of the record file `path` ([`load_records_as`]: PGN games
-/// without a `Variant` tag are `untagged`).
+/// without a `Variant` tag are `untagged`, Ataxx if `None`).
 ///
 /// # Errors
 /// The file cannot be read or parsed, or has fewer games.
 pub fn load_game(
     path: &std::path::Path,
     game: usize,
-    untagged: Variant,
+    untagged: Option<Variant>,
 ) -> anyhow::Result<LoadedGame> {
     use anyhow::{Context, anyhow};
     let text =
         std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
-    let mut games =
-        load_records_as(&text, untagged).map_err(|e| anyhow!("{}: {e}", path.display()))?;
+    let mut games = load_records_as(&text, untagged.unwrap_or(Variant::Ataxx))
+        .map_err(|e| anyhow!("{}: {e}", path.display()))?;
     let count = games.len();
     if game == 0 || game > count {
         anyhow::bail!(
@@ -89,11 +89,23 @@ pub fn load_records_as(text: &str, untagged: Variant) -> Result<Vec<LoadedGame>,
 /// Arguments of `skald records`.
 #[derive(clap::Args, Debug)]
 pub struct Args {
-    /// A record file: PGN (skald's, cuteataxx's, python-ataxx's) or an OpenTafl game record.
-    pub file: std::path::PathBuf,
-    /// The variant of PGN games without a `Variant` tag (the Ataxx tools write none).
-    #[arg(long, value_parser = super::parse_variant, default_value = "ataxx")]
-    pub variant: Variant,
+    /// A record file: PGN (skald's, cuteataxx's, python-ataxx's) or an OpenTafl game record
+    /// (the same as --record FILE).
+    #[arg(
+        value_name = "FILE",
+        required_unless_present = "record",
+        conflicts_with = "record"
+    )]
+    pub file: Option<std::path::PathBuf>,
+    /// The record file, as `play --record` and `analyze --record` name it (or give it without
+    /// the flag).
+    #[arg(long, value_name = "FILE")]
+    pub record: Option<std::path::PathBuf>,
+    /// The variant of PGN games without a Variant tag (ataxx if not given, as the Ataxx tools
+    /// write no such tag): brandubh, tablut, tawlbwrdd, copenhagen, copenhagen13 or ataxx; also
+    /// accepted: hnefatafl (= copenhagen), brandub (= brandubh).
+    #[arg(long, value_parser = super::parse_variant)]
+    pub variant: Option<Variant>,
     /// Write the games again to this file: PGN, or OpenTafl game records when it ends in `.otg`
     /// (tafl only; one file a game when there are several, `<name>-<n>.otg`).
     #[arg(long)]
@@ -135,10 +147,15 @@ fn to_record(g: &LoadedGame) -> Result<GameRecord, String> {
 /// with `--output`.
 pub fn run(args: Args) -> anyhow::Result<()> {
     use anyhow::{Context, anyhow};
-    let text = std::fs::read_to_string(&args.file)
-        .with_context(|| format!("cannot read {}", args.file.display()))?;
-    let games = load_records_as(&text, args.variant)
-        .map_err(|e| anyhow!("{}: {e}", args.file.display()))?;
+    let file = args
+        .file
+        .as_ref()
+        .or(args.record.as_ref())
+        .expect("clap requires a file");
+    let text =
+        std::fs::read_to_string(file).with_context(|| format!("cannot read {}", file.display()))?;
+    let games = load_records_as(&text, args.variant.unwrap_or(Variant::Ataxx))
+        .map_err(|e| anyhow!("{}: {e}", file.display()))?;
     for (i, g) in games.iter().enumerate() {
         let variant = g.variant.map_or_else(
             || format!("OpenTafl rules '{}'", g.session.variant_name()),
@@ -151,9 +168,9 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             Some(r) => super::result_text(named, r.winner, &r.reason),
         };
         println!(
-            "game {}: {variant}, {} plies, {state}; final position {}",
+            "game {}: {variant}, {}, {state}; final position {}",
             i + 1,
-            g.moves.len(),
+            super::plies(g.moves.len()),
             g.session.fen()
         );
     }

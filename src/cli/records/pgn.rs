@@ -280,6 +280,18 @@ pub fn parse_pgn(text: &str) -> Result<Vec<PgnGame>, String> {
 }
 
 pub(super) fn load_pgn(g: &PgnGame, index: usize, untagged: Variant) -> Result<LoadedGame, String> {
+    let result = load_pgn_as(g, index, untagged);
+    // A game without a Variant tag that cannot be read as `untagged` was most likely of another
+    // game: say so.
+    match result {
+        Err(e) if g.tag("Variant").is_none() && g.tag("Rules").is_none() => {
+            Err(format!("{e} {}", crate::cli::untagged_note(untagged)))
+        }
+        r => r,
+    }
+}
+
+fn load_pgn_as(g: &PgnGame, index: usize, untagged: Variant) -> Result<LoadedGame, String> {
     let variant = match g.tag("Variant") {
         Some(v) => v
             .parse::<Variant>()

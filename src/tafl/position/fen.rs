@@ -38,8 +38,9 @@ impl<B: Bitboard> Position<B> {
         let fields: Vec<&str> = fen.split_whitespace().collect();
         if fields.len() < 2 || fields.len() > 4 {
             return Err(ParseError::new(format!(
-                "FEN has {} fields, expected 2 to 4 (<board> <side> [<clock> [<move number>]])",
-                fields.len()
+                "FEN has {} {}, expected 2 to 4 (<board> <side> [<clock> [<move number>]])",
+                fields.len(),
+                if fields.len() == 1 { "field" } else { "fields" }
             )));
         }
         let size = rules.size as usize;

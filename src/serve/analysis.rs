@@ -1,0 +1,146 @@
+//! Analysis by server-sent events: `GET /api/games/{id}/analysis?multipv=N` searches the
+//! game's position (full strength, at most [`super::state::Config::analysis_ms`]) and sends an
+//! `info` event per completed depth and line, then `done`. One analysis per game: a new one,
+//! a move, an undo or `POST …/analysis/stop` stops the old; a closed page stops it too (its
+//! next report finds no reader).
+
+use super::App;
+use super::api::{ApiError, first_view, score_json};
+use super::state::{lock, move_squares};
+use axum::extract::{Path, Query, State};
+use axum::response::sse::{Event, KeepAlive, Sse};
+use serde_json::{Value, json};
+use skald::engine::{Limits, SearchRequest, Stopper};
+use std::collections::HashMap;
+use std::convert::Infallible;
+use std::sync::Arc;
+use tokio_stream::StreamExt;
+use tokio_stream::wrappers::UnboundedReceiverStream;
+
+/// Most lines (MultiPV) an analysis shows.
+pub const MAX_MULTIPV: usize = 8;
+
+fn event(name: &str, data: &Value) -> Event {
+    Event::default().event(name).data(data.to_string())
+}
+
+/// `GET /api/games/{id}/analysis?multipv=N` (1 ..= [`MAX_MULTIPV`], default 3): the analysis
+/// as a stream of server-sent events (docs/serve.md).
+pub async fn analysis(
+    State(app): State<Arc<App>>,
+    Path(id): Path<String>,
+    Query(query): Query<HashMap<String, String>>,
+) -> Result<Sse<impl tokio_stream::Stream<Item = Result<Event, Infallible>>>, ApiError> {
+    let multipv = match query.get("multipv") {
+        None => 3,
+        Some(t) => match t.trim().parse::<usize>() {
+            Ok(n) if (1..=MAX_MULTIPV).contains(&n) => n,
+            _ => {
+                return Err(ApiError::bad(format!(
+                    "multipv must be a whole number from 1 to {MAX_MULTIPV}, got '{t}'"
+                )));
+            }
+        },
+    };
+    let n: u64 = id.parse().map_err(|_| ApiError::no_game(&id))?;
+    let game = app.store.get(n).ok_or_else(|| ApiError::no_game(&id))?;
+    let stopper = Stopper::new();
+    let (session, version) = {
+        let mut g = lock(&game);
+        g.stop_analysis();
+        g.analysis = Some(stopper.clone());
+        (g.session.boxed_clone(), g.version)
+    };
+    let (tx, rx) = tokio::sync::mpsc::unbounded_channel::<Event>();
+    let to_move = session.side_to_move();
+    if session.outcome().is_decided() {
+        let _ = tx.send(event(
+            "done",
+            &json!({ "version": version, "over": true, "depth": 0, "stopped": false }),
+        ));
+    } else {
+        let app = Arc::clone(&app);
+        tokio::spawn(async move {
+            if app.analysts.all_busy() {
+                let _ = tx.send(event("waiting", &json!({ "version": version })));
+            }
+            let (report_tx, stop) = (tx.clone(), stopper.clone());
+            let (analysis_ms, max_nodes) = (app.config.analysis_ms, app.config.max_nodes);
+            let result = app
+                .analysts
+                .run(n, session, move |engine| {
+                    if report_tx.is_closed() || stop.is_stopped() {
+                        return None;
+                    }
+                    let _ = report_tx.send(event("started", &json!({ "version": version })));
+                    let request = SearchRequest {
+                        limits: Limits {
+                            movetime: Some(analysis_ms),
+                            nodes: max_nodes,
+                            ..Limits::default()
+                        },
+                        multipv: Some(multipv),
+                        stopper: Some(stop.clone()),
+                        ..SearchRequest::default()
+                    };
+                    let position = engine.session().boxed_clone();
+                    engine
+                        .search(request, &mut |r| {
+                            // The squares of each move, for arrows: from and to (an Ataxx
+                            // clone names its square only).
+                            let squares: Vec<Vec<String>> =
+                                r.pv.iter().map(|m| move_squares(m)).collect();
+                            let info = json!({
+                                "version": version,
+                                "depth": r.depth,
+                                "seldepth": r.seldepth,
+                                "multipv": r.multipv,
+                                "score": score_json(r.score),
+                                "first_cp": first_view(r.score, position.side_to_move()),
+                                "nodes": r.nodes,
+                                "nps": r.nps,
+                                "time_ms": r.time_ms,
+                                "pv": r.pv,
+                                "pv_squares": squares,
+                            });
+                            if report_tx.send(event("info", &info)).is_err() {
+                                stop.stop();
+                            }
+                        })
+                        .ok()
+                })
+                .await
+                .flatten();
+            let done = match result {
+                Some(r) => json!({
+                    "version": version,
+                    "over": false,
+                    "best": r.best_move,
+                    "depth": r.depth,
+                    "nodes": r.nodes,
+                    "score": score_json(r.score),
+                    "first_cp": first_view(r.score, to_move),
+                    "stopped": stopper.is_stopped(),
+                }),
+                None => json!({ "version": version, "over": false, "depth": 0, "stopped": true }),
+            };
+            let _ = tx.send(event("done", &done));
+        });
+    }
+    let stream = UnboundedReceiverStream::new(rx).map(Ok::<_, Infallible>);
+    Ok(Sse::new(stream).keep_alive(KeepAlive::default()))
+}
+
+/// `POST /api/games/{id}/analysis/stop`: stops the game's analysis; `{"stopped": true}` if one
+/// ran.
+pub async fn stop(
+    State(app): State<Arc<App>>,
+    Path(id): Path<String>,
+) -> Result<axum::Json<Value>, ApiError> {
+    let n: u64 = id.parse().map_err(|_| ApiError::no_game(&id))?;
+    let game = app.store.get(n).ok_or_else(|| ApiError::no_game(&id))?;
+    let mut g = lock(&game);
+    let running = g.analysis.is_some();
+    g.stop_analysis();
+    Ok(axum::Json(json!({ "stopped": running })))
+}

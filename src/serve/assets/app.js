@@ -1,0 +1,729 @@
+// skald serve: the page. It draws what the server says (board, legal targets, captures, game
+// end, analysis) and sends clicks; the rules live in the engine on the server (docs/serve.md).
+"use strict";
+
+const SVG = "http://www.w3.org/2000/svg";
+const SQ = 100; // one square, SVG units
+const MARGIN = 40; // room for the coordinates (left and bottom)
+
+const $ = (id) => document.getElementById(id);
+const el = (name, attrs = {}, parent = null) => {
+  const e = document.createElementNS(SVG, name);
+  for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, v);
+  if (parent) parent.appendChild(e);
+  return e;
+};
+
+const ui = {
+  variants: [],
+  state: null, // the game's state from the server
+  selected: null, // the square of the picked piece
+  cursor: null, // the keyboard's square
+  flipped: false,
+  busy: false, // a request that changes the game is under way
+  analysing: false,
+  source: null, // the analysis EventSource
+  lines: [], // analysis lines by MultiPV index - 1
+  anInfo: null,
+  token: null, // this page's id for the game (the W/D/L tally counts each game once)
+};
+
+// ---------------------------------------------------------------- server
+
+async function api(method, path, body) {
+  const opts = { method, headers: {} };
+  if (body !== undefined) {
+    opts.headers["Content-Type"] = "application/json";
+    opts.body = JSON.stringify(body);
+  }
+  const res = await fetch(path, opts);
+  const text = await res.text();
+  let data = null;
+  try { data = text ? JSON.parse(text) : null; } catch (e) { data = { error: text }; }
+  if (!res.ok) {
+    const err = new Error((data && data.error) || `${res.status} ${res.statusText}`);
+    err.status = res.status;
+    throw err;
+  }
+  return data;
+}
+
+function showError(e) {
+  $("error").textContent = e ? (e.message || String(e)) : "";
+}
+
+// ---------------------------------------------------------------- geometry
+
+function coords(name) {
+  const file = name.charCodeAt(0) - 97;
+  const rank = parseInt(name.slice(1), 10) - 1;
+  return [file, rank];
+}
+function squareName(file, rank) {
+  return String.fromCharCode(97 + file) + (rank + 1);
+}
+// Top-left corner of a square on the drawing.
+function xy(name) {
+  const n = ui.state.size;
+  const [f, r] = coords(name);
+  const col = ui.flipped ? n - 1 - f : f;
+  const row = ui.flipped ? r : n - 1 - r;
+  return [MARGIN + col * SQ, row * SQ];
+}
+function centre(name) {
+  const [x, y] = xy(name);
+  return [x + SQ / 2, y + SQ / 2];
+}
+
+// ---------------------------------------------------------------- drawing
+
+function pieceClass(letter, family) {
+  if (family === "tafl") return { t: "attacker", T: "defender", K: "king" }[letter];
+  return { x: "x", o: "o" }[letter];
+}
+
+function drawPiece(parent, name, letter, family, extra = "") {
+  const [cx, cy] = centre(name);
+  const cls = pieceClass(letter, family);
+  if (!cls) return null;
+  const g = el("g", { class: `piece-g ${extra}`.trim(), "data-piece": name }, parent);
+  el("circle", { cx, cy, r: family === "tafl" ? 34 : 38, class: `piece ${cls}` }, g);
+  if (cls === "king") {
+    // A small crown.
+    el("path", {
+      class: "crown",
+      d: `M ${cx - 18} ${cy + 10} L ${cx - 18} ${cy - 12} L ${cx - 9} ${cy - 2} L ${cx} ${cy - 16} L ${cx + 9} ${cy - 2} L ${cx + 18} ${cy - 12} L ${cx + 18} ${cy + 10} Z`,
+    }, g);
+  }
+  return g;
+}
+
+function pieceWords(letter, s) {
+  if (s.family === "tafl") return { t: "attacker", T: "defender", K: "king" }[letter] || "";
+  if (letter === "-") return "blocked";
+  return letter === "x" ? s.side_names.first : letter === "o" ? s.side_names.second : "";
+}
+
+function render(prev) {
+  const s = ui.state;
+  const svg = $("board");
+  const n = s.size;
+  const w = MARGIN + n * SQ + 10;
+  const h = n * SQ + MARGIN;
+  svg.setAttribute("viewBox", `0 0 ${w} ${h}`);
+  svg.replaceChildren();
+  const defs = el("defs", {}, svg);
+  for (const [id, color] of [["ah1", "#c53030"], ["ah2", "#2b6cb0"]]) {
+    const m = el("marker", { id, viewBox: "0 0 10 10", refX: 5, refY: 5, markerWidth: 3, markerHeight: 3, orient: "auto-start-reverse" }, defs);
+    el("path", { d: "M 0 0 L 10 5 L 0 10 z", fill: color }, m);
+  }
+  const family = s.family;
+  const squares = el("g", { id: "squares" }, svg);
+  const marks = el("g", { id: "marks" }, svg);
+  const hl = el("g", { id: "highlights" }, svg);
+  const pieces = el("g", { id: "pieces" }, svg);
+  const arrows = el("g", { id: "arrows" }, svg);
+  const fx = el("g", { id: "effects" }, svg);
+  const markAt = new Map(s.marks.map((m) => [m.square, m.kind]));
+  const turnTargets = ui.selected ? (s.targets[ui.selected] || []) : [];
+  if (!ui.cursor || coords(ui.cursor)[0] >= n || coords(ui.cursor)[1] >= n) ui.cursor = squareName(0, 0);
+  for (let row = 0; row < n; row++) {
+    for (let col = 0; col < n; col++) {
+      const file = ui.flipped ? n - 1 - col : col;
+      const rank = ui.flipped ? row : n - 1 - row;
+      const name = squareName(file, rank);
+      const letter = s.board[n - 1 - rank][file];
+      const [x, y] = xy(name);
+      let cls = `sq ${family}`;
+      if (letter === "-") cls += " blocked";
+      const words = [name];
+      if (markAt.has(name)) words.push(markAt.get(name));
+      if (letter) words.push(pieceWords(letter, s));
+      const rect = el("rect", {
+        x, y, width: SQ, height: SQ, class: cls, "data-sq": name, role: "button",
+        tabindex: name === ui.cursor ? 0 : -1, "aria-label": words.join(" "),
+      }, squares);
+      if (ui.selected === name) rect.setAttribute("aria-pressed", "true");
+      if (markAt.has(name)) {
+        el("rect", { x: x + 6, y: y + 6, width: SQ - 12, height: SQ - 12, class: "mark" }, marks);
+        el("path", { d: `M ${x + 20} ${y + 20} L ${x + 80} ${y + 80} M ${x + 80} ${y + 20} L ${x + 20} ${y + 80}`, class: "mark-x" }, marks);
+      }
+      if (letter && letter !== "-") drawPiece(pieces, name, letter, family);
+    }
+  }
+  // Coordinates.
+  for (let i = 0; i < n; i++) {
+    const file = ui.flipped ? n - 1 - i : i;
+    const t = el("text", { x: MARGIN + i * SQ + SQ / 2, y: n * SQ + 30, "text-anchor": "middle", class: "coord" }, svg);
+    t.textContent = String.fromCharCode(97 + file);
+    const rank = ui.flipped ? i : n - 1 - i;
+    const r = el("text", { x: MARGIN / 2, y: i * SQ + SQ / 2 + 9, "text-anchor": "middle", class: "coord" }, svg);
+    r.textContent = String(rank + 1);
+  }
+  // The last move.
+  if (s.last) {
+    for (const sq of s.last.squares) {
+      const [x, y] = xy(sq);
+      el("rect", { x, y, width: SQ, height: SQ, class: "last" }, hl);
+    }
+    const to = s.last.squares[s.last.squares.length - 1];
+    if (prev && prev.version !== s.version && to) {
+      const g = pieces.querySelector(`[data-piece="${to}"]`);
+      if (g) g.classList.add("arrived");
+    }
+  }
+  // The picked piece and its targets.
+  if (ui.selected) {
+    const [x, y] = xy(ui.selected);
+    el("rect", { x: x + 4, y: y + 4, width: SQ - 8, height: SQ - 8, class: "selected" }, hl);
+    for (const t of turnTargets) {
+      const [cx, cy] = centre(t.to);
+      const jump = family === "ataxx" && t.move.length > 2;
+      el("circle", { cx, cy, r: jump ? 20 : 16, class: jump ? "target jump" : "target", "data-target": t.to }, hl);
+    }
+  }
+  // The keyboard's square (shown while the board has the focus).
+  el("rect", { id: "cursor", width: SQ - 6, height: SQ - 6, class: "cursor", visibility: "hidden" }, svg);
+  updateCursor();
+  // Captured pieces leave the board; turned-over Ataxx stones flip.
+  if (prev && prev.version !== s.version && s.captures.length) {
+    for (const c of s.captures) {
+      const ghost = drawPiece(fx, c.square, c.piece, family, family === "tafl" ? "captured" : "flipping");
+      if (ghost) setTimeout(() => ghost.remove(), 700);
+    }
+  }
+  drawArrows(arrows);
+}
+
+function drawArrows(layer) {
+  layer.replaceChildren();
+  const best = ui.lines[0];
+  if (!ui.analysing || !best || best.version !== ui.state.version) return;
+  const squares = best.pv_squares.slice(0, 3);
+  squares.forEach((sqs, i) => {
+    const mover = (i % 2 === 0) === (ui.state.to_move === "first");
+    const color = mover ? "#c53030" : "#2b6cb0";
+    const marker = mover ? "ah1" : "ah2";
+    const opacity = [0.85, 0.55, 0.35][i];
+    if (sqs.length === 2) {
+      const [x1, y1] = centre(sqs[0]);
+      const [x2, y2] = centre(sqs[1]);
+      const len = Math.hypot(x2 - x1, y2 - y1) || 1;
+      const back = 22; // end before the centre so the head sits on the square
+      el("line", {
+        x1, y1, x2: x2 - ((x2 - x1) * back) / len, y2: y2 - ((y2 - y1) * back) / len,
+        stroke: color, "stroke-width": 14, opacity, "marker-end": `url(#${marker})`,
+        class: "arrow", "data-arrow": i,
+      }, layer);
+    } else if (sqs.length === 1) {
+      const [cx, cy] = centre(sqs[0]);
+      el("circle", { cx, cy, r: 40, fill: "none", stroke: color, "stroke-width": 10, opacity, class: "arrow", "data-arrow": i }, layer);
+    }
+  });
+}
+
+function sideName(key) {
+  return ui.state.side_names[key];
+}
+
+function renderPanel() {
+  const s = ui.state;
+  const status = $("status");
+  status.classList.toggle("over", !!s.result);
+  if (s.result) {
+    let text = `Game over: ${s.result.text}`;
+    if (s.mode === "computer") {
+      const won = s.result.winner === s.human;
+      text += s.result.winner === null ? ". A draw." : won ? ". You win!" : ". skald wins.";
+    }
+    status.textContent = text;
+  } else if (s.mode === "computer") {
+    const replied = s.last && s.to_move === s.human ? `skald played ${s.last.move}. ` : "";
+    status.textContent = s.engine_to_move || ui.busy
+      ? `skald (${s.level.name}) is thinking…`
+      : `${replied}Your move (${sideName(s.to_move)})`;
+  } else {
+    const who = sideName(s.to_move);
+    status.textContent = `${who.charAt(0).toUpperCase()}${who.slice(1)} to move`;
+  }
+  const list = $("movelist");
+  list.replaceChildren();
+  let li = null;
+  s.moves.forEach((m, i) => {
+    if (i % 2 === 0) {
+      li = document.createElement("li");
+      list.appendChild(li);
+      li.textContent = m;
+    } else {
+      li.textContent += `  ${m}`;
+    }
+  });
+  if (li) {
+    li.classList.add("current");
+    list.scrollTop = list.scrollHeight;
+  }
+  $("undo").disabled = !s.can_undo || ui.busy;
+  const myTurn = !s.result && !s.engine_to_move && !ui.busy;
+  $("pass").hidden = !(s.pass && myTurn);
+  $("save-otg").hidden = s.family !== "tafl";
+  renderTally();
+}
+
+// ---------------------------------------------------------------- the W/D/L tally
+
+function tally() {
+  try {
+    return JSON.parse(localStorage.getItem("skald-tally")) || { w: 0, d: 0, l: 0, counted: [] };
+  } catch (e) {
+    return { w: 0, d: 0, l: 0, counted: [] };
+  }
+}
+function renderTally() {
+  const t = tally();
+  $("tally-text").textContent = `Against the computer: ${t.w} won · ${t.d} drawn · ${t.l} lost`;
+}
+function countResult() {
+  const s = ui.state;
+  if (!s.result || s.mode !== "computer" || !ui.token) return;
+  const t = tally();
+  if (t.counted.includes(ui.token)) return;
+  if (s.result.winner === null) t.d++;
+  else if (s.result.winner === s.human) t.w++;
+  else t.l++;
+  t.counted = [...t.counted, ui.token].slice(-100);
+  localStorage.setItem("skald-tally", JSON.stringify(t));
+}
+
+// ---------------------------------------------------------------- the game
+
+function setState(s) {
+  const prev = ui.state;
+  ui.state = s;
+  if (!prev || prev.version !== s.version || prev.id !== s.id) ui.selected = null;
+  sessionStorage.setItem("skald-game", JSON.stringify({ id: s.id, token: ui.token, flipped: ui.flipped }));
+  countResult();
+  render(prev && prev.id === s.id ? prev : null);
+  renderPanel();
+  if (ui.analysing && (!prev || prev.version !== s.version || prev.id !== s.id)) startAnalysis();
+  maybeEngineMove();
+}
+
+async function refresh() {
+  setState(await api("GET", `/api/games/${ui.state.id}`));
+}
+
+async function maybeEngineMove() {
+  const s = ui.state;
+  if (!s.engine_to_move || s.result || ui.busy) return;
+  ui.busy = true;
+  renderPanel();
+  try {
+    const next = await api("POST", `/api/games/${s.id}/engine-move`);
+    if (ui.state.id !== s.id) return; // a new game meanwhile
+    ui.busy = false;
+    showError(null);
+    setState(next);
+  } catch (e) {
+    if (ui.state.id !== s.id) return;
+    ui.busy = false;
+    if (e.status === 409) {
+      await refresh().catch(showError);
+    } else {
+      showError(e);
+      renderPanel();
+    }
+  }
+}
+
+async function play(move) {
+  if (ui.busy) return;
+  ui.busy = true;
+  ui.selected = null;
+  const id = ui.state.id;
+  try {
+    const next = await api("POST", `/api/games/${id}/move`, { move });
+    if (ui.state.id !== id) return; // a new game meanwhile
+    ui.busy = false;
+    showError(null);
+    setState(next);
+  } catch (e) {
+    if (ui.state.id !== id) return;
+    ui.busy = false;
+    showError(e);
+    await refresh().catch(() => {});
+  }
+}
+
+function onSquare(name) {
+  const s = ui.state;
+  ui.cursor = name;
+  if (!s || s.result || ui.busy || s.engine_to_move) {
+    render(null);
+    return;
+  }
+  if (ui.selected) {
+    const t = (s.targets[ui.selected] || []).find((t) => t.to === name);
+    if (t) {
+      play(t.move);
+      return;
+    }
+  }
+  ui.selected = s.targets[name] && ui.selected !== name ? name : null;
+  render(null);
+  focusCursor();
+}
+
+// Moves the keyboard's square without drawing the board again (the focus stays).
+function updateCursor() {
+  const svg = $("board");
+  const rect = $("cursor");
+  if (!rect || !ui.cursor) return;
+  for (const r of svg.querySelectorAll('[data-sq][tabindex="0"]')) {
+    if (r.getAttribute("data-sq") !== ui.cursor) r.setAttribute("tabindex", "-1");
+  }
+  const cur = svg.querySelector(`[data-sq="${ui.cursor}"]`);
+  if (cur) cur.setAttribute("tabindex", "0");
+  const [x, y] = xy(ui.cursor);
+  rect.setAttribute("x", x + 3);
+  rect.setAttribute("y", y + 3);
+  const a = document.activeElement;
+  const keyboard = svg.contains(a) && a.matches(":focus-visible");
+  rect.setAttribute("visibility", keyboard ? "visible" : "hidden");
+}
+
+function focusCursor() {
+  const r = $("board").querySelector(`[data-sq="${ui.cursor}"]`);
+  if (r && document.activeElement !== r) r.focus({ preventScroll: true });
+}
+
+function onBoardKey(ev) {
+  if (!ui.state) return;
+  const n = ui.state.size;
+  let [f, r] = coords(ui.cursor || "a1");
+  const d = ui.flipped ? -1 : 1;
+  switch (ev.key) {
+    case "ArrowUp": r += d; break;
+    case "ArrowDown": r -= d; break;
+    case "ArrowLeft": f -= d; break;
+    case "ArrowRight": f += d; break;
+    case "Enter":
+    case " ":
+      ev.preventDefault();
+      onSquare(ui.cursor);
+      return;
+    case "Escape":
+      ui.selected = null;
+      render(null);
+      focusCursor();
+      return;
+    default:
+      return;
+  }
+  ev.preventDefault();
+  f = Math.max(0, Math.min(n - 1, f));
+  r = Math.max(0, Math.min(n - 1, r));
+  ui.cursor = squareName(f, r);
+  focusCursor();
+  updateCursor();
+}
+
+function newToken() {
+  return Math.random().toString(36).slice(2) + Date.now().toString(36);
+}
+
+async function newGame() {
+  const v = $("variant").value;
+  const body = { mode: $("mode").value };
+  if (v === "rules") body.rules = $("rules").value;
+  else body.variant = v;
+  if (body.mode === "computer") {
+    body.level = $("level").value;
+    body.side = $("side").value;
+  }
+  localStorage.setItem("skald-prefs", JSON.stringify({
+    variant: v, rules: $("rules").value, mode: body.mode, level: $("level").value, side: $("side").value,
+  }));
+  try {
+    const s = await api("POST", "/api/games", body);
+    ui.token = newToken();
+    ui.lines = [];
+    ui.busy = false; // a request for the old game may still be under way: its answer is dropped
+    showError(null);
+    setState(s);
+  } catch (e) {
+    showError(e);
+  }
+}
+
+function fillSides() {
+  const v = $("variant").value;
+  const d = ui.variants.find((x) => x.name === v);
+  const names = d ? d.side_names : { first: "attackers", second: "defenders" };
+  const side = $("side");
+  const keep = side.value;
+  side.replaceChildren();
+  for (const key of ["first", "second"]) {
+    const o = document.createElement("option");
+    o.value = key;
+    o.textContent = `${names[key]}${key === "first" ? " (move first)" : ""}`;
+    side.appendChild(o);
+  }
+  if (keep) side.value = keep;
+}
+
+function syncControls() {
+  $("rules-label").hidden = $("variant").value !== "rules";
+  const computer = $("mode").value === "computer";
+  $("level-label").hidden = !computer;
+  $("side-label").hidden = !computer;
+  fillSides();
+}
+
+async function save(format) {
+  try {
+    const res = await fetch(`/api/games/${ui.state.id}/record?format=${format}`);
+    const text = await res.text();
+    if (!res.ok) {
+      let msg = text;
+      try { msg = JSON.parse(text).error; } catch (e) { /* plain text */ }
+      throw new Error(msg);
+    }
+    const disposition = res.headers.get("Content-Disposition") || "";
+    const m = disposition.match(/filename="([^"]+)"/);
+    const a = document.createElement("a");
+    a.href = URL.createObjectURL(new Blob([text], { type: "text/plain" }));
+    a.download = m ? m[1] : `skald.${format}`;
+    document.body.appendChild(a);
+    a.click();
+    setTimeout(() => { URL.revokeObjectURL(a.href); a.remove(); }, 1000);
+    showError(null);
+  } catch (e) {
+    showError(e);
+  }
+}
+
+async function loadRecord(file) {
+  try {
+    const record = await file.text();
+    const body = { record };
+    const v = $("variant").value;
+    if (v !== "rules") body.variant = v;
+    const s = await api("POST", `/api/games/${ui.state.id}/load`, body);
+    ui.token = newToken();
+    showError(null);
+    setState(s);
+  } catch (e) {
+    showError(e);
+  }
+}
+
+// ---------------------------------------------------------------- analysis
+
+function scoreText(score) {
+  if (!score) return "";
+  if (score.mate !== undefined) return `#${score.mate}`;
+  return (score.cp >= 0 ? "+" : "") + (score.cp / 100).toFixed(2);
+}
+
+function stopAnalysis() {
+  if (ui.source) {
+    ui.source.close();
+    ui.source = null;
+  }
+}
+
+function startAnalysis() {
+  stopAnalysis();
+  const s = ui.state;
+  ui.lines = [];
+  ui.anInfo = { depth: 0, state: "starting" };
+  renderAnalysis();
+  if (s.result) {
+    ui.anInfo = { depth: 0, state: "over" };
+    renderAnalysis();
+    return;
+  }
+  const src = new EventSource(`/api/games/${s.id}/analysis?multipv=3`);
+  ui.source = src;
+  const mine = (d) => ui.source === src && d.version === ui.state.version;
+  src.addEventListener("waiting", () => {
+    ui.anInfo = { depth: 0, state: "waiting" };
+    renderAnalysis();
+  });
+  src.addEventListener("started", () => {
+    ui.anInfo = { depth: 0, state: "searching" };
+    renderAnalysis();
+  });
+  src.addEventListener("info", (ev) => {
+    const d = JSON.parse(ev.data);
+    if (!mine(d)) return;
+    if (d.multipv === 1 && ui.lines[0] && d.depth > ui.lines[0].depth) ui.lines = ui.lines.slice(0, 1);
+    ui.lines[d.multipv - 1] = d;
+    ui.anInfo = { depth: d.depth, nodes: d.nodes, nps: d.nps, state: "searching" };
+    renderAnalysis();
+  });
+  src.addEventListener("done", (ev) => {
+    const d = JSON.parse(ev.data);
+    src.close();
+    if (ui.source === src) ui.source = null;
+    if (!mine(d)) return;
+    ui.anInfo = { ...(ui.anInfo || {}), depth: d.depth || (ui.anInfo && ui.anInfo.depth), state: d.over ? "over" : "done" };
+    renderAnalysis();
+  });
+  src.onerror = () => {
+    src.close();
+    if (ui.source === src) ui.source = null;
+  };
+}
+
+function renderAnalysis() {
+  const on = ui.analysing;
+  $("analysis").hidden = !on;
+  $("evalbar").hidden = !on;
+  $("analyse").setAttribute("aria-pressed", String(on));
+  if (!on || !ui.state) {
+    drawArrows($("arrows") || el("g"));
+    return;
+  }
+  const s = ui.state;
+  const info = ui.anInfo || { depth: 0, state: "starting" };
+  const best = ui.lines[0];
+  let text;
+  if (info.state === "over") text = "The game is over.";
+  else if (info.state === "waiting") text = "Waiting for a free engine…";
+  else if (!best) text = "Analysing…";
+  else {
+    const kn = info.nps ? ` · ${Math.round(info.nps / 1000)} kN/s` : "";
+    text = `Depth ${info.depth}${kn}${info.state === "done" ? " · done" : ""} · ${sideName(s.to_move)} to move`;
+  }
+  $("an-info").textContent = text;
+  const list = $("an-lines");
+  list.replaceChildren();
+  ui.lines.forEach((l) => {
+    if (!l) return;
+    const li = document.createElement("li");
+    const sc = document.createElement("span");
+    sc.className = "score";
+    sc.textContent = scoreText(l.score);
+    li.appendChild(sc);
+    li.appendChild(document.createTextNode(l.pv.join(" ")));
+    list.appendChild(li);
+  });
+  // The evaluation bar: the first side's share (attackers, x: the dark fill).
+  const bar = $("evalbar");
+  const cp = best ? best.first_cp : 0;
+  const share = 50 + 50 * Math.tanh(cp / 400);
+  bar.classList.toggle("flipped", ui.flipped);
+  $("evalfill").style.height = `${share.toFixed(1)}%`;
+  const firstScore = best
+    ? (best.score.mate !== undefined
+      ? `#${s.to_move === "first" ? best.score.mate : -best.score.mate}`
+      : ((cp >= 0 ? "+" : "") + (cp / 100).toFixed(1)))
+    : "";
+  $("evaltext").textContent = firstScore;
+  bar.title = `Evaluation for ${sideName("first")}: ${firstScore || "…"}`;
+  drawArrows($("arrows"));
+}
+
+function toggleAnalysis() {
+  ui.analysing = !ui.analysing;
+  if (ui.analysing) {
+    startAnalysis();
+  } else {
+    stopAnalysis();
+    if (ui.state) api("POST", `/api/games/${ui.state.id}/analysis/stop`).catch(() => {});
+    ui.lines = [];
+  }
+  renderAnalysis();
+}
+
+// ---------------------------------------------------------------- start
+
+async function init() {
+  const data = await api("GET", "/api/variants");
+  ui.variants = data.variants;
+  const sel = $("variant");
+  for (const v of data.variants) {
+    const o = document.createElement("option");
+    o.value = v.name;
+    o.textContent = v.title;
+    sel.appendChild(o);
+  }
+  const o = document.createElement("option");
+  o.value = "rules";
+  o.textContent = "OpenTafl rules string…";
+  sel.appendChild(o);
+  let prefs = {};
+  try { prefs = JSON.parse(localStorage.getItem("skald-prefs")) || {}; } catch (e) { prefs = {}; }
+  if (prefs.variant) sel.value = prefs.variant;
+  if (!sel.value) sel.value = "brandubh";
+  if (prefs.rules) $("rules").value = prefs.rules;
+  if (prefs.mode) $("mode").value = prefs.mode;
+  if (prefs.level) $("level").value = prefs.level;
+  syncControls();
+  if (prefs.side) $("side").value = prefs.side;
+
+  sel.addEventListener("change", syncControls);
+  $("mode").addEventListener("change", syncControls);
+  $("controls").addEventListener("submit", (ev) => { ev.preventDefault(); newGame(); });
+  $("undo").addEventListener("click", async () => {
+    if (ui.busy) return;
+    try { setState(await api("POST", `/api/games/${ui.state.id}/undo`)); showError(null); } catch (e) { showError(e); }
+  });
+  $("flip").addEventListener("click", () => {
+    ui.flipped = !ui.flipped;
+    render(null);
+    renderAnalysis();
+    sessionStorage.setItem("skald-game", JSON.stringify({ id: ui.state.id, token: ui.token, flipped: ui.flipped }));
+  });
+  $("pass").addEventListener("click", () => { if (ui.state.pass) play(ui.state.pass); });
+  $("analyse").addEventListener("click", toggleAnalysis);
+  $("save-pgn").addEventListener("click", () => save("pgn"));
+  $("save-otg").addEventListener("click", () => save("otg"));
+  $("load").addEventListener("change", (ev) => {
+    const f = ev.target.files[0];
+    if (f) loadRecord(f);
+    ev.target.value = "";
+  });
+  document.querySelector("label.file").addEventListener("keydown", (ev) => {
+    if (ev.key === "Enter" || ev.key === " ") { ev.preventDefault(); $("load").click(); }
+  });
+  $("reset-tally").addEventListener("click", () => {
+    localStorage.removeItem("skald-tally");
+    renderTally();
+  });
+  const board = $("board");
+  board.addEventListener("click", (ev) => {
+    const sq = ev.target.closest("[data-sq]");
+    if (sq) onSquare(sq.getAttribute("data-sq"));
+  });
+  board.addEventListener("keydown", onBoardKey);
+  board.addEventListener("focusin", (ev) => {
+    const sq = ev.target.closest && ev.target.closest("[data-sq]");
+    if (sq) ui.cursor = sq.getAttribute("data-sq");
+    updateCursor();
+  });
+  board.addEventListener("focusout", () => setTimeout(updateCursor, 0));
+
+  // Go on with this tab's game after a reload, if the server still has it.
+  let saved = null;
+  try { saved = JSON.parse(sessionStorage.getItem("skald-game")); } catch (e) { saved = null; }
+  if (saved && saved.id) {
+    try {
+      const s = await api("GET", `/api/games/${saved.id}`);
+      ui.token = saved.token || newToken();
+      ui.flipped = !!saved.flipped;
+      setState(s);
+      return;
+    } catch (e) { /* start a new game */ }
+  }
+  await newGame();
+}
+
+window.skald = {
+  get state() { return ui.state; },
+  get analysis() { return { lines: ui.lines, info: ui.anInfo, on: ui.analysing }; },
+  get busy() { return ui.busy; },
+};
+
+init().catch(showError);

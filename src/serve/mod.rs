@@ -1,0 +1,190 @@
+//! `skald serve`: play and analyse in the browser. A local HTTP server (axum on tokio) serving
+//! one page (`assets/`, embedded in the binary) and a JSON API over the engine layer
+//! (docs/serve.md). Like the protocols it is a thin front-end: every game is an engine
+//! [`skald::engine::session::Session`] on the server, and legality, captures, game end and
+//! records come from the engine and `cli::records`; the page only draws and sends clicks.
+//!
+//! - [`state`]: the games (bounded, least recently used dropped) and the engines that search
+//!   (bounded: engine moves and analyses each on their own few engines);
+//! - [`api`]: the JSON endpoints;
+//! - [`analysis`]: live analysis by server-sent events.
+
+mod analysis;
+mod api;
+mod state;
+
+use anyhow::{Context, Result};
+use axum::Router;
+use axum::http::{StatusCode, header};
+use axum::response::IntoResponse;
+use axum::routing::{get, post};
+use clap::builder::TypedValueParser as _;
+use state::{Config, Engines, Store};
+use std::net::{IpAddr, Ipv4Addr, SocketAddr};
+use std::sync::Arc;
+
+/// The port `skald serve` listens on unless `--port` says otherwise.
+pub const DEFAULT_PORT: u16 = 8080;
+
+/// Arguments of `skald serve`.
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    /// The port to listen on (0: any free port; the address is printed).
+    #[arg(long, default_value_t = DEFAULT_PORT, allow_negative_numbers = true,
+          value_parser = crate::cli::Whole::new(0, 65_535, "").map(|v| v as u16))]
+    pub port: u16,
+    /// Open the page in the default browser once the server listens.
+    #[arg(long)]
+    pub open: bool,
+    /// The address to listen on. The default, 127.0.0.1, lets only this computer in; another
+    /// address (0.0.0.0: every network) lets in anyone who can reach it, with no password:
+    /// a warning says so.
+    #[arg(long, default_value = "127.0.0.1")]
+    pub bind: IpAddr,
+    /// Games kept at once (the least recently used is dropped for a new one; at most 10000).
+    #[arg(long, default_value_t = 64, allow_negative_numbers = true,
+          value_parser = crate::cli::Whole::new(1, 10_000, ""))]
+    pub max_games: u64,
+    /// Engine moves searched at once, and analyses run at once (each; more wait their turn;
+    /// 1 to 64; default: the number of cores, at most 4).
+    #[arg(long, allow_negative_numbers = true, value_parser = crate::cli::Whole::new(1, 64, ""))]
+    pub searches: Option<u64>,
+    /// Longest analysis search, seconds (more than 0, at most 3600); a move starts the next.
+    #[arg(long, default_value_t = 30.0, allow_negative_numbers = true,
+          value_parser = crate::cli::Seconds::POSITIVE)]
+    pub analysis_time: f64,
+    /// A node cap on every search (tests: engine moves that do not depend on the machine's
+    /// speed).
+    #[arg(long, hide = true, allow_negative_numbers = true,
+          value_parser = crate::cli::Whole::new(1, u64::MAX, ""))]
+    pub max_nodes: Option<u64>,
+}
+
+/// What every request handler shares.
+pub struct App {
+    /// The games in progress.
+    store: Store,
+    /// The engines for engine moves.
+    movers: Engines,
+    /// The engines for analyses.
+    analysts: Engines,
+    /// The bounds.
+    config: Config,
+}
+
+const INDEX_HTML: &str = include_str!("assets/index.html");
+const APP_JS: &str = include_str!("assets/app.js");
+const STYLE_CSS: &str = include_str!("assets/style.css");
+
+fn asset(content_type: &'static str, body: &'static str) -> impl IntoResponse {
+    (
+        [
+            (header::CONTENT_TYPE, content_type),
+            (header::CACHE_CONTROL, "no-cache"),
+        ],
+        body,
+    )
+}
+
+/// The router: the page, its assets and the API.
+fn router(app: Arc<App>) -> Router {
+    Router::new()
+        .route(
+            "/",
+            get(|| async { asset("text/html; charset=utf-8", INDEX_HTML) }),
+        )
+        .route(
+            "/app.js",
+            get(|| async { asset("text/javascript; charset=utf-8", APP_JS) }),
+        )
+        .route(
+            "/style.css",
+            get(|| async { asset("text/css; charset=utf-8", STYLE_CSS) }),
+        )
+        .route("/api/variants", get(api::variants))
+        .route("/api/games", post(api::create))
+        .route("/api/games/{id}", get(api::get).delete(api::delete))
+        .route("/api/games/{id}/move", post(api::play))
+        .route("/api/games/{id}/engine-move", post(api::engine_move))
+        .route("/api/games/{id}/undo", post(api::undo))
+        .route("/api/games/{id}/load", post(api::load))
+        .route("/api/games/{id}/record", get(api::record))
+        .route("/api/games/{id}/analysis", get(analysis::analysis))
+        .route("/api/games/{id}/analysis/stop", post(analysis::stop))
+        .method_not_allowed_fallback(|| async {
+            api::ApiError {
+                status: StatusCode::METHOD_NOT_ALLOWED,
+                message: "this endpoint does not take that method (see docs/serve.md)".into(),
+            }
+        })
+        .fallback(|| async {
+            api::ApiError {
+                status: StatusCode::NOT_FOUND,
+                message: "no such page or endpoint (see docs/serve.md)".into(),
+            }
+        })
+        .with_state(app)
+}
+
+/// Runs `skald serve`: listens, prints `skald serve: http://ADDR:PORT/` on standard output,
+/// opens the page with `--open`, and serves until the process is ended.
+pub fn run(args: Args) -> Result<()> {
+    let searches = args.searches.map_or_else(
+        || {
+            std::thread::available_parallelism()
+                .map(|n| n.get())
+                .unwrap_or(1)
+                .min(4)
+        },
+        |n| n as usize,
+    );
+    let config = Config {
+        max_games: args.max_games as usize,
+        max_searches: searches,
+        analysis_ms: (args.analysis_time * 1000.0).round().max(1.0) as u64,
+        max_nodes: args.max_nodes,
+    };
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .max_blocking_threads(2 * searches + 8)
+        .enable_all()
+        .build()
+        .context("cannot start the server's threads")?;
+    runtime.block_on(async move {
+        let app = Arc::new(App {
+            store: Store::new(config.max_games),
+            movers: Engines::new(config.max_searches)?,
+            analysts: Engines::new(config.max_searches)?,
+            config,
+        });
+        let addr = SocketAddr::new(args.bind, args.port);
+        let listener = tokio::net::TcpListener::bind(addr).await.with_context(|| {
+            format!("cannot listen on {addr} (is another server on that port? --port 0 picks a free one)")
+        })?;
+        let local = listener.local_addr().context("the address listened on")?;
+        if !args.bind.is_loopback() {
+            eprintln!(
+                "warning: skald serve listens on {local}: anyone who can reach this address can \
+                 use it (there is no password); the default --bind 127.0.0.1 lets in this \
+                 computer only"
+            );
+        }
+        let host = match local.ip() {
+            ip if ip.is_unspecified() => IpAddr::V4(Ipv4Addr::LOCALHOST),
+            ip => ip,
+        };
+        let url = format!("http://{}/", SocketAddr::new(host, local.port()));
+        println!("skald serve: {url}");
+        println!("(Ctrl-C ends the server)");
+        use std::io::Write;
+        let _ = std::io::stdout().flush();
+        if args.open
+            && let Err(e) = open::that_detached(&url)
+        {
+            eprintln!("skald serve: cannot open a browser ({e}); open {url} yourself");
+        }
+        axum::serve(listener, router(app))
+            .await
+            .context("the server stopped")
+    })
+}

@@ -1,0 +1,341 @@
+#!/usr/bin/env python3
+"""`skald serve`'s page in a real browser (headless Chromium through selenium and Debian's
+chromedriver), driven by clicks and keys as a player would: a whole Brandubh game and a whole
+Ataxx game against the engine (easy), every game at every level (a move and the reply), a
+hot-seat game (moves by mouse and by keyboard, undo, flip), a record saved and loaded, an
+OpenTafl rules string (and a bad one), and analysis mode (evaluation bar, depth, the best line's arrows, MultiPV lines). Takes
+screenshots (the README's) into the directory given.
+
+Usage: serve_page.py SKALD_BINARY SCREENSHOT_DIR
+
+Run by tests/serve_browser.rs; exits 0 when every check passed, else prints what failed.
+The server runs with a node cap per search (the hidden --max-nodes) so that the games are
+quick and do not depend on the machine's speed.
+"""
+
+import os
+import random
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from selenium import webdriver
+from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
+from selenium.webdriver.support.ui import Select, WebDriverWait
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMEDRIVER = "/usr/bin/chromedriver"
+WAIT = 30  # seconds for any one thing to happen on the page
+# The node cap of every search (SERVE_PAGE_NODES: more for deeper analysis in screenshots).
+NODES = os.environ.get("SERVE_PAGE_NODES", "1500")
+
+
+def start_server(binary):
+    proc = subprocess.Popen(
+        [binary, "serve", "--port", "0", "--max-nodes", NODES, "--analysis-time", "20"],
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    line = proc.stdout.readline()
+    prefix = "skald serve: "
+    if not line.startswith(prefix):
+        proc.kill()
+        sys.exit(f"no address line from skald serve: {line!r}")
+    return proc, line[len(prefix):].strip()
+
+
+def browser(width, height):
+    opts = webdriver.ChromeOptions()
+    opts.binary_location = CHROMIUM
+    for arg in (
+        "--headless=new",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-dev-shm-usage",
+        "--hide-scrollbars",
+        f"--window-size={width},{height}",
+    ):
+        opts.add_argument(arg)
+    return webdriver.Chrome(service=Service(CHROMEDRIVER), options=opts)
+
+
+def state(d):
+    return d.execute_script("return window.skald && window.skald.state")
+
+
+def wait(d, what, check):
+    try:
+        return WebDriverWait(d, WAIT, poll_frequency=0.02).until(lambda d: check(d))
+    except Exception:
+        raise AssertionError(f"timed out waiting for {what}; state: {state(d)}")
+
+
+def idle(d):
+    """Waits until the page is ready for the player: no request under way, not the engine's
+    turn (or the game is over)."""
+
+    def ready(d):
+        s = state(d)
+        busy = d.execute_script("return window.skald.busy")
+        if s and not busy and (s["result"] or not s["engine_to_move"]):
+            return s
+        return None
+
+    return wait(d, "the page to be idle", ready)
+
+
+def square(d, name):
+    return d.find_element(By.CSS_SELECTOR, f'rect[data-sq="{name}"]')
+
+
+def new_game(d, variant, mode="computer", level="easy", side="first"):
+    old = state(d)
+    Select(d.find_element(By.ID, "variant")).select_by_value(variant)
+    Select(d.find_element(By.ID, "mode")).select_by_value(mode)
+    if mode == "computer":
+        Select(d.find_element(By.ID, "level")).select_by_value(level)
+        Select(d.find_element(By.ID, "side")).select_by_value(side)
+    d.find_element(By.ID, "new").click()
+    wait(d, "the new game", lambda d: (s := state(d)) and (not old or s["id"] != old["id"]) and s)
+    return idle(d)
+
+
+def pick(s, rng):
+    """A random legal move as (from, to, move), or None for a pass."""
+    choices = [(f, t["to"], t["move"]) for f, ts in sorted(s["targets"].items()) for t in ts]
+    return rng.choice(choices) if choices else None
+
+
+def screenshot(d, path):
+    d.execute_script("window.scrollTo(0, 0)")
+    d.save_screenshot(str(path))
+
+
+def click_move(d, s, rng, shot=None):
+    """Plays a random legal move by two clicks; checks the targets shown; returns the move."""
+    choice = pick(s, rng)
+    if choice is None:
+        assert s["pass"], f"no move and no pass: {s}"
+        d.find_element(By.ID, "pass").click()
+        return s["pass"]
+    frm, to, mv = choice
+    square(d, frm).click()
+    shown = {c.get_attribute("data-target") for c in d.find_elements(By.CSS_SELECTOR, "circle[data-target]")}
+    wanted = {t["to"] for t in s["targets"][frm]}
+    assert shown == wanted, f"targets of {frm}: shown {shown}, legal {wanted}"
+    if shot:
+        screenshot(d, shot)
+    square(d, to).click()
+    return mv
+
+
+def whole_game_vs_engine(d, variant, side, rng, shot_dir, shot_name, max_plies=400):
+    s = new_game(d, variant, "computer", "easy", side)
+    assert s["mode"] == "computer" and s["human"] == side
+    plies = 0
+    shot_taken = False
+    while not s["result"]:
+        version = s["version"]
+        shot = None
+        if plies >= 4 and not shot_taken:
+            shot, shot_taken = shot_dir / shot_name, True
+        click_move(d, s, rng, shot)
+        s = wait(d, "the move", lambda d: (n := state(d)) and n["version"] > version and n)
+        s = idle(d)
+        plies = len(s["moves"])
+        assert plies <= max_plies, f"{variant}: no end after {plies} plies"
+    if not shot_taken:
+        time.sleep(0.7)  # the captures' animation
+        screenshot(d, shot_dir / shot_name)
+    status = d.find_element(By.ID, "status").text
+    assert "Game over" in status and s["result"]["reason"] in status, status
+    tally = d.find_element(By.ID, "tally-text").text
+    print(f"{variant}: {s['result']['text']} after {len(s['moves'])} plies; {tally}")
+    return s
+
+
+def every_variant_and_level(d, rng):
+    """Every game at every level, and as the second side: a move by clicks and the reply."""
+    variants = ["brandubh", "tablut", "tawlbwrdd", "copenhagen", "copenhagen13", "ataxx"]
+    for i, variant in enumerate(variants):
+        for j, level in enumerate(["easy", "medium", "hard"]):
+            side = "second" if (i + j) % 2 else "first"
+            s = new_game(d, variant, "computer", level, side)
+            assert s["variant"] == variant and s["level"]["name"] == level, s
+            assert s["human"] == side and s["to_move"] == side, s
+            assert len(d.find_elements(By.CSS_SELECTOR, "rect[data-sq]")) == s["size"] ** 2
+            version = s["version"]
+            click_move(d, s, rng)
+            s = wait(d, "the move", lambda d: (n := state(d)) and n["version"] > version and n)
+            s = idle(d)
+            assert s["result"] or s["to_move"] == side, s
+    print(f"every variant at every level: {len(variants) * 3} games")
+
+
+def hotseat(d, rng):
+    s = new_game(d, "brandubh", "hotseat")
+    assert s["mode"] == "hotseat"
+    for i in range(4):
+        version = s["version"]
+        click_move(d, s, rng)
+        s = wait(d, "the hot-seat move", lambda d: (n := state(d)) and n["version"] > version and n)
+        assert s["to_move"] == ("second" if i % 2 == 0 else "first")
+    items = d.find_elements(By.CSS_SELECTOR, "#movelist li")
+    assert len(items) == 2, [i.text for i in items]
+    # A move by keyboard: focus the board, walk to a piece, Enter, walk to its target, Enter.
+    choice = pick(s, rng)
+    frm, to, mv = choice
+    square(d, "a1").click()  # focus (an empty corner: nothing is picked)
+    body = d.switch_to.active_element
+
+    def walk(a, b):
+        (fa, ra), (fb, rb) = coords(a), coords(b)
+        keys = [Keys.ARROW_RIGHT if fb > fa else Keys.ARROW_LEFT] * abs(fb - fa)
+        keys += [Keys.ARROW_UP if rb > ra else Keys.ARROW_DOWN] * abs(rb - ra)
+        for k in keys:
+            d.switch_to.active_element.send_keys(k)
+
+    walk("a1", frm)
+    d.switch_to.active_element.send_keys(Keys.ENTER)
+    assert d.find_elements(By.CSS_SELECTOR, "circle[data-target]"), "Enter picked no piece"
+    walk(frm, to)
+    version = s["version"]
+    d.switch_to.active_element.send_keys(Keys.ENTER)
+    s = wait(d, "the keyboard move", lambda d: (n := state(d)) and n["version"] > version and n)
+    assert s["moves"][-1] == mv, (s["moves"], mv)
+    del body
+    # Undo and flip.
+    d.find_element(By.ID, "undo").click()
+    s = wait(d, "undo", lambda d: (n := state(d)) and len(n["moves"]) == 4 and n)
+    y = float(square(d, "a1").get_attribute("y"))
+    d.find_element(By.ID, "flip").click()
+    y_flipped = float(square(d, "a1").get_attribute("y"))
+    assert y > y_flipped, f"a1 at y {y}, flipped {y_flipped}"
+    d.find_element(By.ID, "flip").click()
+    print(f"hot-seat: {len(s['moves'])} plies after undo, flip ok")
+    return s
+
+
+def records(d, played, tmp):
+    """Saves the game as PGN (what the Save button fetches) and loads it into a new game by
+    the Load button's file input."""
+    pgn = d.execute_script(
+        f"return fetch('/api/games/{played['id']}/record?format=pgn').then(r => r.text())")
+    assert '[Variant "brandubh"]' in pgn, pgn
+    path = tmp / "game.pgn"
+    path.write_text(pgn)
+    new_game(d, "ataxx", "hotseat")
+    version = state(d)["version"]
+    d.find_element(By.ID, "load").send_keys(str(path.resolve()))
+    s = wait(d, "the loaded game", lambda d: (n := state(d)) and n["version"] > version and n)
+    assert s["variant"] == "brandubh" and s["moves"] == played["moves"], s["moves"]
+    assert len(d.find_elements(By.CSS_SELECTOR, "#movelist li")) == (len(s["moves"]) + 1) // 2
+    print(f"records: {len(s['moves'])} plies saved and loaded")
+
+
+def opentafl_rules(d):
+    rules = "dim:9 name:mine esc:e ka:n cenh: start:/3ttt3/4t4/4T4/t3T3t/ttTTKTTtt/t3T3t/4T4/4t4/3ttt3/"
+    Select(d.find_element(By.ID, "variant")).select_by_value("rules")
+    field = d.find_element(By.ID, "rules")
+    assert field.is_displayed()
+    field.clear()
+    field.send_keys(rules)
+    s = new_game(d, "rules", "hotseat")
+    assert s["rules"] == rules and s["size"] == 9 and s["family"] == "tafl", s
+    assert len(d.find_elements(By.CSS_SELECTOR, "rect[data-sq]")) == 81
+    # A bad rules string: an error on the page, the game as it was.
+    field = d.find_element(By.ID, "rules")
+    field.clear()
+    field.send_keys("dim:7 kj:y")
+    d.find_element(By.ID, "new").click()
+    wait(d, "the error", lambda d: "unsupported" in d.find_element(By.ID, "error").text)
+    assert state(d)["id"] == s["id"]
+    # The console has the refused request's status; nothing else.
+    logged = [e for e in d.get_log("browser") if e.get("level") == "SEVERE"]
+    assert all("400" in e["message"] for e in logged), logged
+    print(f"OpenTafl rules: a {s['size']}x{s['size']} game")
+
+
+def coords(name):
+    return ord(name[0]) - ord("a"), int(name[1:]) - 1
+
+
+def analysis(d, shot_dir, rng):
+    s = new_game(d, "brandubh", "computer", "easy", "first")
+    for _ in range(2):
+        version = s["version"]
+        click_move(d, s, rng)
+        wait(d, "the move", lambda d: (n := state(d)) and n["version"] > version)
+        s = idle(d)
+    d.find_element(By.ID, "analyse").click()
+    wait(d, "analysis lines", lambda d: d.execute_script(
+        "const a = window.skald.analysis; return a.lines.length > 0 && a.lines[0].depth >= 1"))
+    wait(d, "the best line's arrows", lambda d: d.find_elements(By.CSS_SELECTOR, "[data-arrow]"))
+    info = d.find_element(By.ID, "an-info").text
+    assert "Depth" in info, info
+    assert d.find_element(By.ID, "evalbar").is_displayed()
+    # (Read in one go: the list is drawn again at each report.)
+    lines = d.execute_script(
+        "return [...document.querySelectorAll('#an-lines li')].map(li => li.textContent)")
+    assert lines and lines[0], "no MultiPV lines"
+    time.sleep(0.7)  # the captures' animation
+    screenshot(d, shot_dir / "serve-analysis.png")
+    # A move restarts the analysis on the new position.
+    version = s["version"]
+    click_move(d, s, rng)
+    wait(d, "the move", lambda d: (n := state(d)) and n["version"] > version)
+    s = idle(d)
+    wait(d, "analysis of the new position", lambda d: d.execute_script(
+        "const a = window.skald.analysis; return a.lines.length > 0 && "
+        "a.lines[0].version === window.skald.state.version"))
+    d.find_element(By.ID, "analyse").click()
+    assert not d.find_element(By.ID, "evalbar").is_displayed()
+    print(f"analysis: {info}; {len(lines)} lines")
+
+
+def phone(d, shot_dir):
+    d.set_window_size(390, 844)
+    d.refresh()
+    idle(d)
+    wide = d.execute_script("return document.documentElement.scrollWidth > window.innerWidth + 1")
+    assert not wide, "the page is wider than a phone's screen"
+    board = d.find_element(By.ID, "board").rect
+    assert board["width"] >= 300, board
+    screenshot(d, shot_dir / "serve-phone.png")
+    print(f"phone: board {board['width']:.0f} px wide")
+
+
+def main():
+    binary, shot_dir = sys.argv[1], Path(sys.argv[2])
+    shot_dir.mkdir(parents=True, exist_ok=True)
+    rng = random.Random(23)
+    server, url = start_server(binary)
+    d = None
+    try:
+        d = browser(1200, 940)
+        d.get(url)
+        idle(d)
+        whole_game_vs_engine(d, "brandubh", "first", rng, shot_dir, "serve-brandubh.png")
+        whole_game_vs_engine(d, "ataxx", "first", rng, shot_dir, "serve-ataxx.png")
+        every_variant_and_level(d, rng)
+        played = hotseat(d, rng)
+        records(d, played, Path(tempfile.mkdtemp(prefix="skald-serve-")))
+        opentafl_rules(d)
+        analysis(d, shot_dir, rng)
+        phone(d, shot_dir)
+        errors = [e for e in d.get_log("browser") if e.get("level") == "SEVERE"]
+        assert not errors, f"errors in the page: {errors}"
+    finally:
+        if d:
+            d.quit()
+        server.kill()
+        server.wait()
+    print("serve_page: all checks passed")
+
+
+if __name__ == "__main__":
+    main()

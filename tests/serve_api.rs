@@ -1,0 +1,611 @@
+//! `skald serve`'s HTTP API through the real binary (`skald serve --port 0`): the page and its
+//! assets, every endpoint, bad requests (a 4xx status with a JSON error, and the game
+//! unchanged), records both ways, concurrent games, the bound on games kept, and live analysis
+//! by server-sent events. Engine searches are capped in nodes (the hidden `--max-nodes`), so no
+//! result depends on the machine's speed.
+#![cfg(feature = "serve")]
+
+use serde_json::{Value, json};
+use std::io::{BufRead, BufReader};
+use std::process::{Child, Command, Stdio};
+use std::time::Duration;
+
+/// A running `skald serve`, ended when dropped.
+struct Server {
+    child: Child,
+    base: String,
+    agent: ureq::Agent,
+}
+
+impl Server {
+    fn start(extra: &[&str]) -> Server {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_skald"))
+            .args([
+                "serve",
+                "--port",
+                "0",
+                "--max-nodes",
+                "3000",
+                "--searches",
+                "2",
+            ])
+            .args(extra)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("start skald serve");
+        let mut out = BufReader::new(child.stdout.take().unwrap());
+        let mut line = String::new();
+        out.read_line(&mut line).unwrap();
+        let base = line
+            .trim()
+            .strip_prefix("skald serve: ")
+            .unwrap_or_else(|| panic!("no address line: {line:?}"))
+            .trim_end_matches('/')
+            .to_string();
+        // Keep reading the output so that the server never writes to a closed pipe.
+        std::thread::spawn(move || for _ in out.lines() {});
+        let agent = ureq::Agent::config_builder()
+            .http_status_as_error(false)
+            .timeout_global(Some(Duration::from_secs(120)))
+            .build()
+            .into();
+        Server { child, base, agent }
+    }
+
+    /// A request; the status and the body as JSON (`Value::String` for text, `Null` if empty).
+    fn call(&self, method: &str, path: &str, body: Option<&str>) -> (u16, Value) {
+        let url = format!("{}{path}", self.base);
+        let response = match (method, body) {
+            ("GET", _) => self.agent.get(&url).call(),
+            ("DELETE", _) => self.agent.delete(&url).call(),
+            ("POST", Some(b)) => self
+                .agent
+                .post(&url)
+                .header("Content-Type", "application/json")
+                .send(b),
+            ("POST", None) => self.agent.post(&url).send_empty(),
+            _ => unreachable!(),
+        };
+        let mut response = response.unwrap_or_else(|e| panic!("{method} {path}: {e}"));
+        let status = response.status().as_u16();
+        let text = response.body_mut().read_to_string().unwrap();
+        let value = if text.is_empty() {
+            Value::Null
+        } else {
+            serde_json::from_str(&text).unwrap_or(Value::String(text))
+        };
+        (status, value)
+    }
+
+    fn get(&self, path: &str) -> (u16, Value) {
+        self.call("GET", path, None)
+    }
+
+    fn post(&self, path: &str, body: Value) -> (u16, Value) {
+        self.call("POST", path, Some(&body.to_string()))
+    }
+
+    /// A new game; panics unless created.
+    fn create(&self, body: Value) -> Value {
+        let (status, state) = self.post("/api/games", body.clone());
+        assert_eq!(status, 201, "{body}: {state}");
+        state
+    }
+
+    /// The game's state (the parts that a failed request must leave as they were).
+    fn snapshot(&self, id: &str) -> Value {
+        let (status, s) = self.get(&format!("/api/games/{id}"));
+        assert_eq!(status, 200, "{s}");
+        json!([s["fen"], s["moves"], s["version"], s["result"]])
+    }
+
+    /// Server-sent events of `path` until `done` (or the stream ends): (event, data) pairs.
+    fn events(&self, path: &str) -> Vec<(String, Value)> {
+        let url = format!("{}{path}", self.base);
+        let response = self.agent.get(&url).call().unwrap();
+        assert_eq!(response.status().as_u16(), 200);
+        let reader = BufReader::new(response.into_body().into_reader());
+        let mut events = Vec::new();
+        let mut name = String::new();
+        for line in reader.lines() {
+            let line = line.unwrap();
+            if let Some(n) = line.strip_prefix("event:") {
+                name = n.trim().to_string();
+            } else if let Some(d) = line.strip_prefix("data:") {
+                let data: Value = serde_json::from_str(d.trim()).unwrap();
+                events.push((name.clone(), data));
+                if name == "done" {
+                    break;
+                }
+            }
+        }
+        events
+    }
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// Sends `request` as it is to the server at `base` and reads the answer until the server
+/// closes the connection.
+fn raw_request(base: &str, request: &str) -> String {
+    use std::io::{Read, Write};
+    let addr = base.trim_start_matches("http://");
+    let mut stream = std::net::TcpStream::connect(addr).unwrap();
+    stream
+        .set_read_timeout(Some(Duration::from_secs(60)))
+        .unwrap();
+    stream.write_all(request.as_bytes()).unwrap();
+    let mut answer = Vec::new();
+    let _ = stream.read_to_end(&mut answer);
+    String::from_utf8_lossy(&answer).into_owned()
+}
+
+fn id(state: &Value) -> String {
+    state["id"].as_str().unwrap().to_string()
+}
+
+fn error_of(v: &Value) -> &str {
+    v["error"]
+        .as_str()
+        .unwrap_or_else(|| panic!("no JSON error: {v}"))
+}
+
+#[test]
+fn the_page_its_assets_and_the_variants() {
+    let server = Server::start(&[]);
+    let (status, page) = server.get("/");
+    assert_eq!(status, 200);
+    let page = page.as_str().unwrap();
+    assert!(
+        page.contains("<svg id=\"board\"") && page.contains("/app.js"),
+        "{page}"
+    );
+    // No asset from the network: only the server's own.
+    assert!(
+        !page.contains("http://") && !page.contains("https://"),
+        "{page}"
+    );
+    for (path, needle) in [("/app.js", "EventSource"), ("/style.css", "@media")] {
+        let (status, text) = server.get(path);
+        assert_eq!(status, 200, "{path}");
+        assert!(text.as_str().unwrap().contains(needle), "{path}");
+    }
+    let (status, v) = server.get("/api/variants");
+    assert_eq!(status, 200);
+    let names: Vec<&str> = v["variants"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| d["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        names,
+        [
+            "brandubh",
+            "tablut",
+            "tawlbwrdd",
+            "copenhagen",
+            "copenhagen13",
+            "ataxx"
+        ]
+    );
+    let levels: Vec<&str> = v["levels"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|l| l["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(levels, ["easy", "medium", "hard"]);
+    let (status, e) = server.get("/no/such/page");
+    assert_eq!(status, 404);
+    error_of(&e);
+}
+
+/// Every variant's board, drawn from the state: size, pieces, the throne and corners.
+#[test]
+fn every_variant_starts() {
+    let server = Server::start(&[]);
+    for (variant, size, marks) in [
+        ("brandubh", 7, 5),
+        ("tablut", 9, 1),
+        ("tawlbwrdd", 11, 1),
+        ("copenhagen", 11, 5),
+        ("copenhagen13", 13, 5),
+        ("ataxx", 7, 0),
+    ] {
+        let s = server.create(json!({ "variant": variant, "mode": "hotseat" }));
+        assert_eq!(s["size"], size, "{variant}");
+        assert_eq!(s["board"].as_array().unwrap().len(), size, "{variant}");
+        assert_eq!(
+            s["marks"].as_array().unwrap().len(),
+            marks,
+            "{variant}: {}",
+            s["marks"]
+        );
+        assert_eq!(s["to_move"], "first");
+        assert!(s["result"].is_null());
+        let targets = s["targets"].as_object().unwrap();
+        let legal = s["legal"].as_array().unwrap();
+        assert!(!legal.is_empty());
+        // Every legal move can be picked by clicks: a from-square and a target.
+        for mv in legal {
+            assert!(
+                targets
+                    .values()
+                    .flat_map(|t| t.as_array().unwrap())
+                    .any(|t| t["move"] == *mv),
+                "{variant}: {mv} has no square to click"
+            );
+        }
+    }
+    // An OpenTafl rules string.
+    let rules = "dim:7 name:brandubh ks:c cenh: cenp:K start:/3t3/3t3/3T3/ttTKTtt/3T3/3t3/3t3/";
+    let s = server.create(json!({ "rules": rules, "mode": "hotseat" }));
+    assert_eq!(s["size"], 7);
+    assert_eq!(s["rules"], rules);
+    assert!(s["variant"].is_null());
+    assert_eq!(s["family"], "tafl");
+}
+
+#[test]
+fn a_game_against_the_computer() {
+    let server = Server::start(&[]);
+    let s = server.create(json!({ "variant": "brandubh", "side": "attackers", "level": "easy" }));
+    let game = id(&s);
+    assert_eq!(
+        (s["mode"].as_str(), s["human"].as_str()),
+        (Some("computer"), Some("first"))
+    );
+    assert_eq!(s["engine_to_move"], false);
+    // The computer's move on your turn: refused, nothing changes.
+    let before = server.snapshot(&game);
+    let (status, e) = server.post(&format!("/api/games/{game}/engine-move"), json!({}));
+    assert_eq!(status, 409, "{e}");
+    assert!(error_of(&e).contains("your turn"));
+    assert_eq!(server.snapshot(&game), before);
+
+    let mv = s["legal"][0].as_str().unwrap().to_string();
+    let (status, s) = server.post(&format!("/api/games/{game}/move"), json!({ "move": mv }));
+    assert_eq!(status, 200, "{s}");
+    assert_eq!(s["moves"], json!([mv]));
+    assert_eq!(s["to_move"], "second");
+    assert_eq!(s["engine_to_move"], true);
+    assert_eq!(s["last"]["squares"].as_array().unwrap().len(), 2);
+    // Your move on the computer's turn: refused.
+    let before = server.snapshot(&game);
+    let (status, e) = server.post(
+        &format!("/api/games/{game}/move"),
+        json!({ "move": s["legal"][0] }),
+    );
+    assert_eq!(status, 409, "{e}");
+    assert_eq!(server.snapshot(&game), before);
+
+    let (status, s) = server.post(&format!("/api/games/{game}/engine-move"), json!({}));
+    assert_eq!(status, 200, "{s}");
+    assert_eq!(s["moves"].as_array().unwrap().len(), 2);
+    assert_eq!(s["to_move"], "first");
+    assert_eq!(s["engine"]["move"], s["moves"][1]);
+    assert!(s["engine"]["depth"].as_u64().unwrap() >= 1);
+
+    // Undo takes back your move and the computer's reply.
+    let (status, s) = server.post(&format!("/api/games/{game}/undo"), json!({}));
+    assert_eq!(status, 200, "{s}");
+    assert_eq!(s["moves"], json!([]));
+    assert_eq!(s["can_undo"], false);
+    let (status, e) = server.post(&format!("/api/games/{game}/undo"), json!({}));
+    assert_eq!(status, 409, "{e}");
+
+    // The computer playing the first side moves first.
+    let s = server.create(json!({ "variant": "ataxx", "side": "o", "level": "medium" }));
+    assert_eq!(s["human"], "second");
+    assert_eq!(s["engine_to_move"], true);
+    let (status, s) = server.post(&format!("/api/games/{}/engine-move", id(&s)), json!({}));
+    assert_eq!(status, 200, "{s}");
+    assert_eq!(s["to_move"], "second");
+
+    // GET and DELETE.
+    let (status, _) = server.get(&format!("/api/games/{game}"));
+    assert_eq!(status, 200);
+    let (status, _) = server.call("DELETE", &format!("/api/games/{game}"), None);
+    assert_eq!(status, 204);
+    let (status, e) = server.get(&format!("/api/games/{game}"));
+    assert_eq!(status, 404);
+    error_of(&e);
+}
+
+/// The end of a game (with its reason, the captured stones), moves after it refused, undo.
+#[test]
+fn game_end_captures_and_undo() {
+    let server = Server::start(&[]);
+    let s = server
+        .create(json!({ "variant": "ataxx", "mode": "hotseat", "fen": "xo5/7/7/7/7/7/7 x 0 1" }));
+    let game = id(&s);
+    let (status, s) = server.post(&format!("/api/games/{game}/move"), json!({ "move": "a6" }));
+    assert_eq!(status, 200, "{s}");
+    assert_eq!(s["captures"], json!([{ "square": "b7", "piece": "o" }]));
+    assert_eq!(s["result"]["winner"], "first");
+    assert_eq!(s["result"]["reason"], "no pieces left");
+    assert_eq!(s["result"]["text"], "x wins (no pieces left)");
+    assert_eq!(s["legal"], json!([]));
+    let before = server.snapshot(&game);
+    for path in ["move", "engine-move"] {
+        let (status, e) = server.post(
+            &format!("/api/games/{game}/{path}"),
+            json!({ "move": "a5" }),
+        );
+        assert_eq!(status, 409, "{path}: {e}");
+        assert!(error_of(&e).contains("over"), "{e}");
+    }
+    assert_eq!(server.snapshot(&game), before);
+    let (status, s) = server.post(&format!("/api/games/{game}/undo"), json!({}));
+    assert_eq!(status, 200);
+    assert!(s["result"].is_null());
+    assert_eq!(s["captures"], json!([]));
+
+    // A tafl capture: brandubh moves found by the engine's rules until one captures.
+    let mut session = skald::engine::new_session(skald::variant::Variant::Brandubh);
+    let mut moves = Vec::new();
+    while session.last_captures().is_empty() {
+        let legal = session.legal_moves();
+        assert!(!legal.is_empty());
+        let mv = legal[(moves.len() * 7 + 3) % legal.len()].clone();
+        session.play(&mv).unwrap();
+        moves.push(mv);
+    }
+    let s = server.create(json!({ "variant": "brandubh", "mode": "hotseat" }));
+    let game = id(&s);
+    let mut last = s;
+    for mv in &moves {
+        let (status, s) = server.post(&format!("/api/games/{game}/move"), json!({ "move": mv }));
+        assert_eq!(status, 200, "{mv}: {s}");
+        last = s;
+    }
+    let expected: Vec<Value> = session
+        .last_captures()
+        .iter()
+        .map(|c| json!({ "square": c.square, "piece": c.piece.to_string() }))
+        .collect();
+    assert_eq!(last["captures"], json!(expected));
+}
+
+#[test]
+fn bad_requests_change_nothing() {
+    let server = Server::start(&[]);
+    for (body, needle) in [
+        ("{not json", "bad JSON"),
+        (r#"{"variant": "chess"}"#, "unknown variant"),
+        (r#"{"variant": "brandubh", "rules": "dim:7"}"#, "not both"),
+        (r#"{"rules": "dim:7 kj:y"}"#, "rules"),
+        (r#"{"mode": "online"}"#, "unknown mode"),
+        (r#"{"level": "grandmaster"}"#, "unknown level"),
+        (r#"{"side": "red"}"#, "unknown side"),
+        (r#"{"mode": "hotseat", "level": "easy"}"#, "hot-seat"),
+        (r#"{"variant": "ataxx", "fen": "bad fen"}"#, "FEN"),
+        (r#"{"colour": "red"}"#, "unknown field"),
+    ] {
+        let (status, e) = server.call("POST", "/api/games", Some(body));
+        assert_eq!(status, 400, "{body}: {e}");
+        assert!(error_of(&e).contains(needle), "{body}: {e}");
+    }
+    let s = server.create(json!({ "variant": "tablut", "mode": "hotseat" }));
+    let game = id(&s);
+    let before = server.snapshot(&game);
+    for (path, body, status_wanted) in [
+        ("move", r#"{"move": "a1-a9"}"#, 400),
+        ("move", r#"{"move": "zz"}"#, 400),
+        ("move", r#"{"mv": "e1-e2"}"#, 400),
+        ("move", "[1, 2]", 400),
+        ("load", r#"{"record": "this is no record"}"#, 400),
+        (
+            "load",
+            r#"{"record": "[Variant \"tablut\"]\n\n1. a1-a2 *\n"}"#,
+            400,
+        ),
+        ("undo", "", 409),
+    ] {
+        let (status, e) = server.call("POST", &format!("/api/games/{game}/{path}"), Some(body));
+        assert_eq!(status, status_wanted, "{path} {body}: {e}");
+        error_of(&e);
+        assert_eq!(server.snapshot(&game), before, "{path} {body}");
+    }
+    for path in [
+        format!("/api/games/{game}/record?format=doc"),
+        format!("/api/games/{game}/analysis?multipv=0"),
+        format!("/api/games/{game}/analysis?multipv=99"),
+    ] {
+        let (status, e) = server.get(&path);
+        assert_eq!(status, 400, "{path}: {e}");
+        error_of(&e);
+    }
+    // .otg records are tafl's.
+    let ataxx = id(&server.create(json!({ "variant": "ataxx", "mode": "hotseat" })));
+    let (status, e) = server.get(&format!("/api/games/{ataxx}/record?format=otg"));
+    assert_eq!(status, 400);
+    assert!(error_of(&e).contains("Ataxx"), "{e}");
+    // Unknown games.
+    for path in [
+        "/api/games/999999",
+        "/api/games/abc",
+        "/api/games/-1/record",
+    ] {
+        let (status, e) = server.get(path);
+        assert_eq!(status, 404, "{path}");
+        error_of(&e);
+    }
+    let (status, _) = server.post("/api/games/424242/move", json!({ "move": "a1-a2" }));
+    assert_eq!(status, 404);
+    // A method an endpoint does not take, a body too large.
+    let (status, e) = server.call("DELETE", &format!("/api/games/{game}/move"), None);
+    assert_eq!(status, 405);
+    error_of(&e);
+    // (3 MiB announced, a little over 2 MiB sent: the server answers once it has read past its
+    // bound, and the rest would never be read.)
+    let answer = raw_request(
+        &server.base,
+        &format!(
+            "POST /api/games/{game}/load HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n\
+             Content-Length: {}\r\nConnection: close\r\n\r\n{}",
+            3 << 20,
+            " ".repeat((2 << 20) + 4096)
+        ),
+    );
+    assert!(answer.starts_with("HTTP/1.1 413"), "{answer}");
+    assert!(answer.contains("\"error\""), "{answer}");
+    assert_eq!(server.snapshot(&game), before);
+}
+
+#[test]
+fn records_saved_and_loaded() {
+    let server = Server::start(&[]);
+    let s = server.create(json!({ "variant": "brandubh", "mode": "hotseat" }));
+    let game = id(&s);
+    for _ in 0..4 {
+        let (status, s) = server.post(&format!("/api/games/{game}/engine-move"), json!({}));
+        assert_eq!(status, 200, "{s}");
+    }
+    let played = server.get(&format!("/api/games/{game}")).1;
+    for format in ["pgn", "otg"] {
+        let (status, text) = server.get(&format!("/api/games/{game}/record?format={format}"));
+        assert_eq!(status, 200, "{format}");
+        let text = text.as_str().unwrap().to_string();
+        if format == "pgn" {
+            assert!(text.contains("[Variant \"brandubh\"]"), "{text}");
+        } else {
+            assert!(text.contains("[rules:"), "{text}");
+        }
+        // Loaded into another game (of another variant): the same position and moves.
+        let other = id(&server.create(json!({ "variant": "ataxx", "mode": "hotseat" })));
+        let (status, s) = server.post(
+            &format!("/api/games/{other}/load"),
+            json!({ "record": text }),
+        );
+        assert_eq!(status, 200, "{format}: {s}");
+        assert_eq!(s["variant"], "brandubh");
+        assert_eq!(s["moves"], played["moves"], "{format}");
+        assert_eq!(s["fen"], played["fen"], "{format}");
+        // And play goes on from there.
+        let (status, _) = server.post(&format!("/api/games/{other}/engine-move"), json!({}));
+        assert_eq!(status, 200);
+    }
+    // A game under an OpenTafl rules string keeps its rules in its records.
+    let rules = "dim:7 name:mine ks:c cenh: cenp:K start:/3t3/3t3/3T3/ttTKTtt/3T3/3t3/3t3/";
+    let g = id(&server.create(json!({ "rules": rules, "mode": "hotseat" })));
+    let (status, _) = server.post(&format!("/api/games/{g}/engine-move"), json!({}));
+    assert_eq!(status, 200);
+    for format in ["pgn", "otg"] {
+        let (status, text) = server.get(&format!("/api/games/{g}/record?format={format}"));
+        assert_eq!(status, 200, "{format}: {text}");
+        let (status, s) = server.post(
+            &format!("/api/games/{g}/load"),
+            json!({ "record": text.as_str().unwrap() }),
+        );
+        assert_eq!(status, 200, "{format}: {s}");
+        assert!(s["variant"].is_null(), "{format}: {s}");
+        assert_eq!(s["moves"].as_array().unwrap().len(), 1, "{format}");
+    }
+}
+
+/// Several games at once from several threads: each stays its own.
+#[test]
+fn concurrent_games() {
+    let server = Server::start(&[]);
+    let variants = [
+        "brandubh",
+        "ataxx",
+        "tablut",
+        "copenhagen",
+        "brandubh",
+        "ataxx",
+    ];
+    std::thread::scope(|scope| {
+        for variant in variants {
+            let server = &server;
+            scope.spawn(move || {
+                let s = server.create(json!({ "variant": variant, "mode": "hotseat" }));
+                let game = id(&s);
+                for ply in 1..=4 {
+                    let (status, s) =
+                        server.post(&format!("/api/games/{game}/engine-move"), json!({}));
+                    assert_eq!(status, 200, "{variant}: {s}");
+                    assert_eq!(s["moves"].as_array().unwrap().len(), ply, "{variant}");
+                    assert_eq!(s["variant"], variant);
+                }
+            });
+        }
+    });
+}
+
+#[test]
+fn the_least_recently_used_game_is_dropped() {
+    let server = Server::start(&["--max-games", "2"]);
+    let a = id(&server.create(json!({ "mode": "hotseat" })));
+    let b = id(&server.create(json!({ "mode": "hotseat" })));
+    assert_eq!(server.get(&format!("/api/games/{a}")).0, 200);
+    let c = id(&server.create(json!({ "mode": "hotseat" })));
+    assert_eq!(server.get(&format!("/api/games/{b}")).0, 404);
+    assert_eq!(server.get(&format!("/api/games/{a}")).0, 200);
+    assert_eq!(server.get(&format!("/api/games/{c}")).0, 200);
+}
+
+#[test]
+fn live_analysis_by_server_sent_events() {
+    let server = Server::start(&[]);
+    let s = server.create(json!({ "variant": "brandubh", "mode": "hotseat" }));
+    let game = id(&s);
+    let events = server.events(&format!("/api/games/{game}/analysis?multipv=2"));
+    let infos: Vec<&Value> = events
+        .iter()
+        .filter(|(e, _)| e == "info")
+        .map(|(_, d)| d)
+        .collect();
+    assert!(!infos.is_empty(), "{events:?}");
+    for info in &infos {
+        assert!(info["depth"].as_u64().unwrap() >= 1);
+        assert!(info["score"].is_object());
+        assert!(info["first_cp"].is_i64());
+        let pv = info["pv"].as_array().unwrap();
+        assert!(!pv.is_empty());
+        // Squares for arrows, one pair per tafl move.
+        assert_eq!(info["pv_squares"][0].as_array().unwrap().len(), 2, "{info}");
+    }
+    assert!(infos.iter().any(|i| i["multipv"] == 2), "{events:?}");
+    let (last, done) = events.last().unwrap();
+    assert_eq!(last, "done");
+    assert!(done["depth"].as_u64().unwrap() >= 1, "{done}");
+    assert!(done["best"].is_string());
+
+    // Stopped by a move: the analysis of the old position ends.
+    let (status, v) = server.post(&format!("/api/games/{game}/analysis/stop"), json!({}));
+    assert_eq!(status, 200);
+    assert!(v["stopped"].is_boolean());
+    // A game that is over: done at once.
+    let over = server
+        .create(json!({ "variant": "ataxx", "mode": "hotseat", "fen": "x6/7/7/7/7/7/7 o 0 1" }));
+    let events = server.events(&format!("/api/games/{}/analysis", id(&over)));
+    assert_eq!(events.len(), 1, "{events:?}");
+    assert_eq!(events[0].1["over"], true);
+}
+
+#[test]
+fn another_address_is_an_explicit_choice_with_a_warning() {
+    let mut server = Server::start(&["--bind", "0.0.0.0"]);
+    assert!(
+        server.base.starts_with("http://127.0.0.1:"),
+        "{}",
+        server.base
+    );
+    let mut err = BufReader::new(server.child.stderr.take().unwrap());
+    let mut line = String::new();
+    err.read_line(&mut line).unwrap();
+    assert!(
+        line.starts_with("warning:") && line.contains("0.0.0.0"),
+        "{line}"
+    );
+    assert_eq!(server.get("/api/variants").0, 200);
+}
