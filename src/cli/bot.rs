@@ -77,28 +77,32 @@ pub struct Args {
     #[arg(long, default_value_t = 1, allow_negative_numbers = true,
           value_parser = Whole::new(0, 1_000_000, "").map(|v| v as u32))]
     games: u32,
-    /// Search at most this many plies per move (with or without clocks).
-    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=64))]
+    /// Search at most this many plies per move, 1 to 64 (with or without clocks).
+    #[arg(long, allow_negative_numbers = true, value_parser = super::depth_parser())]
     depth: Option<u32>,
-    /// Search at most this many nodes per move (with or without clocks; at most
-    /// 1 000 000 000).
-    #[arg(long, value_parser = clap::value_parser!(u64).range(1..=1_000_000_000))]
+    /// Search at most this many nodes per move, 1 to 1000000000 (with or without clocks).
+    #[arg(long, allow_negative_numbers = true,
+          value_parser = Whole::new(1, 1_000_000_000, ""))]
     nodes: Option<u64>,
-    /// Seconds per move in an untimed game (default 2 without --depth/--nodes). A timed game
-    /// budgets each move from skald's clock instead.
-    #[arg(long, value_parser = super::parse_seconds)]
+    /// Seconds per move in an untimed game: more than 0, at most 3600, fractions allowed
+    /// (default 2 without --depth/--nodes). A timed game budgets each move from skald's clock
+    /// instead.
+    #[arg(long, allow_negative_numbers = true, value_parser = super::Seconds::POSITIVE)]
     time: Option<f64>,
-    /// Seconds kept back from each move's budget for the network (timed games).
-    #[arg(long, default_value = "1", value_parser = super::parse_seconds_or_zero)]
+    /// Seconds kept back from each move's budget for the network (timed games): 0 to 3600.
+    #[arg(long, default_value = "1", allow_negative_numbers = true,
+          value_parser = super::Seconds::ZERO_OR_MORE)]
     margin: f64,
     /// Playing strength: easy, medium or hard (full strength).
     #[arg(long, default_value = "hard")]
     level: String,
-    /// Search threads (the engine option Threads).
-    #[arg(long, default_value_t = 1)]
+    /// Search threads (the engine option Threads): 1 to four per core.
+    #[arg(long, default_value_t = 1, allow_negative_numbers = true,
+          value_parser = super::threads_parser())]
     threads: u32,
-    /// Hash table size, MiB (the engine option Hash).
-    #[arg(long, default_value_t = 16)]
+    /// Hash table size, MiB (the engine option Hash): 1 to 65536.
+    #[arg(long, default_value_t = skald::engine::DEFAULT_HASH_MIB as u32,
+          allow_negative_numbers = true, value_parser = super::hash_parser())]
     hash: u32,
     /// Log every line sent and received on standard error (the password redacted).
     #[arg(long, short)]
