@@ -2,7 +2,8 @@
 """`skald serve`'s page in a real browser (headless Chromium through selenium and Debian's
 chromedriver), driven by clicks and keys as a player would: a whole Brandubh game and a whole
 Ataxx game against the engine (easy), every game at every level (a move and the reply), a
-hot-seat game (moves by mouse and by keyboard, undo, flip), a record saved and loaded, an
+hot-seat game (moves by mouse and by keyboard only with the focus kept, one Tab stop for the
+board, undo, flip not kept into the next game), a record saved and loaded, an
 OpenTafl rules string (and a bad one), and analysis mode (evaluation bar, depth, the best line's arrows, MultiPV lines). Takes
 screenshots (the README's) into the directory given.
 
@@ -158,7 +159,7 @@ def whole_game_vs_engine(d, variant, side, rng, shot_dir, shot_name, max_plies=4
         stones = [sum(row.count(c) for row in s["board"]) for c in "xo"]
         assert material == f"Stones: x (black) {stones[0]} : {stones[1]} o (white)", material
     else:
-        assert material.startswith("Captured so far: "), material
+        assert material.startswith("Pieces captured: "), material
     tally = d.find_element(By.ID, "tally-text").text
     print(f"{variant}: {s['result']['text']} after {len(s['moves'])} plies; {tally}")
     return s

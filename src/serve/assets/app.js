@@ -253,7 +253,7 @@ function materialText(s) {
   const lost = (letters) => letters.reduce((n, l) => n + Math.max(0, (start[l] || 0) - (now[l] || 0)), 0);
   const first = lost(["t"]);
   const second = lost(["T", "K"]);
-  return `Captured so far: ${first} ${sideName("first")} (black), ${second} ${sideName("second")} (white)`;
+  return `Pieces captured: ${first} of the ${sideLabel("first")}, ${second} of the ${sideLabel("second")}`;
 }
 
 function renderPanel() {
@@ -271,7 +271,7 @@ function renderPanel() {
     const replied = s.last && s.to_move === s.human ? `skald played ${s.last.move}. ` : "";
     status.textContent = s.engine_to_move || ui.busy
       ? `skald (${s.level.name}) is thinking…`
-      : `${replied}Your move (${sideLabel(s.to_move)})`;
+      : `${replied}Your move: ${sideLabel(s.to_move)}`;
   } else {
     const who = sideLabel(s.to_move);
     status.textContent = `${who.charAt(0).toUpperCase()}${who.slice(1)} to move`;
