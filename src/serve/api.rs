@@ -472,7 +472,8 @@ pub async fn play(State(app): State<Arc<App>>, Path(id): Path<String>, bytes: Bo
 
 /// `POST /api/games/{id}/engine-move`: the engine plays the side to move (against the computer
 /// on its turn; in a hot-seat game for whoever is to move), at the game's level (medium in a
-/// hot-seat game). The answer is the state with `engine`: the move, its depth and score.
+/// hot-seat game). The answer is the state with `engine`: the move, its depth and score; 404 if
+/// the game was deleted (or dropped) while the engine searched (the move is not played).
 pub async fn engine_move(State(app): State<Arc<App>>, Path(id): Path<String>) -> Answer {
     let game = game_of(&app, &id)?;
     let n: u64 = id.parse().unwrap_or(0);
