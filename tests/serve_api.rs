@@ -19,16 +19,14 @@ struct Server {
 
 impl Server {
     fn start(extra: &[&str]) -> Server {
+        Server::start_capped("3000", extra)
+    }
+
+    /// A server whose searches stop at `max_nodes` nodes (or their time).
+    fn start_capped(max_nodes: &str, extra: &[&str]) -> Server {
         let mut child = Command::new(env!("CARGO_BIN_EXE_skald"))
-            .args([
-                "serve",
-                "--port",
-                "0",
-                "--max-nodes",
-                "3000",
-                "--searches",
-                "2",
-            ])
+            .args(["serve", "--port", "0", "--max-nodes", max_nodes])
+            .args(["--searches", "2"])
             .args(extra)
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
@@ -401,6 +399,8 @@ fn bad_requests_change_nothing() {
         ("move", r#"{"move": "zz"}"#, 400),
         ("move", r#"{"mv": "e1-e2"}"#, 400),
         ("move", "[1, 2]", 400),
+        // (An array is not read as the fields in order.)
+        ("move", r#"["a4-a2"]"#, 400),
         ("load", r#"{"record": "this is no record"}"#, 400),
         (
             "load",
@@ -423,6 +423,36 @@ fn bad_requests_change_nothing() {
         assert_eq!(status, 400, "{path}: {e}");
         error_of(&e);
     }
+    let (status, e) = server.call(
+        "POST",
+        &format!("/api/games/{game}/move"),
+        Some(r#"["d1-b1"]"#),
+    );
+    assert_eq!(status, 400);
+    assert!(error_of(&e).contains("expected a JSON object"), "{e}");
+    // An echoed value is clipped: a 1.5 MB rules string gives a short error.
+    for rules in ["x".repeat(1_500_000), "zz:1 ".repeat(300_000)] {
+        let (status, e) = server.post("/api/games", json!({ "rules": rules }));
+        assert_eq!(status, 400);
+        assert!(
+            error_of(&e).chars().count() <= 600,
+            "{} chars",
+            error_of(&e).len()
+        );
+    }
+    let (status, e) = server.post(
+        &format!("/api/games/{game}/move"),
+        json!({ "move": "q".repeat(5000) }),
+    );
+    assert_eq!(status, 400);
+    assert!(
+        error_of(&e).contains(&format!("{}…'", "q".repeat(80))),
+        "{e}"
+    );
+    // A path that is not UTF-8 once decoded: a JSON error too.
+    let (status, e) = server.get("/api/games/%FF");
+    assert_eq!(status, 400);
+    assert!(error_of(&e).contains("UTF-8"), "{e}");
     // .otg records are tafl's.
     let ataxx = id(&server.create(json!({ "variant": "ataxx", "mode": "hotseat" })));
     let (status, e) = server.get(&format!("/api/games/{ataxx}/record?format=otg"));
@@ -493,6 +523,35 @@ fn records_saved_and_loaded() {
         let (status, _) = server.post(&format!("/api/games/{other}/engine-move"), json!({}));
         assert_eq!(status, 200);
     }
+    // A PGN game without a Variant tag is read as the game's variant (or the request's), and
+    // the error names no command-line flag.
+    let untagged = "1. a1-a2 *\n";
+    let tablut = id(&server.create(json!({ "variant": "tablut", "mode": "hotseat" })));
+    let (status, e) = server.post(
+        &format!("/api/games/{tablut}/load"),
+        json!({ "record": untagged }),
+    );
+    assert_eq!(status, 400, "{e}");
+    let message = error_of(&e);
+    assert!(
+        message.contains("read as tablut") && !message.contains("--"),
+        "{e}"
+    );
+    let (status, s) = server.post(
+        &format!("/api/games/{tablut}/load"),
+        json!({ "record": "1. d1-d3 *\n" }),
+    );
+    assert_eq!(status, 200, "{s}");
+    assert_eq!(
+        (&s["variant"], &s["moves"]),
+        (&json!("tablut"), &json!(["d1-d3"]))
+    );
+    let (status, s) = server.post(
+        &format!("/api/games/{tablut}/load"),
+        json!({ "record": "1. d1-b1 *\n", "variant": "brandubh" }),
+    );
+    assert_eq!(status, 200, "{s}");
+    assert_eq!(s["variant"], "brandubh");
     // A game under an OpenTafl rules string keeps its rules in its records.
     let rules = "dim:7 name:mine ks:c cenh: cenp:K start:/3t3/3t3/3T3/ttTKTtt/3T3/3t3/3t3/";
     let g = id(&server.create(json!({ "rules": rules, "mode": "hotseat" })));
@@ -539,6 +598,37 @@ fn concurrent_games() {
             });
         }
     });
+}
+
+/// A game deleted while the engine searches its move: the move answers 404 and the game stays
+/// gone. (The search is long: the hard level's 2 s, no small node cap.)
+#[test]
+fn a_game_deleted_while_the_engine_thinks_stays_deleted() {
+    let server = Server::start_capped("100000000", &[]);
+    let s = server.create(json!({ "variant": "brandubh", "side": "second", "level": "hard" }));
+    let game = id(&s);
+    std::thread::scope(|scope| {
+        let pending =
+            scope.spawn(|| server.post(&format!("/api/games/{game}/engine-move"), json!({})));
+        while !server.get(&format!("/api/games/{game}")).1["thinking"]
+            .as_bool()
+            .unwrap()
+        {
+            assert!(
+                !pending.is_finished(),
+                "the engine moved before the game was deleted"
+            );
+            std::thread::sleep(Duration::from_millis(5));
+        }
+        assert_eq!(
+            server.call("DELETE", &format!("/api/games/{game}"), None).0,
+            204
+        );
+        let (status, e) = pending.join().unwrap();
+        assert_eq!(status, 404, "{e}");
+        error_of(&e);
+    });
+    assert_eq!(server.get(&format!("/api/games/{game}")).0, 404);
 }
 
 #[test]

@@ -2,8 +2,8 @@
 //! Chromium (Debian's `chromium` and `chromedriver`) through selenium (in the `.venv/` that
 //! `./scripts/test` makes, or `$SKALD_PYTHON`): a whole Brandubh game and a whole Ataxx game
 //! by clicks against the engine, every game at every level (a move and the reply, from either
-//! side), a hot-seat game by mouse and keyboard with undo and flip, a record saved and loaded,
-//! an OpenTafl rules string, analysis mode, and the page at a phone's width. Screenshots go to
+//! side), a hot-seat game by mouse and by keyboard only with undo and flip, a record saved and
+//! loaded, an OpenTafl rules string, analysis mode, and the page at a phone's width. Screenshots go to
 //! a temporary directory (`SKALD_SCREENSHOTS=docs/img` to renew the README's, with
 //! `SERVE_PAGE_NODES=400000` for a deeper analysis in them).
 //!

@@ -78,9 +78,10 @@ pub fn plies(n: usize) -> String {
 }
 
 /// The note added to an error in a record game that has no `Variant` tag (it was read as
-/// `variant`): `(the game has no Variant tag and was read as ataxx: give --variant)`.
-pub fn untagged_note(variant: Variant) -> String {
-    format!("(the game has no Variant tag and was read as {variant}: give --variant)")
+/// `variant`) and what the reader can do (`hint`): `(the game has no Variant tag and was read as
+/// ataxx: give --variant)`.
+pub fn untagged_note(variant: Variant, hint: &str) -> String {
+    format!("(the game has no Variant tag and was read as {variant}: {hint})")
 }
 
 /// A clap value parser for a time in seconds, fractions allowed, whose errors name the option

@@ -5,7 +5,7 @@
 //! next report finds no reader).
 
 use super::App;
-use super::api::{ApiError, first_view, score_json};
+use super::api::{ApiError, clip, first_view, score_json};
 use super::state::{lock, move_squares};
 use axum::extract::{Path, Query, State};
 use axum::response::sse::{Event, KeepAlive, Sse};
@@ -37,7 +37,8 @@ pub async fn analysis(
             Ok(n) if (1..=MAX_MULTIPV).contains(&n) => n,
             _ => {
                 return Err(ApiError::bad(format!(
-                    "multipv must be a whole number from 1 to {MAX_MULTIPV}, got '{t}'"
+                    "multipv must be a whole number from 1 to {MAX_MULTIPV}, got '{}'",
+                    clip(t)
                 )));
             }
         },

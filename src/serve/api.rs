@@ -5,7 +5,7 @@
 
 use super::App;
 use super::state::{Game, Level, Mode, Rules, lock, move_squares, square_coords};
-use crate::cli::records::{GameRecord, load_records_as};
+use crate::cli::records::{GameRecord, load_records_hinted};
 use axum::body::Bytes;
 use axum::extract::rejection::BytesRejection;
 use axum::extract::{Path, Query, State};
@@ -41,7 +41,10 @@ impl ApiError {
     pub fn no_game(id: &str) -> ApiError {
         ApiError {
             status: StatusCode::NOT_FOUND,
-            message: format!("no game '{id}' (games unused for long are dropped; start a new one)"),
+            message: format!(
+                "no game '{}' (games unused for long are dropped; start a new one)",
+                clip(id)
+            ),
         }
     }
 
@@ -65,8 +68,51 @@ impl ApiError {
 
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
-        (self.status, axum::Json(json!({ "error": self.message }))).into_response()
+        let message = short_message(&self.message);
+        (self.status, axum::Json(json!({ "error": message }))).into_response()
     }
+}
+
+/// Longest echo of a client's value in an error message, characters.
+const ECHO_CHARS: usize = 80;
+/// Longest run of characters without a space in an error message (a clipped echo in quotes
+/// fits).
+const RUN_CHARS: usize = ECHO_CHARS + 20;
+/// Longest error message, characters.
+const MESSAGE_CHARS: usize = 600;
+
+/// A client's value for an error message: at most [`ECHO_CHARS`] characters, `…` ending a
+/// longer one.
+pub fn clip(value: &str) -> String {
+    match value.char_indices().nth(ECHO_CHARS) {
+        Some((end, _)) => format!("{}…", &value[..end]),
+        None => value.to_string(),
+    }
+}
+
+/// An error message as sent: every run of more than [`RUN_CHARS`] characters without a space
+/// (an echoed value from a lower layer) clipped with `…`, and the whole at most
+/// [`MESSAGE_CHARS`] characters (a 1.5 MB rules string gives a short error, not its echo).
+fn short_message(message: &str) -> String {
+    let mut out = String::with_capacity(message.len().min(4 * MESSAGE_CHARS));
+    let (mut run, mut chars) = (0, 0);
+    for c in message.chars() {
+        run = if c.is_whitespace() { 0 } else { run + 1 };
+        if run > RUN_CHARS {
+            if run == RUN_CHARS + 1 {
+                out.push('…');
+                chars += 1;
+            }
+            continue;
+        }
+        if chars == MESSAGE_CHARS {
+            out.push('…');
+            break;
+        }
+        out.push(c);
+        chars += 1;
+    }
+    out
 }
 
 type Answer = Result<axum::Json<Value>, ApiError>;
@@ -75,16 +121,21 @@ type Answer = Result<axum::Json<Value>, ApiError>;
 /// 413).
 pub type Body = Result<Bytes, BytesRejection>;
 
-/// Parses a JSON body into `T`; an empty body is `{}`.
+/// Parses a JSON object body into `T`; an empty body is `{}`. Anything but an object (an
+/// array, which serde would read as the fields in order) is refused.
 fn body<T: serde::de::DeserializeOwned>(bytes: &Body) -> Result<T, ApiError> {
     let bytes = bytes.as_ref().map_err(|e| ApiError {
         status: e.status(),
         message: e.body_text(),
     })?;
-    let text = if bytes.iter().all(u8::is_ascii_whitespace) {
-        &b"{}"[..]
-    } else {
-        &bytes[..]
+    let text = match bytes.iter().find(|b| !b.is_ascii_whitespace()) {
+        None => &b"{}"[..],
+        Some(b'{') => &bytes[..],
+        Some(_) => {
+            return Err(ApiError::bad(
+                "bad JSON body: expected a JSON object ({\"field\": value, …})",
+            ));
+        }
     };
     serde_json::from_slice(text).map_err(|e| ApiError::bad(format!("bad JSON body: {e}")))
 }
@@ -115,8 +166,10 @@ fn parse_side(variant: Variant, s: &str) -> Result<Side, ApiError> {
         Ok(Side::Second)
     } else {
         Err(ApiError::bad(format!(
-            "unknown side '{s}': expected first, second, {} or {}",
-            names[0], names[1]
+            "unknown side '{}': expected first, second, {} or {}",
+            clip(&s),
+            names[0],
+            names[1]
         )))
     }
 }
@@ -334,7 +387,8 @@ pub async fn create(State(app): State<Arc<App>>, bytes: Body) -> Result<Response
             let level = match &req.level {
                 Some(l) => Level::parse(l).ok_or_else(|| {
                     ApiError::bad(format!(
-                        "unknown level '{l}': expected easy, medium or hard"
+                        "unknown level '{}': expected easy, medium or hard",
+                        clip(l)
                     ))
                 })?,
                 None => Level::Medium,
@@ -349,7 +403,8 @@ pub async fn create(State(app): State<Arc<App>>, bytes: Body) -> Result<Response
         }
         Some(m) => {
             return Err(ApiError::bad(format!(
-                "unknown mode '{m}': expected computer or hotseat"
+                "unknown mode '{}': expected computer or hotseat",
+                clip(m)
             )));
         }
     };
@@ -410,14 +465,15 @@ pub async fn play(State(app): State<Arc<App>>, Path(id): Path<String>, bytes: Bo
     let text = req.mv.trim().to_ascii_lowercase();
     g.session
         .play(&text)
-        .map_err(|e| ApiError::bad(format!("'{}': {e}", req.mv.trim())))?;
+        .map_err(|e| ApiError::bad(format!("'{}': {e}", clip(req.mv.trim()))))?;
     g.changed();
     Ok(axum::Json(state_json(id.parse().unwrap_or(0), &g)))
 }
 
 /// `POST /api/games/{id}/engine-move`: the engine plays the side to move (against the computer
 /// on its turn; in a hot-seat game for whoever is to move), at the game's level (medium in a
-/// hot-seat game). The answer is the state with `engine`: the move, its depth and score.
+/// hot-seat game). The answer is the state with `engine`: the move, its depth and score; 404 if
+/// the game was deleted (or dropped) while the engine searched (the move is not played).
 pub async fn engine_move(State(app): State<Arc<App>>, Path(id): Path<String>) -> Answer {
     let game = game_of(&app, &id)?;
     let n: u64 = id.parse().unwrap_or(0);
@@ -463,6 +519,10 @@ pub async fn engine_move(State(app): State<Arc<App>>, Path(id): Path<String>) ->
         })
         .await;
     drop(thinking);
+    // A game deleted (or dropped to make room) meanwhile stays gone.
+    if !app.store.holds(n, &game) {
+        return Err(ApiError::no_game(&id));
+    }
     let mut g = lock(&game);
     let result = match found {
         Some(Ok(r)) => r,
@@ -537,8 +597,8 @@ struct Load {
     record: String,
     /// Which game of the record, from 1 (default 1).
     game: Option<usize>,
-    /// The variant of a PGN game without a `Variant` tag (default ataxx, as the Ataxx tools
-    /// write none).
+    /// The variant of a PGN game without a `Variant` tag (default: the game's variant; ataxx
+    /// in a game of an OpenTafl rules string, as the Ataxx tools write no such tag).
     variant: Option<String>,
 }
 
@@ -547,11 +607,17 @@ struct Load {
 pub async fn load(State(app): State<Arc<App>>, Path(id): Path<String>, bytes: Body) -> Answer {
     let req: Load = body(&bytes)?;
     let game = game_of(&app, &id)?;
-    let untagged = match &req.variant {
-        Some(v) => v.parse::<Variant>().map_err(|e| ApiError::bad(e.0))?,
-        None => Variant::Ataxx,
+    let (untagged, hint) = match &req.variant {
+        Some(v) => (
+            v.parse::<Variant>().map_err(|e| ApiError::bad(e.0))?,
+            "give the record's variant as \"variant\"",
+        ),
+        None => match lock(&game).rules {
+            Rules::Variant(v) => (v, "load it into a game of its variant"),
+            Rules::OpenTafl(_) => (Variant::Ataxx, "load it into a game of its variant"),
+        },
     };
-    let mut games = load_records_as(&req.record, untagged)
+    let mut games = load_records_hinted(&req.record, untagged, hint)
         .map_err(|e| ApiError::bad(format!("record: {e}")))?;
     let count = games.len();
     let index = req.game.unwrap_or(1);
@@ -629,7 +695,8 @@ pub async fn record(
         "otg" => (record.to_otg().map_err(ApiError::bad)?, "otg"),
         f => {
             return Err(ApiError::bad(format!(
-                "unknown record format '{f}': expected pgn or otg"
+                "unknown record format '{}': expected pgn or otg",
+                clip(f)
             )));
         }
     };

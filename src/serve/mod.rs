@@ -124,6 +124,29 @@ fn router(app: Arc<App>) -> Router {
             }
         })
         .with_state(app)
+        .layer(axum::middleware::map_response(json_errors))
+}
+
+/// Errors that axum answers itself in plain text (a path that is not UTF-8 once
+/// percent-decoded) as the API's JSON errors, `{"error": "…"}`.
+async fn json_errors(response: axum::response::Response) -> axum::response::Response {
+    let status = response.status();
+    let json = response
+        .headers()
+        .get(header::CONTENT_TYPE)
+        .is_some_and(|t| t.as_bytes().starts_with(b"application/json"));
+    if json || !(status.is_client_error() || status.is_server_error()) {
+        return response;
+    }
+    let text = axum::body::to_bytes(response.into_body(), 4096)
+        .await
+        .unwrap_or_default();
+    let text = String::from_utf8_lossy(&text);
+    let message = match text.trim() {
+        "" => status.canonical_reason().unwrap_or("error").to_string(),
+        t => t.to_string(),
+    };
+    api::ApiError { status, message }.into_response()
 }
 
 /// Runs `skald serve`: listens, prints `skald serve: http://ADDR:PORT/` on standard output,

@@ -298,6 +298,13 @@ impl Store {
         Some(game)
     }
 
+    /// Whether `game` is still kept as game `id` (not deleted, not dropped to make room).
+    pub fn holds(&self, id: u64, game: &Arc<Mutex<Game>>) -> bool {
+        lock(&self.games)
+            .get(&id)
+            .is_some_and(|g| Arc::ptr_eq(g, game))
+    }
+
     /// Drops game `id`; `false` if there was none.
     pub fn remove(&self, id: u64) -> bool {
         match lock(&self.games).remove(&id) {

@@ -2,7 +2,8 @@
 """`skald serve`'s page in a real browser (headless Chromium through selenium and Debian's
 chromedriver), driven by clicks and keys as a player would: a whole Brandubh game and a whole
 Ataxx game against the engine (easy), every game at every level (a move and the reply), a
-hot-seat game (moves by mouse and by keyboard, undo, flip), a record saved and loaded, an
+hot-seat game (moves by mouse and by keyboard only with the focus kept, one Tab stop for the
+board, undo, flip not kept into the next game), a record saved and loaded, an
 OpenTafl rules string (and a bad one), and analysis mode (evaluation bar, depth, the best line's arrows, MultiPV lines). Takes
 screenshots (the README's) into the directory given.
 
@@ -153,6 +154,12 @@ def whole_game_vs_engine(d, variant, side, rng, shot_dir, shot_name, max_plies=4
         screenshot(d, shot_dir / shot_name)
     status = d.find_element(By.ID, "status").text
     assert "Game over" in status and s["result"]["reason"] in status, status
+    material = d.find_element(By.ID, "material").text
+    if variant == "ataxx":
+        stones = [sum(row.count(c) for row in s["board"]) for c in "xo"]
+        assert material == f"Stones: x (black) {stones[0]} : {stones[1]} o (white)", material
+    else:
+        assert material.startswith("Pieces captured: "), material
     tally = d.find_element(By.ID, "tally-text").text
     print(f"{variant}: {s['result']['text']} after {len(s['moves'])} plies; {tally}")
     return s
@@ -168,6 +175,9 @@ def every_variant_and_level(d, rng):
             assert s["variant"] == variant and s["level"]["name"] == level, s
             assert s["human"] == side and s["to_move"] == side, s
             assert len(d.find_elements(By.CSS_SELECTOR, "rect[data-sq]")) == s["size"] ** 2
+            # The person's side at the bottom: the board is flipped for the second side.
+            a1_top = float(square(d, "a1").get_attribute("y")) == 0
+            assert a1_top == (side == "second"), (variant, side)
             version = s["version"]
             click_move(d, s, rng)
             s = wait(d, "the move", lambda d: (n := state(d)) and n["version"] > version and n)
@@ -186,11 +196,26 @@ def hotseat(d, rng):
         assert s["to_move"] == ("second" if i % 2 == 0 else "first")
     items = d.find_elements(By.CSS_SELECTOR, "#movelist li")
     assert len(items) == 2, [i.text for i in items]
-    # A move by keyboard: focus the board, walk to a piece, Enter, walk to its target, Enter.
-    choice = pick(s, rng)
-    frm, to, mv = choice
+    # The board is one Tab stop (from the New game button to a square, then on to Undo).
+    d.execute_script("document.getElementById('new').focus()")
+    tab_stops = []
+    for _ in range(2):
+        d.switch_to.active_element.send_keys(Keys.TAB)
+        a = d.switch_to.active_element
+        tab_stops.append(a.get_attribute("data-sq") and "square" or a.get_attribute("id"))
+    assert tab_stops == ["square", "undo"], tab_stops
+    # And Load record one stop (from Save .otg to it, then on to reset).
+    d.execute_script("document.getElementById('save-otg').focus()")
+    tab_stops = []
+    for _ in range(2):
+        d.switch_to.active_element.send_keys(Keys.TAB)
+        a = d.switch_to.active_element
+        tab_stops.append(a.get_attribute("id") or a.get_attribute("class"))
+    assert tab_stops == ["file", "reset-tally"], tab_stops
+    # Two moves by keyboard only: walk to a piece, Enter, walk to its target, Enter; the focus
+    # stays on the board after each.
     square(d, "a1").click()  # focus (an empty corner: nothing is picked)
-    body = d.switch_to.active_element
+    cursor = "a1"
 
     def walk(a, b):
         (fa, ra), (fb, rb) = coords(a), coords(b)
@@ -199,23 +224,29 @@ def hotseat(d, rng):
         for k in keys:
             d.switch_to.active_element.send_keys(k)
 
-    walk("a1", frm)
-    d.switch_to.active_element.send_keys(Keys.ENTER)
-    assert d.find_elements(By.CSS_SELECTOR, "circle[data-target]"), "Enter picked no piece"
-    walk(frm, to)
-    version = s["version"]
-    d.switch_to.active_element.send_keys(Keys.ENTER)
-    s = wait(d, "the keyboard move", lambda d: (n := state(d)) and n["version"] > version and n)
-    assert s["moves"][-1] == mv, (s["moves"], mv)
-    del body
+    for _ in range(2):
+        frm, to, mv = pick(s, rng)
+        walk(cursor, frm)
+        d.switch_to.active_element.send_keys(Keys.ENTER)
+        assert d.find_elements(By.CSS_SELECTOR, "circle[data-target]"), "Enter picked no piece"
+        walk(frm, to)
+        version = s["version"]
+        d.switch_to.active_element.send_keys(Keys.ENTER)
+        s = wait(d, "the keyboard move", lambda d: (n := state(d)) and n["version"] > version and n)
+        assert s["moves"][-1] == mv, (s["moves"], mv)
+        focused = d.switch_to.active_element.get_attribute("data-sq")
+        assert focused == to, f"the focus after the move: {focused}, not {to}"
+        cursor = to
     # Undo and flip.
     d.find_element(By.ID, "undo").click()
-    s = wait(d, "undo", lambda d: (n := state(d)) and len(n["moves"]) == 4 and n)
+    s = wait(d, "undo", lambda d: (n := state(d)) and len(n["moves"]) == 5 and n)
     y = float(square(d, "a1").get_attribute("y"))
     d.find_element(By.ID, "flip").click()
     y_flipped = float(square(d, "a1").get_attribute("y"))
     assert y > y_flipped, f"a1 at y {y}, flipped {y_flipped}"
-    d.find_element(By.ID, "flip").click()
+    # A flipped board is not flipped in the next game.
+    new_game(d, "brandubh", "hotseat")
+    assert float(square(d, "a1").get_attribute("y")) == y, "the flip outlived its game"
     print(f"hot-seat: {len(s['moves'])} plies after undo, flip ok")
     return s
 
@@ -279,9 +310,16 @@ def analysis(d, shot_dir, rng):
     assert "Depth" in info, info
     assert d.find_element(By.ID, "evalbar").is_displayed()
     # (Read in one go: the list is drawn again at each report.)
-    lines = d.execute_script(
-        "return [...document.querySelectorAll('#an-lines li')].map(li => li.textContent)")
+    lines, bar, best, size, mode = d.execute_script(
+        "const t = document.getElementById('evaltext'); const st = getComputedStyle(t);"
+        "return [[...document.querySelectorAll('#an-lines li')].map(li => li.textContent),"
+        " t.textContent, document.querySelector('#an-lines .score').textContent,"
+        " parseFloat(st.fontSize), st.writingMode]")
     assert lines and lines[0], "no MultiPV lines"
+    # Every score from the first side's view: the bar's number is the best line's, readable.
+    assert bar == best, (bar, best)
+    assert size >= 14 and mode == "horizontal-tb", (size, mode)
+    assert "Scores for attackers" in d.find_element(By.ID, "an-view").text
     time.sleep(0.7)  # the captures' animation
     screenshot(d, shot_dir / "serve-analysis.png")
     # A move restarts the analysis on the new position.
@@ -305,7 +343,17 @@ def phone(d, shot_dir):
     assert not wide, "the page is wider than a phone's screen"
     board = d.find_element(By.ID, "board").rect
     assert board["width"] >= 300, board
+    # The status line above the board, on the screen; the game's name not cut off.
+    status = d.find_element(By.ID, "status").rect
+    height = d.execute_script("return window.innerHeight")
+    assert status["y"] + status["height"] <= board["y"] <= height, (status, board, height)
     screenshot(d, shot_dir / "serve-phone.png")
+    Select(d.find_element(By.ID, "variant")).select_by_value("copenhagen13")
+    cut = d.execute_script(
+        "const v = document.getElementById('variant'); const c = document.createElement('canvas')"
+        ".getContext('2d'); c.font = getComputedStyle(v).font;"
+        "return c.measureText(v.selectedOptions[0].text).width + 30 > v.clientWidth")
+    assert not cut, "the game's name is cut off"
     print(f"phone: board {board['width']:.0f} px wide")
 
 

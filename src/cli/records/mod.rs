@@ -72,6 +72,19 @@ pub fn load_records(text: &str) -> Result<Vec<LoadedGame>, String> {
 /// # Errors
 /// As [`load_records`].
 pub fn load_records_as(text: &str, untagged: Variant) -> Result<Vec<LoadedGame>, String> {
+    load_records_hinted(text, untagged, "give --variant")
+}
+
+/// [`load_records_as`], with `hint` ending the error of a PGN game without a `Variant` tag that
+/// does not read as `untagged` (what the reader can do: `give --variant` for the CLI).
+///
+/// # Errors
+/// As [`load_records`].
+pub fn load_records_hinted(
+    text: &str,
+    untagged: Variant,
+    hint: &str,
+) -> Result<Vec<LoadedGame>, String> {
     if text.lines().any(|l| l.trim_start().starts_with("[rules:")) {
         return Ok(vec![load_otg(&parse_otg(text)?)?]);
     }
@@ -82,7 +95,7 @@ pub fn load_records_as(text: &str, untagged: Variant) -> Result<Vec<LoadedGame>,
     games
         .iter()
         .enumerate()
-        .map(|(i, g)| load_pgn(g, i + 1, untagged))
+        .map(|(i, g)| load_pgn(g, i + 1, untagged, hint))
         .collect()
 }
 

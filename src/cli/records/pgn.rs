@@ -279,13 +279,20 @@ pub fn parse_pgn(text: &str) -> Result<Vec<PgnGame>, String> {
     Ok(games)
 }
 
-pub(super) fn load_pgn(g: &PgnGame, index: usize, untagged: Variant) -> Result<LoadedGame, String> {
+/// Replays PGN game `g` (number `index`); without a `Variant` tag it is read as `untagged`, and
+/// an error then ends with `hint` (what the reader can do about it).
+pub(super) fn load_pgn(
+    g: &PgnGame,
+    index: usize,
+    untagged: Variant,
+    hint: &str,
+) -> Result<LoadedGame, String> {
     let result = load_pgn_as(g, index, untagged);
     // A game without a Variant tag that cannot be read as `untagged` was most likely of another
     // game: say so.
     match result {
         Err(e) if g.tag("Variant").is_none() && g.tag("Rules").is_none() => {
-            Err(format!("{e} {}", crate::cli::untagged_note(untagged)))
+            Err(format!("{e} {}", crate::cli::untagged_note(untagged, hint)))
         }
         r => r,
     }

@@ -107,6 +107,8 @@ function pieceWords(letter, s) {
 function render(prev) {
   const s = ui.state;
   const svg = $("board");
+  // Drawing again removes the focused square: the focus goes back to the cursor's square.
+  const focused = svg.contains(document.activeElement);
   const n = s.size;
   const w = MARGIN + n * SQ + 10;
   const h = n * SQ + MARGIN;
@@ -184,6 +186,7 @@ function render(prev) {
   }
   // The keyboard's square (shown while the board has the focus).
   el("rect", { id: "cursor", width: SQ - 6, height: SQ - 6, class: "cursor", visibility: "hidden" }, svg);
+  if (focused) focusCursor();
   updateCursor();
   // Captured pieces leave the board; turned-over Ataxx stones flip.
   if (prev && prev.version !== s.version && s.captures.length) {
@@ -226,6 +229,33 @@ function sideName(key) {
   return ui.state.side_names[key];
 }
 
+// The colour the page draws a side's pieces in (the first side's dark).
+const COLOUR = { first: "black", second: "white" };
+
+// A side's name and colour: "x (black)".
+function sideLabel(key) {
+  return `${sideName(key)} (${COLOUR[key]})`;
+}
+
+// What the pieces say: Ataxx's stone count, tafl's captures so far (the set-up position's
+// pieces less the board's).
+function materialText(s) {
+  const count = (letters) => {
+    const c = {};
+    for (const l of letters) c[l] = (c[l] || 0) + 1;
+    return c;
+  };
+  const now = count(s.board.flat().filter((l) => l));
+  if (s.family === "ataxx") {
+    return `Stones: ${sideLabel("first")} ${now.x || 0} : ${now.o || 0} ${sideLabel("second")}`;
+  }
+  const start = count(s.setup_fen.split(" ")[0].replace(/[^tTK]/g, ""));
+  const lost = (letters) => letters.reduce((n, l) => n + Math.max(0, (start[l] || 0) - (now[l] || 0)), 0);
+  const first = lost(["t"]);
+  const second = lost(["T", "K"]);
+  return `Pieces captured: ${first} of the ${sideLabel("first")}, ${second} of the ${sideLabel("second")}`;
+}
+
 function renderPanel() {
   const s = ui.state;
   const status = $("status");
@@ -241,11 +271,12 @@ function renderPanel() {
     const replied = s.last && s.to_move === s.human ? `skald played ${s.last.move}. ` : "";
     status.textContent = s.engine_to_move || ui.busy
       ? `skald (${s.level.name}) is thinking…`
-      : `${replied}Your move (${sideName(s.to_move)})`;
+      : `${replied}Your move: ${sideLabel(s.to_move)}`;
   } else {
-    const who = sideName(s.to_move);
+    const who = sideLabel(s.to_move);
     status.textContent = `${who.charAt(0).toUpperCase()}${who.slice(1)} to move`;
   }
+  $("material").textContent = materialText(s);
   const list = $("movelist");
   list.replaceChildren();
   let li = null;
@@ -370,7 +401,6 @@ function onSquare(name) {
   }
   ui.selected = s.targets[name] && ui.selected !== name ? name : null;
   render(null);
-  focusCursor();
 }
 
 // Moves the keyboard's square without drawing the board again (the focus stays).
@@ -414,7 +444,6 @@ function onBoardKey(ev) {
     case "Escape":
       ui.selected = null;
       render(null);
-      focusCursor();
       return;
     default:
       return;
@@ -446,6 +475,8 @@ async function newGame() {
   try {
     const s = await api("POST", "/api/games", body);
     ui.token = newToken();
+    // The person's side at the bottom (the first side's is unless flipped).
+    ui.flipped = s.mode === "computer" && s.human === "second";
     ui.lines = [];
     ui.busy = false; // a request for the old game may still be under way: its answer is dropped
     showError(null);
@@ -465,7 +496,7 @@ function fillSides() {
   for (const key of ["first", "second"]) {
     const o = document.createElement("option");
     o.value = key;
-    o.textContent = `${names[key]}${key === "first" ? " (move first)" : ""}`;
+    o.textContent = `${names[key]} (${COLOUR[key]}${key === "first" ? ", moves first" : ""})`;
     side.appendChild(o);
   }
   if (keep) side.value = keep;
@@ -505,10 +536,7 @@ async function save(format) {
 async function loadRecord(file) {
   try {
     const record = await file.text();
-    const body = { record };
-    const v = $("variant").value;
-    if (v !== "rules") body.variant = v;
-    const s = await api("POST", `/api/games/${ui.state.id}/load`, body);
+    const s = await api("POST", `/api/games/${ui.state.id}/load`, { record });
     ui.token = newToken();
     showError(null);
     setState(s);
@@ -519,10 +547,15 @@ async function loadRecord(file) {
 
 // ---------------------------------------------------------------- analysis
 
-function scoreText(score) {
+// A score (the side to move's view, as the server sends it) from the first side's view, as
+// the evaluation bar shows it: "+0.70" (the first side ahead), "-1.20", "#3" (the first side
+// mates in 3), "#-3".
+function scoreText(score, toMove) {
   if (!score) return "";
-  if (score.mate !== undefined) return `#${score.mate}`;
-  return (score.cp >= 0 ? "+" : "") + (score.cp / 100).toFixed(2);
+  const sign = toMove === "first" ? 1 : -1;
+  if (score.mate !== undefined) return `#${sign * score.mate}`;
+  const cp = sign * score.cp;
+  return (cp >= 0 ? "+" : "") + (cp / 100).toFixed(2);
 }
 
 function stopAnalysis() {
@@ -596,6 +629,7 @@ function renderAnalysis() {
     const kn = info.nps ? ` · ${Math.round(info.nps / 1000)} kN/s` : "";
     text = `Depth ${info.depth}${kn}${info.state === "done" ? " · done" : ""} · ${sideName(s.to_move)} to move`;
   }
+  $("an-view").textContent = `Scores for ${sideName("first")}: + ${sideName("first")} ahead, − ${sideName("second")} ahead`;
   $("an-info").textContent = text;
   const list = $("an-lines");
   list.replaceChildren();
@@ -604,7 +638,7 @@ function renderAnalysis() {
     const li = document.createElement("li");
     const sc = document.createElement("span");
     sc.className = "score";
-    sc.textContent = scoreText(l.score);
+    sc.textContent = scoreText(l.score, s.to_move);
     li.appendChild(sc);
     li.appendChild(document.createTextNode(l.pv.join(" ")));
     list.appendChild(li);
@@ -615,11 +649,7 @@ function renderAnalysis() {
   const share = 50 + 50 * Math.tanh(cp / 400);
   bar.classList.toggle("flipped", ui.flipped);
   $("evalfill").style.height = `${share.toFixed(1)}%`;
-  const firstScore = best
-    ? (best.score.mate !== undefined
-      ? `#${s.to_move === "first" ? best.score.mate : -best.score.mate}`
-      : ((cp >= 0 ? "+" : "") + (cp / 100).toFixed(1)))
-    : "";
+  const firstScore = best ? scoreText(best.score, s.to_move) : "";
   $("evaltext").textContent = firstScore;
   bar.title = `Evaluation for ${sideName("first")}: ${firstScore || "…"}`;
   drawArrows($("arrows"));
