@@ -53,6 +53,9 @@ enum Command {
     Opentafl,
     /// Speak hnefatafl.org's Hnefatafl Text Protocol (Copenhagen) on stdin/stdout.
     Htp(HtpArgs),
+    /// Play Ashton Tablut on the Tablut competition's server (Server.jar): ROLE white or black,
+    /// TIMEOUT seconds per move (default 60), HOST (default localhost).
+    TablutClient(cli::tablut_client::Args),
     /// The engine on stdin/stdout in the UCI-style protocol (and UAI), as with no subcommand,
     /// optionally starting in another variant (protocol.md).
     Uci {
@@ -63,7 +66,7 @@ enum Command {
     },
     /// Count the leaf nodes of the legal-move tree (move generator check and speed test).
     Perft {
-        /// brandubh, tablut, tawlbwrdd, copenhagen, copenhagen13 or ataxx.
+        /// brandubh, tablut, tawlbwrdd, copenhagen, copenhagen13, ashton or ataxx.
         #[arg(long, value_parser = parse_variant)]
         variant: Variant,
         /// Depth in plies: at most 8 for ataxx, 7 for brandubh, 6 for tablut, 5 for tawlbwrdd
@@ -180,6 +183,7 @@ fn run(cli: Cli) -> Result<()> {
         Some(Command::Openings(args)) => cli::openings::run(args),
         Some(Command::Records(args)) => cli::records::run(args),
         Some(Command::Datagen(args)) => cli::datagen::run(args),
+        Some(Command::TablutClient(args)) => cli::tablut_client::run(args),
         Some(Command::Opentafl) => {
             skald::protocol::opentafl::run(&mut std::io::stdin().lock(), Output::stdout());
             Ok(())

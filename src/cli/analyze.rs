@@ -11,7 +11,7 @@ use skald::variant::Variant;
 /// Arguments of `skald analyze`.
 #[derive(clap::Args, Debug)]
 pub struct Args {
-    /// brandubh, tablut, tawlbwrdd, copenhagen, copenhagen13 or ataxx (with --record: the
+    /// brandubh, tablut, tawlbwrdd, copenhagen, copenhagen13, ashton or ataxx (with --record: the
     /// variant of a record game without a Variant tag, Ataxx if not given).
     #[arg(long, value_parser = super::parse_variant, required_unless_present = "record")]
     pub variant: Option<Variant>,

@@ -12,6 +12,7 @@ pub mod records;
 pub mod rules;
 pub mod selfplay;
 pub mod stats;
+pub mod tablut_client;
 
 use skald::engine::Score;
 use skald::engine::{Outcome, Side};

@@ -27,7 +27,7 @@ use std::io::{IsTerminal, Write};
 /// Arguments of `skald openings`.
 #[derive(clap::Args, Debug)]
 pub struct Args {
-    /// brandubh, tablut, tawlbwrdd, copenhagen, copenhagen13 or ataxx.
+    /// brandubh, tablut, tawlbwrdd, copenhagen, copenhagen13, ashton or ataxx.
     #[arg(long, value_parser = super::parse_variant)]
     pub variant: Variant,
     /// Random plies from the start position (at most 40).

@@ -14,7 +14,7 @@ use std::time::Instant;
 /// Arguments of `skald play`.
 #[derive(clap::Args, Debug)]
 pub struct Args {
-    /// brandubh, tablut, tawlbwrdd, copenhagen, copenhagen13 or ataxx (default brandubh; with
+    /// brandubh, tablut, tawlbwrdd, copenhagen, copenhagen13, ashton or ataxx (default brandubh; with
     /// --record, the variant of a record game without a Variant tag).
     #[arg(long, value_parser = super::parse_variant)]
     pub variant: Option<Variant>,

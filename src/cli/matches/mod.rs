@@ -35,7 +35,7 @@ pub struct Args {
     /// name=… proto=uci|uai|htp|otep option.<Name>=<value>'.
     #[arg(long = "engine", required = true, num_args = 1)]
     pub engines: Vec<String>,
-    /// brandubh, tablut, tawlbwrdd, copenhagen, copenhagen13 or ataxx.
+    /// brandubh, tablut, tawlbwrdd, copenhagen, copenhagen13, ashton or ataxx.
     #[arg(long, value_parser = super::parse_variant)]
     pub variant: Variant,
     /// Number of games (rounded up to an even number: each opening is played twice).
