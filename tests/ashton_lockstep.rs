@@ -34,7 +34,9 @@ fn replay(name: &str, text: &str) -> (usize, usize) {
             ply = 0;
             continue;
         }
-        let s = session.as_mut().unwrap_or_else(|| panic!("{at}: ply before a game"));
+        let s = session
+            .as_mut()
+            .unwrap_or_else(|| panic!("{at}: ply before a game"));
         let words: Vec<&str> = line.split_whitespace().collect();
         assert!(words.len() >= 3, "{at}: bad line {line}");
         let mut legal = s.legal_moves();
@@ -47,8 +49,14 @@ fn replay(name: &str, text: &str) -> (usize, usize) {
         );
         if let Some(list) = words.get(3) {
             let server: Vec<&str> = list.split(',').collect();
-            let missing: Vec<_> = server.iter().filter(|m| !legal.contains(&m.to_string())).collect();
-            let extra: Vec<_> = legal.iter().filter(|m| !server.contains(&m.as_str())).collect();
+            let missing: Vec<_> = server
+                .iter()
+                .filter(|m| !legal.contains(&m.to_string()))
+                .collect();
+            let extra: Vec<_> = legal
+                .iter()
+                .filter(|m| !server.contains(&m.as_str()))
+                .collect();
             assert!(
                 missing.is_empty() && extra.is_empty(),
                 "{at}: {}: skald lacks {missing:?}, has more {extra:?}",
@@ -62,12 +70,14 @@ fn replay(name: &str, text: &str) -> (usize, usize) {
             assert_eq!(v.outcome_text(s.outcome()), Some(expected), "{at}");
             continue;
         }
-        s.play(words[1]).unwrap_or_else(|e| panic!("{at}: {}: {e}", words[1]));
+        s.play(words[1])
+            .unwrap_or_else(|e| panic!("{at}: {}: {e}", words[1]));
         plies += 1;
         ply += 1;
         if ply == 1 {
             let fen = s.fen();
-            s.set_position(Some(&fen), &[]).expect("the position after the first move");
+            s.set_position(Some(&fen), &[])
+                .expect("the position after the first move");
         }
         let got = v.outcome_text(s.outcome());
         let expected = match words[2] {
@@ -84,7 +94,10 @@ fn replay(name: &str, text: &str) -> (usize, usize) {
 
 #[test]
 fn random_games_agree_with_the_server() {
-    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/ashton_lockstep.txt");
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/data/ashton_lockstep.txt"
+    );
     let text = std::fs::read_to_string(path).expect("lockstep record");
     let (games, plies) = replay("ashton_lockstep.txt", &text);
     assert!(games >= 20 && plies >= 2000, "{games} games, {plies} plies");

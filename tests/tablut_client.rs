@@ -60,8 +60,18 @@ fn finish(mut child: Child) -> (bool, String, String) {
         if let Some(status) = child.try_wait().unwrap() {
             let mut out = String::new();
             let mut err = String::new();
-            child.stdout.take().unwrap().read_to_string(&mut out).unwrap();
-            child.stderr.take().unwrap().read_to_string(&mut err).unwrap();
+            child
+                .stdout
+                .take()
+                .unwrap()
+                .read_to_string(&mut out)
+                .unwrap();
+            child
+                .stderr
+                .take()
+                .unwrap()
+                .read_to_string(&mut err)
+                .unwrap();
             return (status.success(), out, err);
         }
         if start.elapsed() > HUNG {

@@ -221,7 +221,12 @@ impl State {
                 crate::engine::options::truncate(text, 120)
             ));
         }
-        let kings = state.board.iter().flatten().filter(|&&c| c == Cell::King).count();
+        let kings = state
+            .board
+            .iter()
+            .flatten()
+            .filter(|&&c| c == Cell::King)
+            .count();
         if kings != 1 && state.turn.to_move().is_some() {
             return Err(format!("the board has {kings} kings"));
         }

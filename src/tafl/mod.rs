@@ -105,12 +105,14 @@ pub use eval::{
 };
 pub use position::{
     ATTACKER_VALUE, BrandubhPosition, DEFENDER_VALUE, KING_VALUE, LargePosition, Move, Position,
-    ashton, brandubh, copenhagen, copenhagen7, copenhagen13, parse_square, square_name, tablut, tawlbwrdd,
+    ashton, brandubh, copenhagen, copenhagen7, copenhagen13, parse_square, square_name, tablut,
+    tawlbwrdd,
 };
 pub use rules::{
     EdgeFort, KingArmed, MAX_SIZE, MIN_SIZE, NoMoveRule, Piece, RuleOptions, Rules, Shieldwall,
-    ashton_rules, brandubh_rules, centre, copenhagen_rules, copenhagen7_rules, copenhagen13_rules, corners, edge,
-    leaked_rule_sets, neighbours, square, square_count, tablut_rules, tawlbwrdd_rules,
+    ashton_rules, brandubh_rules, centre, copenhagen_rules, copenhagen7_rules, copenhagen13_rules,
+    corners, edge, leaked_rule_sets, neighbours, square, square_count, tablut_rules,
+    tawlbwrdd_rules,
 };
 pub use zobrist::{PIECE_KEYS, SIDE_KEY};
 

@@ -13,7 +13,8 @@ impl<B: Bitboard> Position<B> {
         let occ = self.occupied();
         let k = kind.index();
         let camp = self.rules.camp(sq);
-        self.rules.moves(sq, k, occ | (self.rules.no_pass[k] & !camp))
+        self.rules
+            .moves(sq, k, occ | (self.rules.no_pass[k] & !camp))
             & !(occ | (self.rules.no_stop[k] & !camp))
     }
 
@@ -58,7 +59,10 @@ impl<B: Bitboard> Position<B> {
                 .map(|s| {
                     let (blockers, free) = if r.has_camps {
                         let camp = r.camp_of[s as usize];
-                        (occ | (r.no_pass[k] & !camp), !(occ | (r.no_stop[k] & !camp)))
+                        (
+                            occ | (r.no_pass[k] & !camp),
+                            !(occ | (r.no_stop[k] & !camp)),
+                        )
                     } else {
                         (blockers, free)
                     };
@@ -107,7 +111,10 @@ impl<B: Bitboard> Position<B> {
             if pieces.squares().any(|s| {
                 let (blockers, free) = if r.has_camps {
                     let camp = r.camp_of[s as usize];
-                    (occ | (r.no_pass[k] & !camp), !(occ | (r.no_stop[k] & !camp)))
+                    (
+                        occ | (r.no_pass[k] & !camp),
+                        !(occ | (r.no_stop[k] & !camp)),
+                    )
                 } else {
                     (blockers, free)
                 };
@@ -156,7 +163,10 @@ impl<B: Bitboard> Position<B> {
             for s in pieces.squares() {
                 let (blockers, free) = if r.has_camps {
                     let camp = r.camp_of[s as usize];
-                    (occ | (r.no_pass[k] & !camp), !(occ | (r.no_stop[k] & !camp)))
+                    (
+                        occ | (r.no_pass[k] & !camp),
+                        !(occ | (r.no_stop[k] & !camp)),
+                    )
                 } else {
                     (blockers, free)
                 };

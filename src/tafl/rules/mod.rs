@@ -181,9 +181,7 @@ impl<B: Bitboard> Rules<B> {
             let m = mask::<B>(camp);
             for &s in camp {
                 if !camp_of[s as usize].is_empty() {
-                    return Err(ParseError::new(format!(
-                        "square index {s} is in two camps"
-                    )));
+                    return Err(ParseError::new(format!("square index {s} is in two camps")));
                 }
                 camp_of[s as usize] = m;
             }

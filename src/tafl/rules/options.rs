@@ -358,7 +358,11 @@ impl RuleOptions {
                 .collect(),
             no_stop: [closed.clone(), closed.clone(), closed.clone()],
             no_pass: [closed.clone(), closed.clone(), closed],
-            hostile: [hostile_to_attackers, hostile_to_defenders, camp_squares.clone()],
+            hostile: [
+                hostile_to_attackers,
+                hostile_to_defenders,
+                camp_squares.clone(),
+            ],
             hostile_empty: [vec![], vec![], vec![throne]],
             hostile_occupied: [vec![], vec![], vec![]],
             king_armed: KingArmed::Both,
