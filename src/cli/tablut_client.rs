@@ -260,7 +260,9 @@ pub fn run(args: Args) -> Result<()> {
                 println!(
                     "game over after {} plies: {result} ({}); skald played {} and {verdict}",
                     game.plies,
-                    serde_json::to_string(&state.turn).unwrap_or_default(),
+                    serde_json::to_string(&state.turn)
+                        .unwrap_or_default()
+                        .trim_matches('"'),
                     args.role.name()
                 );
                 return Ok(());
