@@ -186,7 +186,7 @@ fn a_state_that_is_no_state_is_an_error() {
     let (ok, out, err) = finish(child);
     assert!(!ok, "{out}");
     assert!(
-        err.starts_with("error: the server sent not a state"),
+        err.starts_with("error: cannot read the server's state: not a state"),
         "{err}"
     );
     assert_eq!(err.lines().count(), 1, "{err}");

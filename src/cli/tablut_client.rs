@@ -242,7 +242,8 @@ pub fn run(args: Args) -> Result<()> {
             Err(e) => bail!("cannot read the server's state: {e}"),
         };
         let received = Instant::now();
-        let state = State::parse(&text).map_err(|e| anyhow::anyhow!("the server sent {e}"))?;
+        let state = State::parse(&text)
+            .map_err(|e| anyhow::anyhow!("cannot read the server's state: {e}"))?;
         game.follow(&state)?;
         let to_move = match state.turn {
             Turn::White | Turn::Black => state.turn.to_move(),
