@@ -10,7 +10,8 @@
 //!   and cell `j` of a row is file `a + j` (the server's `getBox`), each cell `EMPTY`,
 //!   `WHITE`, `BLACK`, `KING` or `THRONE` (the empty throne); `turn` is `WHITE` or `BLACK` (to
 //!   move), `WHITEWIN`, `BLACKWIN` or `DRAW` (the game is over). The server sends the state to
-//!   both players after every move, the start position first.
+//!   both players after every move, the start position first. After a king capture the board
+//!   still shows the king (the turn `BLACKWIN` says he is taken).
 //! - On its turn a player sends an **action**: `{"from":"e3","to":"b3","turn":"WHITE"}`,
 //!   squares named as skald names them (`a1` is row 0, cell 0).
 //!
