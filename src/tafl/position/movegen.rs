@@ -58,11 +58,7 @@ impl<B: Bitboard> Position<B> {
                 .squares()
                 .map(|s| {
                     let (blockers, free) = if r.has_camps {
-                        let camp = r.camp_of[s as usize];
-                        (
-                            occ | (r.no_pass[k] & !camp),
-                            !(occ | (r.no_stop[k] & !camp)),
-                        )
+                        r.camp_ways(s, k, occ)
                     } else {
                         (blockers, free)
                     };
@@ -110,11 +106,7 @@ impl<B: Bitboard> Position<B> {
             let free = !(occ | r.no_stop[k]);
             if pieces.squares().any(|s| {
                 let (blockers, free) = if r.has_camps {
-                    let camp = r.camp_of[s as usize];
-                    (
-                        occ | (r.no_pass[k] & !camp),
-                        !(occ | (r.no_stop[k] & !camp)),
-                    )
+                    r.camp_ways(s, k, occ)
                 } else {
                     (blockers, free)
                 };
@@ -162,11 +154,7 @@ impl<B: Bitboard> Position<B> {
             let free = !(occ | r.no_stop[k]);
             for s in pieces.squares() {
                 let (blockers, free) = if r.has_camps {
-                    let camp = r.camp_of[s as usize];
-                    (
-                        occ | (r.no_pass[k] & !camp),
-                        !(occ | (r.no_stop[k] & !camp)),
-                    )
+                    r.camp_ways(s, k, occ)
                 } else {
                     (blockers, free)
                 };

@@ -4,8 +4,8 @@
 //! [`RuleOptions`] is the plain description (square lists, in `options.rs` with the variants'
 //! presets); [`Rules`] adds the precomputed bitboard masks and ray tables that move generation
 //! and capture read, built once per rule set ([`Rules::leak`], the preset statics
-//! [`brandubh_rules`], [`tablut_rules`], [`ashton_rules`], [`tawlbwrdd_rules`], [`copenhagen_rules`],
-//! [`copenhagen13_rules`], [`copenhagen7_rules`]).
+//! [`brandubh_rules`], [`tablut_rules`], [`ashton_rules`], [`tawlbwrdd_rules`],
+//! [`copenhagen_rules`], [`copenhagen13_rules`], [`copenhagen7_rules`]).
 
 use std::any::{Any, TypeId};
 use std::collections::{HashMap, HashSet};
@@ -409,6 +409,18 @@ impl<B: Bitboard> Rules<B> {
         } else {
             B::ZERO
         }
+    }
+
+    /// For rules with camps: `(blockers, free)` of a piece of kind index `k` on `sq` when the
+    /// occupied squares are `occ`: the squares that end its slides (`occ` and the squares it may
+    /// not pass over) and those it may stop on, the squares of its own camp open to it.
+    #[inline(always)]
+    pub(crate) fn camp_ways(&self, sq: Square, k: usize, occ: B) -> (B, B) {
+        let camp = self.camp_of[sq as usize];
+        (
+            occ | (self.no_pass[k] & !camp),
+            !(occ | (self.no_stop[k] & !camp)),
+        )
     }
 
     /// Squares hostile to a piece of kind `victim` when the board's occupied squares are `occ`.
