@@ -58,7 +58,7 @@
 //! - **Ashton tablut** ([`RuleOptions::ashton`], docs/rules/ashton.md) follows the Tablut
 //!   competition server (AGalassi/TablutCompetition, `GameAshtonTablut.checkMove`, its default
 //!   settings: no repeated state allowed, unlimited draw cache, no errors allowed), checked in
-//!   lockstep against it (tests/ashton_lockstep.rs):
+//!   lockstep against it (tests/ashton_rules.rs):
 //!   - *Camps* ([`RuleOptions::camps`]): the server lets a piece that starts its move on a
 //!     citadel pass over citadels and stop on one at most five squares away; on the 9×9 board
 //!     that is exactly "within its own camp" (every other camp square in line is farther or
