@@ -163,6 +163,15 @@ impl Game {
         if legal.is_empty() {
             return None;
         }
+        if self.engine.session().outcome().is_decided() {
+            // The server says the game goes on where skald's history sees a repetition: search
+            // the position on its own.
+            let session = self.engine.session_mut();
+            let fen = session.fen();
+            if session.set_position(Some(&fen), &[]).is_err() {
+                return Some(legal[0].clone());
+            }
+        }
         let limits = Limits {
             movetime: Some((budget.as_millis() as u64).max(1)),
             depth,
@@ -185,7 +194,7 @@ impl Game {
                 println!("  depth {} score {}", reported.0, score_text(reported.1));
                 Some(mv)
             }
-            // A repetition the session sees as a draw, or a search fault: any legal move.
+            // A search fault: any legal move.
             _ => Some(legal[0].clone()),
         }
     }
