@@ -60,6 +60,9 @@ enum Command {
     Opentafl,
     /// Speak hnefatafl.org's Hnefatafl Text Protocol (Copenhagen) on stdin/stdout.
     Htp(HtpArgs),
+    /// Play Ashton Tablut on the Tablut competition's server (Server.jar): ROLE white or black,
+    /// TIMEOUT seconds per move (default 60), HOST (default localhost).
+    TablutClient(cli::tablut_client::Args),
     /// The engine on stdin/stdout in the UCI-style protocol (and UAI), as with no subcommand,
     /// optionally starting in another variant (protocol.md).
     Uci {
@@ -71,15 +74,15 @@ enum Command {
     },
     /// Count the leaf nodes of the legal-move tree (move generator check and speed test).
     Perft {
-        /// brandubh, tablut, tawlbwrdd, copenhagen, copenhagen13 or ataxx. Also accepted:
+        /// brandubh, tablut, tawlbwrdd, copenhagen, copenhagen13, ashton or ataxx. Also accepted:
         /// hnefatafl (= copenhagen), brandub (= brandubh).
         #[arg(long, value_parser = parse_variant)]
         variant: Variant,
-        /// Depth in plies, from 1: at most 8 for ataxx, 7 for brandubh, 6 for tablut, 5 for
-        /// tawlbwrdd, copenhagen and copenhagen13 (minutes on one core from the start position;
+        /// Depth in plies, from 1: at most 8 for ataxx, 7 for brandubh, 6 for tablut and ashton, 5
+        /// for tawlbwrdd, copenhagen and copenhagen13 (minutes on one core from the start position;
         /// each ply more multiplies the time by 30 to 120).
         #[arg(long, allow_negative_numbers = true,
-              value_parser = Whole::new(1, 8, "for ataxx; 7 for brandubh, 6 for tablut, 5 for the others")
+              value_parser = Whole::new(1, 8, "for ataxx; 7 for brandubh, 6 for tablut and ashton, 5 for the others")
                   .map(|v| v as u32))]
         depth: u32,
         /// Start from this position instead of the start position.
@@ -203,9 +206,17 @@ fn only_parse(args: &[std::ffi::OsString]) {
 
 impl Command {
     /// The tools for people, whose output may be piped into `head` and the like (the engine
-    /// modes ignore a closed output instead and go on reading their input).
+    /// modes, the server clients and `serve` ignore a closed output or socket instead: a write to
+    /// it is an error they handle, not a signal that ends the process).
     fn writes_for_people(&self) -> bool {
-        !matches!(self, Command::Opentafl | Command::Htp(_) | Command::Bot(_))
+        #[cfg(feature = "serve")]
+        if matches!(self, Command::Serve(_)) {
+            return false;
+        }
+        !matches!(
+            self,
+            Command::Opentafl | Command::Htp(_) | Command::Bot(_) | Command::TablutClient(_)
+        )
     }
 }
 
@@ -238,6 +249,7 @@ fn run(cli: Cli) -> Result<()> {
         Some(Command::Records(args)) => cli::records::run(args),
         Some(Command::Datagen(args)) => cli::datagen::run(args),
         Some(Command::Bot(args)) => cli::bot::run(args),
+        Some(Command::TablutClient(args)) => cli::tablut_client::run(args),
         #[cfg(feature = "serve")]
         Some(Command::Serve(args)) => serve::run(args),
         Some(Command::Opentafl) => {

@@ -107,7 +107,7 @@ pub fn max_cli_depth(variant: crate::variant::Variant) -> u32 {
     match variant {
         Variant::Ataxx => 8,
         Variant::Brandubh => 7,
-        Variant::Tablut => 6,
+        Variant::Tablut | Variant::Ashton => 6,
         // Copenhagen 11×11 perft(5) is 6.1e9 leaves, near tawlbwrdd's; 13×13 as much.
         Variant::Tawlbwrdd | Variant::Copenhagen | Variant::Copenhagen13 => 5,
     }

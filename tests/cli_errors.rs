@@ -119,7 +119,7 @@ fn numbers_above_their_bound_are_refused() {
     let cases: &[(&[&str], &str)] = &[
         (
             &["perft", "--variant", "ataxx", "--depth", "9"],
-            "--depth must be at most 8 (for ataxx; 7 for brandubh, 6 for tablut, 5 for the others)",
+            "--depth must be at most 8 (for ataxx; 7 for brandubh, 6 for tablut and ashton, 5 for the others)",
         ),
         (
             &["perft", "--variant", "brandubh", "--depth", "8"],

@@ -365,6 +365,36 @@ const WITNESSES: &[(Variant, &str, &str, &[&str])] = &[
         &["g2-c2", "g4-c4", "c2-g2", "c4-g4"],
     ),
     (
+        Variant::Ashton,
+        "defenders win (king escaped)",
+        "9/9/9/9/9/9/9/1K7/t8 d",
+        &["b2-b1"],
+    ),
+    (
+        Variant::Ashton,
+        "attackers win (king captured)",
+        "9/9/9/9/9/9/1tK6/9/3t5 a",
+        &["d1-d3"],
+    ),
+    (
+        Variant::Ashton,
+        "attackers win (no legal move)",
+        "9/9/9/4t4/3tKt3/4t4/9/9/9 d",
+        &[],
+    ),
+    (
+        Variant::Ashton,
+        "defenders win (no legal move)",
+        "9/9/9/9/4K4/9/9/T8/tT7 a",
+        &[],
+    ),
+    (
+        Variant::Ashton,
+        "draw (repetition)",
+        "3ttt3/4t4/4T4/t3T3t/ttTTKTTtt/t3T3t/4T4/4t4/3ttt3 d",
+        &["e3-h3", "d1-d2", "h3-e3", "d2-d3", "e3-h3", "d3-d2"],
+    ),
+    (
         Variant::Ataxx,
         "x wins (no pieces left)",
         "7/7/7/7/7/7/x6 o 0 1",

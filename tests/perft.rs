@@ -138,6 +138,11 @@ fn copenhagen13_perft() {
 }
 
 #[test]
+fn ashton_perft() {
+    check(Variant::Ashton);
+}
+
+#[test]
 fn ataxx_perft() {
     check(Variant::Ataxx);
 }

@@ -190,6 +190,7 @@ fn the_page_its_assets_and_the_variants() {
             "tawlbwrdd",
             "copenhagen",
             "copenhagen13",
+            "ashton",
             "ataxx"
         ]
     );

@@ -3,7 +3,7 @@
 
 use proptest::prelude::*;
 use skald::game::Game;
-use skald::tafl::{Bitboard, Position, brandubh, tablut, tawlbwrdd};
+use skald::tafl::{Bitboard, Position, ashton, brandubh, tablut, tawlbwrdd};
 
 /// Plays the moves chosen by `picks` (index modulo the legal move count) and checks the hash and
 /// the FEN round-trip after each one.
@@ -47,6 +47,11 @@ proptest! {
     #[test]
     fn tablut_random_games(picks in prop::collection::vec(any::<usize>(), 0..120)) {
         walk(tablut(), &picks);
+    }
+
+    #[test]
+    fn ashton_random_games(picks in prop::collection::vec(any::<usize>(), 0..120)) {
+        walk(ashton(), &picks);
     }
 
     #[test]

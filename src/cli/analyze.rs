@@ -12,7 +12,7 @@ use skald::variant::Variant;
 /// Arguments of `skald analyze`.
 #[derive(clap::Args, Debug)]
 pub struct Args {
-    /// brandubh, tablut, tawlbwrdd, copenhagen, copenhagen13 or ataxx; also accepted: hnefatafl
+    /// brandubh, tablut, tawlbwrdd, copenhagen, copenhagen13, ashton or ataxx; also accepted: hnefatafl
     /// (= copenhagen), brandub (= brandubh). With --record: the variant of a PGN game without a
     /// Variant tag (ataxx if not given, as the Ataxx tools write no such tag).
     #[arg(long, value_parser = super::parse_variant, required_unless_present = "record")]

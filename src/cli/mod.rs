@@ -1,4 +1,5 @@
-//! The subcommands for people: `play`, `analyze`, `match`, `openings`, `datagen`. Like the protocols, they
+//! The subcommands for people: `play`, `analyze`, `match`, `openings`, `datagen`, and the
+//! players for game servers (`tablut-client`). Like the protocols, they
 //! are front-ends over [`skald::engine::Engine`] (rules, search, options) and re-implement none
 //! of it.
 
@@ -13,6 +14,7 @@ pub mod records;
 pub mod rules;
 pub mod selfplay;
 pub mod stats;
+pub mod tablut_client;
 
 use skald::engine::Score;
 use skald::engine::{Outcome, Side};

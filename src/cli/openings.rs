@@ -27,7 +27,7 @@ use std::io::{IsTerminal, Write};
 /// Arguments of `skald openings`.
 #[derive(clap::Args, Debug)]
 pub struct Args {
-    /// brandubh, tablut, tawlbwrdd, copenhagen, copenhagen13 or ataxx; also accepted:
+    /// brandubh, tablut, tawlbwrdd, copenhagen, copenhagen13, ashton or ataxx; also accepted:
     /// hnefatafl (= copenhagen), brandub (= brandubh).
     #[arg(long, value_parser = super::parse_variant)]
     pub variant: Variant,

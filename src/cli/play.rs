@@ -15,7 +15,7 @@ use std::time::Instant;
 /// Arguments of `skald play`.
 #[derive(clap::Args, Debug)]
 pub struct Args {
-    /// brandubh, tablut, tawlbwrdd, copenhagen, copenhagen13 or ataxx (default brandubh); also
+    /// brandubh, tablut, tawlbwrdd, copenhagen, copenhagen13, ashton or ataxx (default brandubh); also
     /// accepted: hnefatafl (= copenhagen), brandub (= brandubh). With --record: the variant of a
     /// PGN game without a Variant tag (ataxx if not given, as the Ataxx tools write no such
     /// tag).

@@ -9,7 +9,7 @@ use std::fmt::Write;
 /// Arguments of `skald rules`.
 #[derive(clap::Args, Debug)]
 pub struct Args {
-    /// The game: brandubh, tablut, tawlbwrdd, copenhagen, copenhagen13 or ataxx (any case);
+    /// The game: brandubh, tablut, tawlbwrdd, copenhagen, copenhagen13, ashton or ataxx (any case);
     /// also accepted: hnefatafl (= copenhagen), brandub (= brandubh). Without it, the list of
     /// games.
     #[arg(value_parser = super::parse_variant)]
@@ -25,6 +25,7 @@ pub fn page(variant: Variant) -> &'static str {
         Variant::Tawlbwrdd => include_str!("../../docs/rules/tawlbwrdd.md"),
         Variant::Copenhagen => include_str!("../../docs/rules/copenhagen.md"),
         Variant::Copenhagen13 => include_str!("../../docs/rules/copenhagen13.md"),
+        Variant::Ashton => include_str!("../../docs/rules/ashton.md"),
         Variant::Ataxx => include_str!("../../docs/rules/ataxx.md"),
     }
 }

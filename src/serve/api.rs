@@ -293,7 +293,7 @@ pub fn state_json(id: u64, game: &Game) -> Value {
         "family": if naming.is_tafl() { "tafl" } else { "ataxx" },
         "size": size,
         "board": board,
-        "marks": game.marks.iter().map(|(sq, kind)| json!({ "square": sq, "kind": kind })).collect::<Vec<_>>(),
+        "marks": game.marks_now().iter().map(|(sq, kind)| json!({ "square": sq, "kind": kind })).collect::<Vec<_>>(),
         "side_names": { "first": naming.side_name(Side::First), "second": naming.side_name(Side::Second) },
         "to_move": side_key(to_move),
         "mode": mode,

@@ -169,6 +169,19 @@ impl Game {
         }
     }
 
+    /// The marked squares to draw now: those of the start position, and any the current
+    /// position shows empty that the start position hid under a piece (an Ashton camp left by
+    /// its attackers).
+    pub fn marks_now(&self) -> Vec<(String, &'static str)> {
+        let mut marks = self.marks.clone();
+        for (square, kind) in marks_of(self.session.as_ref(), self.rules.naming().is_tafl()) {
+            if !marks.iter().any(|(s, _)| *s == square) {
+                marks.push((square, kind));
+            }
+        }
+        marks
+    }
+
     /// The position changed: a running analysis (of the old position) is stopped.
     pub fn changed(&mut self) {
         self.version += 1;

@@ -1,11 +1,12 @@
-//! The tafl family: Brandubh 7×7, Tablut 9×9, Tawlbwrdd 11×11 (rules.md) and Copenhagen
-//! Hnefatafl 11×11 and 13×13 (copenhagen.md), with hnefatafl.org's 7×7 Copenhagen board.
+//! The tafl family: Brandubh 7×7, Tablut 9×9, Tawlbwrdd 11×11 (rules.md), Copenhagen
+//! Hnefatafl 11×11 and 13×13 (copenhagen.md), with hnefatafl.org's 7×7 Copenhagen board, and
+//! Ashton Tablut 9×9 (the Tablut competition server's rules, docs/rules/ashton.md).
 //!
 //! - [`Bitboard`]: square sets as `u64` (7×7, 8×8) or `u128` (9×9 to 11×11), `a1` = bit 0,
 //!   square index = rank × width + file.
 //! - [`Rules`]: the rules as data ([`RuleOptions`]) plus precomputed masks and ray tables; the
 //!   variants are presets ([`brandubh_rules`], [`tablut_rules`], [`tawlbwrdd_rules`],
-//!   [`copenhagen_rules`]); capture and end rules are composable entries of the rules value
+//!   [`copenhagen_rules`], [`ashton_rules`]); capture and end rules are composable entries of the rules value
 //!   (custodial capture with [`KingArmed`] and hostile squares, [`Shieldwall`], [`EdgeFort`],
 //!   encirclement, surrounding, "cannot escape", no attacker left, ply and clock limits) and
 //!   [`Rules::leak`] builds `&'static` rules at run time (for OpenTafl rules strings), once per
@@ -54,6 +55,39 @@
 //!     to move, the start position's side to move making ply 0 ([`Position::plies_played`]).
 //!   - *Shieldwall closers*: the moved piece must be one of the two closing pieces; a corner may
 //!     close the other end; custodial captures are made first.
+//! - **Ashton tablut** ([`RuleOptions::ashton`], docs/rules/ashton.md) follows the Tablut
+//!   competition server (AGalassi/TablutCompetition, `GameAshtonTablut.checkMove`, its default
+//!   settings: no repeated state allowed, unlimited draw cache, no errors allowed), checked in
+//!   lockstep against it (tests/ashton_rules.rs):
+//!   - *Camps* ([`RuleOptions::camps`]): the server lets a piece that starts its move on a
+//!     citadel pass over citadels and stop on one at most five squares away; on the 9×9 board
+//!     that is exactly "within its own camp" (every other camp square in line is farther or
+//!     behind the throne), which is how skald says it. Only black pieces are ever in a camp.
+//!   - *Throne*: nobody stops on or passes over it, empty or not (the server's board marks the
+//!     empty throne as a piece).
+//!   - *Hostile squares*: for a black victim the server tests whether the square beyond is a
+//!     white piece, the king, the empty throne or a citadel other than `a5`, `e1`, `i5` and `e9`;
+//!     for a white victim a black piece, the throne square (with or without the king) or any
+//!     citadel. Citadels are hostile whether occupied or not. So: throne and camps always
+//!     hostile to white; throne and camps but those four squares always hostile to black.
+//!   - *King*: on the throne, four black pieces; on `e4`, `d5`, `f5`, `e6`, the three sides
+//!     other than the throne; elsewhere, the square beyond him holds a black piece or is a
+//!     camp square (occupied or not). The king captures as hammer and anvil (the server counts
+//!     `K` as a white partner and checks white captures for any white move).
+//!   - *Escape*: the king stopping on any edge square (the camp squares of the edges are closed
+//!     to him anyway).
+//!   - *End order*: captures, then the king's escape or capture, then repetition, as the server
+//!     does: a winning move that also repeats a position wins.
+//!   - *Repetition*: the server draws when the state (board and turn) after a move equals one
+//!     after an earlier move since the last capture (positions before a capture cannot recur,
+//!     so the reset changes nothing). It never stores the start position: returning to it is
+//!     no draw there, and skald's rule ([`crate::game::RepetitionRule::Draw`] at the second
+//!     occurrence) does count it. `skald tablut-client` follows the server by keeping only the
+//!     positions after the first move as the game's history.
+//!   - *No legal move*: the server has no rule; a player without a legal move can only send an
+//!     illegal one or time out, and loses either way: [`NoMoveRule::Loses`].
+//!   - The server's ten-hour game limit and its unimplemented "all black pieces captured" win
+//!     are not rules here.
 //! - **Linnaean capture** (OpenTafl `linc`) and the **surrounding rule** (`surf`) are not part of
 //!   rules.md's variants; they are rule options (off in the presets) for OpenTafl rules strings
 //!   ([`opentafl`]).
@@ -71,12 +105,14 @@ pub use eval::{
 };
 pub use position::{
     ATTACKER_VALUE, BrandubhPosition, DEFENDER_VALUE, KING_VALUE, LargePosition, Move, Position,
-    brandubh, copenhagen, copenhagen7, copenhagen13, parse_square, square_name, tablut, tawlbwrdd,
+    ashton, brandubh, copenhagen, copenhagen7, copenhagen13, parse_square, square_name, tablut,
+    tawlbwrdd,
 };
 pub use rules::{
     EdgeFort, KingArmed, MAX_SIZE, MIN_SIZE, NoMoveRule, Piece, RuleOptions, Rules, Shieldwall,
-    brandubh_rules, centre, copenhagen_rules, copenhagen7_rules, copenhagen13_rules, corners, edge,
-    leaked_rule_sets, neighbours, square, square_count, tablut_rules, tawlbwrdd_rules,
+    ashton_rules, brandubh_rules, centre, copenhagen_rules, copenhagen7_rules, copenhagen13_rules,
+    corners, edge, leaked_rule_sets, neighbours, square, square_count, tablut_rules,
+    tawlbwrdd_rules,
 };
 pub use zobrist::{PIECE_KEYS, SIDE_KEY};
 

@@ -428,6 +428,7 @@ pub fn parse_rules(text: &str) -> Result<RuleOptions, String> {
         shieldwall,
         edge_fort,
         speed_limit,
+        camps: vec![],
         encirclement: false,
         no_attackers_loses: false,
         cannot_escape: false,

@@ -30,6 +30,9 @@ pub enum Variant {
     Copenhagen,
     /// Copenhagen Hnefatafl 13×13 (copenhagen.md), corner escape.
     Copenhagen13,
+    /// Ashton tablut 9×9: the Tablut competition server's rules (camps, edge escape, the
+    /// defenders move first; docs/rules/ashton.md).
+    Ashton,
     /// Ataxx 7×7.
     Ataxx,
 }
@@ -111,7 +114,7 @@ pub fn network_loader() -> NetworkLoader {
 }
 
 /// Every variant's descriptor, in the order of [`Variant::ALL`].
-pub static DESCRIPTORS: [Descriptor; 6] = [
+pub static DESCRIPTORS: [Descriptor; 7] = [
     Descriptor {
         variant: Variant::Brandubh,
         name: "brandubh",
@@ -172,6 +175,16 @@ pub static DESCRIPTORS: [Descriptor; 6] = [
         opentafl_rules: None,
     },
     Descriptor {
+        variant: Variant::Ashton,
+        name: "ashton",
+        aliases: &["ashton-tablut", "ashtontablut", "tablut-ashton"],
+        title: "Ashton Tablut 9×9",
+        family: Family::Tafl,
+        size: 9,
+        search_params: Family::Tafl.search_params(),
+        opentafl_rules: None,
+    },
+    Descriptor {
         variant: Variant::Ataxx,
         name: "ataxx",
         aliases: &[],
@@ -195,12 +208,13 @@ pub fn search_params_for(name: &str) -> SearchParams {
 
 impl Variant {
     /// All variants, in the order the protocol lists them.
-    pub const ALL: [Variant; 6] = [
+    pub const ALL: [Variant; 7] = [
         Variant::Brandubh,
         Variant::Tablut,
         Variant::Tawlbwrdd,
         Variant::Copenhagen,
         Variant::Copenhagen13,
+        Variant::Ashton,
         Variant::Ataxx,
     ];
 
@@ -210,7 +224,7 @@ impl Variant {
     }
 
     /// The protocol name: `brandubh`, `tablut`, `tawlbwrdd`, `copenhagen`, `copenhagen13`,
-    /// `ataxx` ([`Descriptor::name`]).
+    /// `ashton`, `ataxx` ([`Descriptor::name`]).
     pub const fn name(self) -> &'static str {
         self.descriptor().name
     }
@@ -232,7 +246,7 @@ impl Variant {
 
     /// The start position as FEN, made once from the variant's start position.
     pub fn start_fen(self) -> &'static str {
-        static FENS: [OnceLock<String>; 6] = [const { OnceLock::new() }; 6];
+        static FENS: [OnceLock<String>; 7] = [const { OnceLock::new() }; 7];
         struct Fen;
         impl GameVisitor for Fen {
             type Output = String;
@@ -288,6 +302,7 @@ impl Variant {
             Variant::Tawlbwrdd => visitor.visit(crate::tafl::tawlbwrdd()),
             Variant::Copenhagen => visitor.visit(crate::tafl::copenhagen()),
             Variant::Copenhagen13 => visitor.visit(crate::tafl::copenhagen13()),
+            Variant::Ashton => visitor.visit(crate::tafl::ashton()),
             Variant::Ataxx => visitor.visit(crate::ataxx::Position::start()),
         }
     }

@@ -167,7 +167,7 @@ def whole_game_vs_engine(d, variant, side, rng, shot_dir, shot_name, max_plies=4
 
 def every_variant_and_level(d, rng):
     """Every game at every level, and as the second side: a move by clicks and the reply."""
-    variants = ["brandubh", "tablut", "tawlbwrdd", "copenhagen", "copenhagen13", "ataxx"]
+    variants = ["brandubh", "tablut", "tawlbwrdd", "copenhagen", "copenhagen13", "ashton", "ataxx"]
     for i, variant in enumerate(variants):
         for j, level in enumerate(["easy", "medium", "hard"]):
             side = "second" if (i + j) % 2 else "first"

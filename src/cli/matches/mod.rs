@@ -35,7 +35,7 @@ pub struct Args {
     /// name=… proto=uci|uai|htp|otep option.<Name>=<value>'.
     #[arg(long = "engine", required = true, num_args = 1)]
     pub engines: Vec<String>,
-    /// brandubh, tablut, tawlbwrdd, copenhagen, copenhagen13 or ataxx; also accepted:
+    /// brandubh, tablut, tawlbwrdd, copenhagen, copenhagen13, ashton or ataxx; also accepted:
     /// hnefatafl (= copenhagen), brandub (= brandubh).
     #[arg(long, value_parser = super::parse_variant)]
     pub variant: Variant,

@@ -41,6 +41,7 @@ fn skald_rules(variant: Variant) -> Option<RuleOptions> {
         Variant::Tawlbwrdd => Some(RuleOptions::tawlbwrdd()),
         Variant::Copenhagen => Some(RuleOptions::copenhagen()),
         Variant::Copenhagen13 => Some(RuleOptions::copenhagen13()),
+        Variant::Ashton => Some(RuleOptions::ashton()),
         Variant::Ataxx => None,
     }
 }
@@ -83,6 +84,7 @@ fn rule_differences(a: &RuleOptions, b: &RuleOptions) -> Vec<&'static str> {
         cannot_escape,
         ply_limit,
         speed_limit,
+        camps,
     } = a;
     let mut out = Vec::new();
     let mut differ = |same: bool, what: &'static str| {
@@ -122,6 +124,12 @@ fn rule_differences(a: &RuleOptions, b: &RuleOptions) -> Vec<&'static str> {
     );
     differ(*cannot_escape == b.cannot_escape, "cannot escape");
     differ(*speed_limit == b.speed_limit, "speed limits");
+    let camp_sets = |c: &[Vec<skald::tafl::Square>]| {
+        let mut v: Vec<_> = c.iter().map(|g| set(g)).collect();
+        v.sort();
+        v
+    };
+    differ(camp_sets(camps) == camp_sets(&b.camps), "camps");
     out
 }
 

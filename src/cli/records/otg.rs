@@ -320,7 +320,7 @@ mod tests {
             let Some(rules) = v.descriptor().opentafl_rules else {
                 assert!(matches!(
                     v,
-                    Variant::Ataxx | Variant::Copenhagen | Variant::Copenhagen13
+                    Variant::Ataxx | Variant::Copenhagen | Variant::Copenhagen13 | Variant::Ashton
                 ));
                 continue;
             };

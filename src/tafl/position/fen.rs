@@ -109,7 +109,7 @@ impl<B: Bitboard> Position<B> {
                     b'T' => Piece::Defender,
                     _ => Piece::King,
                 };
-                if kind != Piece::King && rules.no_stop[kind.index()].has(sq) {
+                if kind != Piece::King && (rules.no_stop[kind.index()] & !rules.camp(sq)).has(sq) {
                     return Err(ParseError::new(format!(
                         "FEN has a{} on {}, where it may not stand",
                         if kind == Piece::Attacker {

@@ -59,6 +59,11 @@ pub fn tablut() -> Position<u128> {
     Position::start(super::tablut_rules())
 }
 
+/// The Ashton tablut start position ([`super::ashton_rules`]).
+pub fn ashton() -> Position<u128> {
+    Position::start(super::ashton_rules())
+}
+
 /// The tawlbwrdd start position.
 pub fn tawlbwrdd() -> Position<u128> {
     Position::start(super::tawlbwrdd_rules())

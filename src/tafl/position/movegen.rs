@@ -12,7 +12,10 @@ impl<B: Bitboard> Position<B> {
     pub fn targets(&self, sq: Square, kind: Piece) -> B {
         let occ = self.occupied();
         let k = kind.index();
-        self.rules.moves(sq, k, occ | self.rules.no_pass[k]) & !(occ | self.rules.no_stop[k])
+        let camp = self.rules.camp(sq);
+        self.rules
+            .moves(sq, k, occ | (self.rules.no_pass[k] & !camp))
+            & !(occ | (self.rules.no_stop[k] & !camp))
     }
 
     /// Number of legal moves (bulk count by popcount, no move list); 0 once the king is gone.
@@ -54,6 +57,11 @@ impl<B: Bitboard> Position<B> {
             pieces
                 .squares()
                 .map(|s| {
+                    let (blockers, free) = if r.has_camps {
+                        r.camp_ways(s, k, occ)
+                    } else {
+                        (blockers, free)
+                    };
                     let m = r.slides(s, blockers);
                     let m = if LIMITED {
                         m & r.speed[s as usize][k]
@@ -96,10 +104,14 @@ impl<B: Bitboard> Position<B> {
         for &(pieces, k) in kinds {
             let blockers = occ | r.no_pass[k];
             let free = !(occ | r.no_stop[k]);
-            if pieces
-                .squares()
-                .any(|s| !(r.moves(s, k, blockers) & free).is_empty())
-            {
+            if pieces.squares().any(|s| {
+                let (blockers, free) = if r.has_camps {
+                    r.camp_ways(s, k, occ)
+                } else {
+                    (blockers, free)
+                };
+                !(r.moves(s, k, blockers) & free).is_empty()
+            }) {
                 return true;
             }
         }
@@ -141,6 +153,11 @@ impl<B: Bitboard> Position<B> {
             let blockers = occ | r.no_pass[k];
             let free = !(occ | r.no_stop[k]);
             for s in pieces.squares() {
+                let (blockers, free) = if r.has_camps {
+                    r.camp_ways(s, k, occ)
+                } else {
+                    (blockers, free)
+                };
                 let m = r.slides(s, blockers);
                 let m = if LIMITED {
                     m & r.speed[s as usize][k]
@@ -248,11 +265,12 @@ impl<B: Bitboard> Position<B> {
             })?;
         let mut s = r.step[from as usize][d];
         let occ = self.occupied();
+        let camp = r.camp(from);
         while s != to {
             if occ.has(s) {
                 return Err(format!("the way is blocked by the piece on {}", n(s)));
             }
-            if r.no_pass[kind.index()].has(s) {
+            if (r.no_pass[kind.index()] & !camp).has(s) {
                 return Err(format!("this piece may not pass over {}", n(s)));
             }
             s = r.step[s as usize][d];
@@ -260,7 +278,7 @@ impl<B: Bitboard> Position<B> {
         if occ.has(to) {
             return Err(format!("{} is occupied", n(to)));
         }
-        if r.no_stop[kind.index()].has(to) {
+        if (r.no_stop[kind.index()] & !camp).has(to) {
             return Err(format!("this piece may not stop on {}", n(to)));
         }
         if r.speed_limited && !r.speed[from as usize][kind.index()].has(to) {

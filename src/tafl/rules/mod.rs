@@ -4,8 +4,8 @@
 //! [`RuleOptions`] is the plain description (square lists, in `options.rs` with the variants'
 //! presets); [`Rules`] adds the precomputed bitboard masks and ray tables that move generation
 //! and capture read, built once per rule set ([`Rules::leak`], the preset statics
-//! [`brandubh_rules`], [`tablut_rules`], [`tawlbwrdd_rules`], [`copenhagen_rules`],
-//! [`copenhagen13_rules`], [`copenhagen7_rules`]).
+//! [`brandubh_rules`], [`tablut_rules`], [`ashton_rules`], [`tawlbwrdd_rules`],
+//! [`copenhagen_rules`], [`copenhagen13_rules`], [`copenhagen7_rules`]).
 
 use std::any::{Any, TypeId};
 use std::collections::{HashMap, HashSet};
@@ -93,6 +93,10 @@ pub struct Rules<B> {
     /// Per square and piece kind: the squares within its speed limit along the four lines (empty
     /// when no kind is limited).
     pub(crate) speed: Vec<[B; 3]>,
+    /// Some camps exist ([`RuleOptions::camps`]).
+    pub(crate) has_camps: bool,
+    /// Per square: the squares of its camp (empty off the camps; an empty list without camps).
+    pub(crate) camp_of: Vec<B>,
     /// Moves pack as from × 128 + to (boards of at most 128 squares).
     pub(crate) small_moves: bool,
     /// Per square: its file and rank (counted from 0).
@@ -155,6 +159,7 @@ impl<B: Bitboard> Rules<B> {
         let sz = size as Square;
         let lists = [&options.escape, &options.king_strong, &options.linnaean]
             .into_iter()
+            .chain(options.camps.iter())
             .chain(options.no_stop.iter())
             .chain(options.no_pass.iter())
             .chain(options.hostile.iter())
@@ -165,6 +170,20 @@ impl<B: Bitboard> Rules<B> {
                 return Err(ParseError::new(format!(
                     "square index {s} is off the {size}x{size} board"
                 )));
+            }
+        }
+        let mut camp_of = if options.camps.is_empty() {
+            Vec::new()
+        } else {
+            vec![B::ZERO; n as usize]
+        };
+        for camp in &options.camps {
+            let m = mask::<B>(camp);
+            for &s in camp {
+                if !camp_of[s as usize].is_empty() {
+                    return Err(ParseError::new(format!("square index {s} is in two camps")));
+                }
+                camp_of[s as usize] = m;
             }
         }
         let m3 = |l: &[Vec<Square>; 3]| [mask::<B>(&l[0]), mask::<B>(&l[1]), mask::<B>(&l[2])];
@@ -276,6 +295,8 @@ impl<B: Bitboard> Rules<B> {
             edge_lines: [(0, 1), (sz * (sz - 1), 1), (0, sz), (sz - 1, sz)],
             file_rank,
             small_moves: n <= 128,
+            has_camps: !options.camps.is_empty(),
+            camp_of,
             speed_limited: options.speed_limit.iter().any(|l| l.is_some()),
             speed: if options.speed_limit.iter().any(|l| l.is_some()) {
                 (0..n)
@@ -378,6 +399,30 @@ impl<B: Bitboard> Rules<B> {
             & self.board
     }
 
+    /// The squares of the camp `sq` stands in ([`RuleOptions::camps`]): squares a piece on `sq`
+    /// may pass over and stop on despite [`Rules::no_pass`] and [`Rules::no_stop`]; empty off
+    /// the camps.
+    #[inline(always)]
+    pub fn camp(&self, sq: Square) -> B {
+        if self.has_camps {
+            self.camp_of[sq as usize]
+        } else {
+            B::ZERO
+        }
+    }
+
+    /// For rules with camps: `(blockers, free)` of a piece of kind index `k` on `sq` when the
+    /// occupied squares are `occ`: the squares that end its slides (`occ` and the squares it may
+    /// not pass over) and those it may stop on, the squares of its own camp open to it.
+    #[inline(always)]
+    pub(crate) fn camp_ways(&self, sq: Square, k: usize, occ: B) -> (B, B) {
+        let camp = self.camp_of[sq as usize];
+        (
+            occ | (self.no_pass[k] & !camp),
+            !(occ | (self.no_stop[k] & !camp)),
+        )
+    }
+
     /// Squares hostile to a piece of kind `victim` when the board's occupied squares are `occ`.
     #[inline(always)]
     pub fn hostile_to(&self, victim: Piece, occ: B) -> B {
@@ -434,6 +479,12 @@ pub fn tablut_rules() -> &'static Rules<u128> {
 pub fn tawlbwrdd_rules() -> &'static Rules<u128> {
     static R: OnceLock<Rules<u128>> = OnceLock::new();
     R.get_or_init(|| Rules::new(RuleOptions::tawlbwrdd()).expect("tawlbwrdd rules"))
+}
+
+/// The Ashton tablut rules (the Tablut competition server's; preset, built once).
+pub fn ashton_rules() -> &'static Rules<u128> {
+    static R: OnceLock<Rules<u128>> = OnceLock::new();
+    R.get_or_init(|| Rules::new(RuleOptions::ashton()).expect("ashton rules"))
 }
 
 /// The Copenhagen Hnefatafl 11×11 rules (preset, built once).

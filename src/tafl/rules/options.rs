@@ -165,6 +165,12 @@ pub struct RuleOptions {
     /// Per piece kind: the most squares it may move in one move (OpenTafl `spd`, e.g. Magpie's
     /// king moves one square); `None` for no limit (all presets).
     pub speed_limit: [Option<u8>; 3],
+    /// Camps (Ashton tablut's citadels): groups of squares, each square in at most one group.
+    /// A piece standing on a square of a camp may pass over and stop on the squares of that camp
+    /// even where [`RuleOptions::no_stop`] and [`RuleOptions::no_pass`] forbid them (the presets
+    /// list every camp square there), and may leave it; other camps stay closed to it. A FEN may
+    /// put soldiers on camp squares. Empty in every preset but [`RuleOptions::ashton`].
+    pub camps: Vec<Vec<Square>>,
 }
 
 /// Square index of (`file`, `rank`) counted from 0 on a `size`×`size` board.
@@ -256,6 +262,7 @@ impl RuleOptions {
             cannot_escape: false,
             ply_limit: None,
             speed_limit: [None; 3],
+            camps: vec![],
         }
     }
 
@@ -292,6 +299,7 @@ impl RuleOptions {
             cannot_escape: false,
             ply_limit: None,
             speed_limit: [None; 3],
+            camps: vec![],
         }
     }
 
@@ -302,6 +310,78 @@ impl RuleOptions {
             9,
             "3ttt3/4t4/4T4/t3T3t/ttTTKTTtt/t3T3t/4T4/4t4/3ttt3 a 0 1",
         )
+    }
+
+    /// Ashton tablut 9×9, the rules of the University of Bologna's Tablut competition server
+    /// (`GameAshtonTablut.java`; docs/rules/ashton.md says each choice): the defenders (white)
+    /// move first; four camps (citadels) of four squares in a T on the middle of each edge, where
+    /// the attackers (black) start; no piece stops on or passes over the throne (the king, once
+    /// off it, never goes back) or a camp, except that an attacker still in its own camp may move
+    /// within it and leave it ([`RuleOptions::camps`]); the throne and the camps are hostile to
+    /// every soldier, whether empty or not, except the middle square of each camp's edge side
+    /// (`a5`, `e1`, `i5`, `e9`), which is not hostile to the attackers; the king is armed,
+    /// captured by four attackers on the throne, by three and the throne next to it, and
+    /// elsewhere by two attackers or an attacker and a camp square; he escapes on any edge
+    /// square that is not a camp; a side with no legal move loses; a position that occurs a
+    /// second time draws.
+    pub fn ashton() -> Self {
+        let size = 9;
+        let sq = |f: u8, r: u8| square(f, r, size);
+        let camps = vec![
+            vec![sq(0, 3), sq(0, 4), sq(0, 5), sq(1, 4)],
+            vec![sq(3, 0), sq(4, 0), sq(5, 0), sq(4, 1)],
+            vec![sq(8, 3), sq(8, 4), sq(8, 5), sq(7, 4)],
+            vec![sq(3, 8), sq(4, 8), sq(5, 8), sq(4, 7)],
+        ];
+        let camp_squares: Vec<Square> = camps.iter().flatten().copied().collect();
+        let throne = centre(size);
+        let mut closed = camp_squares.clone();
+        closed.push(throne);
+        let outer_middles = [sq(0, 4), sq(4, 0), sq(8, 4), sq(4, 8)];
+        let mut hostile_to_attackers: Vec<Square> = camp_squares
+            .iter()
+            .copied()
+            .filter(|s| !outer_middles.contains(s))
+            .collect();
+        hostile_to_attackers.push(throne);
+        let mut hostile_to_defenders = camp_squares.clone();
+        hostile_to_defenders.push(throne);
+        let mut strong = neighbours(throne, size);
+        strong.push(throne);
+        RuleOptions {
+            name: "ashton".into(),
+            size,
+            start_fen: "3ttt3/4t4/4T4/t3T3t/ttTTKTTtt/t3T3t/4T4/4t4/3ttt3 d 0 1".into(),
+            escape: edge(size)
+                .into_iter()
+                .filter(|s| !camp_squares.contains(s))
+                .collect(),
+            no_stop: [closed.clone(), closed.clone(), closed.clone()],
+            no_pass: [closed.clone(), closed.clone(), closed],
+            hostile: [
+                hostile_to_attackers,
+                hostile_to_defenders,
+                camp_squares.clone(),
+            ],
+            hostile_empty: [vec![], vec![], vec![throne]],
+            hostile_occupied: [vec![], vec![], vec![]],
+            king_armed: KingArmed::Both,
+            king_strong: strong,
+            king_edge_hostile: false,
+            no_legal_move: NoMoveRule::Loses,
+            repetition: RepetitionRule::Draw(2),
+            move_limit: None,
+            linnaean: vec![],
+            surround: false,
+            shieldwall: Shieldwall::Off,
+            edge_fort: EdgeFort::Off,
+            encirclement: false,
+            no_attackers_loses: false,
+            cannot_escape: false,
+            ply_limit: None,
+            speed_limit: [None; 3],
+            camps,
+        }
     }
 
     /// Copenhagen Hnefatafl (copenhagen.md) on an 11×11 or 13×13 board with the given start:
@@ -344,6 +424,7 @@ impl RuleOptions {
             cannot_escape: true,
             ply_limit: Some(140),
             speed_limit: [None; 3],
+            camps: vec![],
         }
     }
 
