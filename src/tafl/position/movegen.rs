@@ -30,24 +30,25 @@ impl<B: Bitboard> Position<B> {
     /// [`Position::count_moves`] for a position known not to be decided.
     #[inline(always)]
     fn count_moves_unchecked(&self) -> u64 {
-        if self.rules.speed_limited {
+        if self.rules.special_moves() {
             return self.count_moves_limited();
         }
         self.count_moves_with::<false>()
     }
 
-    /// [`Position::count_moves_unchecked`] under speed limits: out of line, so that the common
-    /// path stays as small as without them.
+    /// [`Position::count_moves_unchecked`] under speed limits or camps: out of line, so that
+    /// the common path stays as small as without them.
     #[cold]
     #[inline(never)]
     fn count_moves_limited(&self) -> u64 {
         self.count_moves_with::<true>()
     }
 
-    /// [`Position::count_moves_unchecked`] with the speed limits applied or not (decided once,
-    /// outside the loops, so that rules without limits pay nothing for them).
+    /// [`Position::count_moves_unchecked`] with the special move rules (speed limits, camps)
+    /// applied or not (decided once, outside the loops, so that rules without them pay nothing
+    /// for them).
     #[inline(always)]
-    fn count_moves_with<const LIMITED: bool>(&self) -> u64 {
+    fn count_moves_with<const SPECIAL: bool>(&self) -> u64 {
         let r = self.rules;
         let occ = self.occupied();
         let mut n = 0u64;
@@ -57,13 +58,13 @@ impl<B: Bitboard> Position<B> {
             pieces
                 .squares()
                 .map(|s| {
-                    let (blockers, free) = if r.has_camps {
+                    let (blockers, free) = if SPECIAL && r.has_camps {
                         r.camp_ways(s, k, occ)
                     } else {
                         (blockers, free)
                     };
                     let m = r.slides(s, blockers);
-                    let m = if LIMITED {
+                    let m = if SPECIAL && r.speed_limited {
                         m & r.speed[s as usize][k]
                     } else {
                         m
@@ -130,22 +131,23 @@ impl<B: Bitboard> Position<B> {
     /// [`Position::for_each_move`] for a position known not to be decided.
     #[inline(always)]
     fn for_each_move_unchecked(&self, f: impl FnMut(Square, Square, Piece)) {
-        if self.rules.speed_limited {
+        if self.rules.special_moves() {
             return self.for_each_move_limited(f);
         }
         self.for_each_move_with::<false>(f)
     }
 
-    /// [`Position::for_each_move_unchecked`] under speed limits, out of line.
+    /// [`Position::for_each_move_unchecked`] under speed limits or camps, out of line.
     #[cold]
     #[inline(never)]
     fn for_each_move_limited(&self, f: impl FnMut(Square, Square, Piece)) {
         self.for_each_move_with::<true>(f)
     }
 
-    /// [`Position::for_each_move_unchecked`] with the speed limits applied or not.
+    /// [`Position::for_each_move_unchecked`] with the special move rules (speed limits, camps)
+    /// applied or not.
     #[inline(always)]
-    fn for_each_move_with<const LIMITED: bool>(&self, mut f: impl FnMut(Square, Square, Piece)) {
+    fn for_each_move_with<const SPECIAL: bool>(&self, mut f: impl FnMut(Square, Square, Piece)) {
         let r = self.rules;
         let occ = self.occupied();
         let mut each = |pieces: B, kind: Piece| {
@@ -153,13 +155,13 @@ impl<B: Bitboard> Position<B> {
             let blockers = occ | r.no_pass[k];
             let free = !(occ | r.no_stop[k]);
             for s in pieces.squares() {
-                let (blockers, free) = if r.has_camps {
+                let (blockers, free) = if SPECIAL && r.has_camps {
                     r.camp_ways(s, k, occ)
                 } else {
                     (blockers, free)
                 };
                 let m = r.slides(s, blockers);
-                let m = if LIMITED {
+                let m = if SPECIAL && r.speed_limited {
                     m & r.speed[s as usize][k]
                 } else {
                     m
@@ -183,7 +185,7 @@ impl<B: Bitboard> Position<B> {
             1
         } else if self.no_moves() {
             0
-        } else if self.rules.speed_limited {
+        } else if self.rules.special_moves() {
             self.perft_open::<true>(depth)
         } else {
             self.perft_open::<false>(depth)
@@ -192,18 +194,18 @@ impl<B: Bitboard> Position<B> {
 
     /// perft (depth ≥ 1) of a position known not to be decided; children are tested with the
     /// cheaper [`Position::decided_after`].
-    /// `LIMITED`: the rules have speed limits (decided once at the root, so that the loops of
-    /// rules without them carry no test).
-    fn perft_open<const LIMITED: bool>(&self, depth: u32) -> u64 {
+    /// `SPECIAL`: the rules have speed limits or camps (decided once at the root, so that the
+    /// loops of rules without them carry no test).
+    fn perft_open<const SPECIAL: bool>(&self, depth: u32) -> u64 {
         if depth == 1 {
-            return self.count_moves_with::<LIMITED>();
+            return self.count_moves_with::<SPECIAL>();
         }
         let mut n = 0;
-        self.for_each_move_with::<LIMITED>(|from, to, kind| {
+        self.for_each_move_with::<SPECIAL>(|from, to, kind| {
             let mut child = *self;
             child.make(from, to, kind);
             if !child.decided_after(from, to, kind) {
-                n += child.perft_open::<LIMITED>(depth - 1);
+                n += child.perft_open::<SPECIAL>(depth - 1);
             }
         });
         n

@@ -399,6 +399,13 @@ impl<B: Bitboard> Rules<B> {
             & self.board
     }
 
+    /// The rules have move rules beyond the plain rook move (speed limits or camps): move
+    /// generation then takes its slower path, decided once per call.
+    #[inline(always)]
+    pub(crate) fn special_moves(&self) -> bool {
+        self.speed_limited || self.has_camps
+    }
+
     /// The squares of the camp `sq` stands in ([`RuleOptions::camps`]): squares a piece on `sq`
     /// may pass over and stop on despite [`Rules::no_pass`] and [`Rules::no_stop`]; empty off
     /// the camps.
