@@ -19,9 +19,9 @@ mod serve;
 #[command(
     name = "skald",
     version,
-    about = "A game engine for tafl (brandubh, tablut, tawlbwrdd, copenhagen, copenhagen13, \
+    about = "A game engine for tafl (brandubh, tablut, tawlbwrdd, copenhagen, copenhagen13, ashton, \
         OpenTafl rules strings) and Ataxx.",
-    long_about = "A game engine for tafl (brandubh, tablut, tawlbwrdd, copenhagen, copenhagen13, \
+    long_about = "A game engine for tafl (brandubh, tablut, tawlbwrdd, copenhagen, copenhagen13, ashton, \
         OpenTafl rules strings) and Ataxx.\n\n\
         With no subcommand, skald is an engine speaking a UCI-style protocol (and UAI) on \
         stdin/stdout; see protocol.md."
@@ -67,7 +67,7 @@ enum Command {
     /// optionally starting in another variant (protocol.md).
     Uci {
         /// The variant to start in (the option UCI_Variant; default brandubh): brandubh,
-        /// tablut, tawlbwrdd, copenhagen, copenhagen13 or ataxx. Also accepted: hnefatafl
+        /// tablut, tawlbwrdd, copenhagen, copenhagen13, ashton or ataxx. Also accepted: hnefatafl
         /// (= copenhagen), brandub (= brandubh).
         #[arg(long, value_parser = parse_variant)]
         variant: Option<Variant>,

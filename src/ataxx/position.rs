@@ -73,8 +73,9 @@ impl Position {
         let ranks: Vec<&str> = board.split('/').collect();
         if ranks.len() != 7 {
             return Err(ParseError::new(format!(
-                "FEN board has {} ranks, expected 7",
-                ranks.len()
+                "FEN board has {} rank{}, expected 7",
+                ranks.len(),
+                if ranks.len() == 1 { "" } else { "s" }
             )));
         }
         let mut stones = [0u64; 2];

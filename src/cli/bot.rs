@@ -56,9 +56,10 @@ pub struct Args {
     /// Join games that other players open (those of --board's size), one at a time.
     #[arg(long)]
     accept: bool,
-    /// skald's side: attacker, defender, or alternate (attacker first). With --accept, only
-    /// games with that seat free are joined (default, and alternate: either seat).
-    #[arg(long, value_parser = ["attacker", "defender", "alternate"])]
+    /// skald's side: attackers, defenders, or alternate (attackers first), as play's --side
+    /// (attacker and defender also accepted). With --accept, only games with that seat free are
+    /// joined (default, and alternate: either seat).
+    #[arg(long = "side", alias = "role", value_parser = parse_side)]
     role: Option<String>,
     /// Board size: 11 or 13. With --accept: only games of this size (default: both).
     #[arg(long, value_parser = ["11", "13"])]
@@ -89,10 +90,11 @@ pub struct Args {
     /// instead.
     #[arg(long, allow_negative_numbers = true, value_parser = super::Seconds::POSITIVE)]
     time: Option<f64>,
-    /// Seconds kept back from each move's budget for the network (timed games): 0 to 3600.
+    /// Seconds kept back from each move's budget for the network (timed games; the engine's
+    /// move overhead): 0 to 3600.
     #[arg(long, default_value = "1", allow_negative_numbers = true,
           value_parser = super::Seconds::ZERO_OR_MORE)]
-    margin: f64,
+    overhead: f64,
     /// Playing strength: easy, medium or hard (full strength).
     #[arg(long, default_value = "hard")]
     level: String,
@@ -107,6 +109,17 @@ pub struct Args {
     /// Log every line sent and received on standard error (the password redacted).
     #[arg(long, short)]
     verbose: bool,
+}
+
+/// `--side`: `attackers`/`attacker`, `defenders`/`defender` or `alternate` (any case), as
+/// `"attacker"`, `"defender"` or `"alternate"`.
+fn parse_side(text: &str) -> Result<String, String> {
+    match text.to_ascii_lowercase().as_str() {
+        "attackers" | "attacker" => Ok("attacker".into()),
+        "defenders" | "defender" => Ok("defender".into()),
+        "alternate" => Ok("alternate".into()),
+        _ => Err(format!("'{text}' is not attackers, defenders or alternate")),
+    }
 }
 
 /// The line-based TCP connection to the server, logging with the password redacted.
@@ -744,7 +757,7 @@ impl Bot {
         SearchRequest {
             limits,
             skill_level: Some(self.skill),
-            move_overhead_ms: Some((a.margin * 1000.0).round() as u64),
+            move_overhead_ms: Some((a.overhead * 1000.0).round() as u64),
             ..SearchRequest::default()
         }
     }

@@ -45,7 +45,7 @@ use std::time::Instant;
 /// Arguments of `skald datagen`.
 #[derive(clap::Args, Debug)]
 pub struct Args {
-    /// The game to play: ataxx, brandubh, tablut, tawlbwrdd, copenhagen or copenhagen13; also
+    /// The game to play: ataxx, brandubh, tablut, tawlbwrdd, copenhagen, copenhagen13 or ashton; also
     /// accepted: hnefatafl (= copenhagen), brandub (= brandubh).
     #[arg(long, default_value = "ataxx", value_parser = super::parse_variant)]
     pub variant: Variant,

@@ -139,9 +139,7 @@ impl clap::builder::TypedValueParser for Seconds {
         arg: Option<&clap::Arg>,
         value: &std::ffi::OsStr,
     ) -> Result<f64, clap::Error> {
-        let name = arg
-            .and_then(|a| a.get_long())
-            .map_or("the value".to_string(), |l| format!("--{l}"));
+        let name = arg_name(arg);
         self.check(&value.to_string_lossy()).map_err(|e| {
             clap::Error::raw(
                 clap::error::ErrorKind::ValueValidation,
@@ -218,6 +216,20 @@ pub fn finish(result: anyhow::Result<()>) -> anyhow::Result<()> {
     Ok(())
 }
 
+/// How an error names the argument: `--depth` for a flag, `TIMEOUT` for a positional argument.
+fn arg_name(arg: Option<&clap::Arg>) -> String {
+    match arg {
+        Some(a) => match a.get_long() {
+            Some(long) => format!("--{long}"),
+            None => a
+                .get_value_names()
+                .and_then(|names| names.first())
+                .map_or_else(|| a.get_id().as_str().to_uppercase(), |n| n.to_string()),
+        },
+        None => "the value".to_string(),
+    }
+}
+
 /// A clap value parser for a whole number from `lo` to `hi` (inclusive), whose errors name the
 /// option and fit on one line: `--depth must be a whole number from 1 to 64, got -3`,
 /// `--depth must be at most 10 (deeper runs take hours), got 30`. Options using it should set
@@ -248,9 +260,7 @@ impl clap::builder::TypedValueParser for Whole {
         arg: Option<&clap::Arg>,
         value: &std::ffi::OsStr,
     ) -> Result<u64, clap::Error> {
-        let name = arg
-            .and_then(|a| a.get_long())
-            .map_or("the value".to_string(), |l| format!("--{l}"));
+        let name = arg_name(arg);
         let text = value.to_string_lossy();
         let fail = |msg: String| clap::Error::raw(clap::error::ErrorKind::ValueValidation, msg);
         // Below the range: the whole range, so the message says what to type.

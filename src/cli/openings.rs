@@ -48,7 +48,8 @@ pub struct Args {
     #[arg(long, default_value_t = 4, allow_negative_numbers = true,
           value_parser = Whole::new(1, 8, "deeper checks take hours").map(|v| v as u32))]
     pub depth: u32,
-    /// Keep positions whose mean score at the two depths is within this many centipawns of 0.
+    /// Keep positions whose mean score at the two depths is within this many centipawns of 0
+    /// (0 to 10000).
     #[arg(long, default_value_t = 60, allow_negative_numbers = true,
           value_parser = Whole::new(0, 10_000, "").map(|v| v as i32))]
     pub max_score: i32,

@@ -345,7 +345,7 @@ pub fn run(args: Args) -> Result<()> {
     };
     let skill = named_skill(&args.level).ok_or_else(|| {
         anyhow!(
-            "unknown level '{}': expected easy, medium or hard",
+            "--level: '{}' is not easy, medium or hard; see 'skald play --help'",
             args.level
         )
     })?;

@@ -37,11 +37,11 @@ pub struct Args {
     /// The name sent to the server (it keeps at most 10 letters and digits).
     #[arg(long, default_value = "skald")]
     pub name: String,
-    /// Seconds kept free of each move's time for the answer to reach the server (default: the
-    /// larger of 2 s and 10 % of TIMEOUT; the search never takes less than half of TIMEOUT
-    /// unless this asks for it).
+    /// Seconds kept free of each move's time for the answer to reach the server (the engine's
+    /// move overhead; default: the larger of 2 s and 10 % of TIMEOUT; the search never takes
+    /// less than half of TIMEOUT unless this asks for it).
     #[arg(long, allow_negative_numbers = true, value_parser = super::Seconds::ZERO_OR_MORE)]
-    pub margin: Option<f64>,
+    pub overhead: Option<f64>,
     /// Search threads (the engine option Threads): 1 to four per core.
     #[arg(long, default_value_t = 1, allow_negative_numbers = true,
           value_parser = super::threads_parser())]
@@ -222,7 +222,7 @@ pub fn run(args: Args) -> Result<()> {
             ("--hash", "Hash", args.hash.to_string()),
         ],
     )?;
-    let budget = move_budget(args.timeout, args.margin);
+    let budget = move_budget(args.timeout, args.overhead);
     let port = args.port.unwrap_or(args.role.port());
     let stream = connect(&args.host, port)?;
     let _ = stream.set_nodelay(true);

@@ -115,7 +115,7 @@ pub struct Args {
     #[arg(long, value_name = "FILE")]
     pub record: Option<std::path::PathBuf>,
     /// The variant of PGN games without a Variant tag (ataxx if not given, as the Ataxx tools
-    /// write no such tag): brandubh, tablut, tawlbwrdd, copenhagen, copenhagen13 or ataxx; also
+    /// write no such tag): brandubh, tablut, tawlbwrdd, copenhagen, copenhagen13, ashton or ataxx; also
     /// accepted: hnefatafl (= copenhagen), brandub (= brandubh).
     #[arg(long, value_parser = super::parse_variant)]
     pub variant: Option<Variant>,

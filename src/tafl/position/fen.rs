@@ -47,8 +47,9 @@ impl<B: Bitboard> Position<B> {
         let ranks: Vec<&str> = fields[0].split('/').collect();
         if ranks.len() != size {
             return Err(ParseError::new(format!(
-                "FEN has {} ranks, expected {size}",
-                ranks.len()
+                "FEN has {} rank{}, expected {size}",
+                ranks.len(),
+                if ranks.len() == 1 { "" } else { "s" }
             )));
         }
         let (mut attackers, mut defenders, mut king) = (B::ZERO, B::ZERO, B::ZERO);
