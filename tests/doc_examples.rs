@@ -52,6 +52,22 @@ fn documents() -> Vec<PathBuf> {
     files
 }
 
+/// Each checked document's name (`README.md`, `docs/serve.md`) and text.
+fn document_texts() -> Vec<(String, String)> {
+    documents()
+        .into_iter()
+        .map(|path| {
+            let text = std::fs::read_to_string(&path).unwrap();
+            let name = path
+                .strip_prefix(env!("CARGO_MANIFEST_DIR"))
+                .unwrap_or(&path)
+                .display()
+                .to_string();
+            (name, text)
+        })
+        .collect()
+}
+
 /// The transcript blocks of `text` (the document `name`), with what runs each; `None` for a
 /// block marked not checked.
 fn blocks(name: &str, text: &str) -> Vec<Option<Block>> {
@@ -239,13 +255,7 @@ fn every_documented_session_is_real_output() {
     let print = std::env::var("SKALD_DOC_EXAMPLES").is_ok_and(|v| v == "print");
     let mut checked = 0;
     let mut failures = Vec::new();
-    for path in documents() {
-        let text = std::fs::read_to_string(&path).unwrap();
-        let name = path
-            .strip_prefix(env!("CARGO_MANIFEST_DIR"))
-            .unwrap_or(&path)
-            .display()
-            .to_string();
+    for (name, text) in document_texts() {
         for block in blocks(&name, &text).into_iter().flatten() {
             let real = run(&block);
             let diff = difference(&block.lines, &real);
@@ -370,13 +380,7 @@ fn command_lines(name: &str, text: &str) -> Vec<(String, Vec<String>)> {
 fn every_documented_command_line_parses() {
     let mut checked = 0;
     let mut failures = Vec::new();
-    for path in documents() {
-        let text = std::fs::read_to_string(&path).unwrap();
-        let name = path
-            .strip_prefix(env!("CARGO_MANIFEST_DIR"))
-            .unwrap_or(&path)
-            .display()
-            .to_string();
+    for (name, text) in document_texts() {
         for (place, args) in command_lines(&name, &text) {
             let args: Vec<String> = args
                 .into_iter()
