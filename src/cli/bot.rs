@@ -285,7 +285,7 @@ pub fn run(args: Args) -> Result<()> {
     server::check_credentials(&user, &password).map_err(|e| anyhow!("{e}"))?;
     let skill = named_skill(&args.level).ok_or_else(|| {
         anyhow!(
-            "--level: '{}' is not easy, medium or hard",
+            "--level: '{}' is not easy, medium or hard; see 'skald bot --help'",
             args.level.escape_debug()
         )
     })?;
@@ -355,7 +355,7 @@ fn parse_clock(text: &str) -> Result<TimeControl> {
     parsed.ok_or_else(|| {
         anyhow!(
             "--clock: '{}' is not MINUTES+SECONDS (1 to 10000 minutes, 0 to 3600 seconds, as \
-             15+10) or untimed",
+             15+10) or untimed; see 'skald bot --help'",
             text.escape_debug()
         )
     })

@@ -82,7 +82,7 @@ fn parse_side(variant: Variant, s: &str) -> Result<Side> {
         (_, "first") | (true, "attackers" | "attacker" | "a") | (false, "x") => Side::First,
         (_, "second") | (true, "defenders" | "defender" | "d") | (false, "o") => Side::Second,
         _ => bail!(
-            "unknown side '{s}' for {variant}: expected {} or {}",
+            "--side: '{s}' is not {} or {} (the sides of {variant}); see 'skald play --help'",
             side_name(variant, Side::First),
             side_name(variant, Side::Second)
         ),

@@ -44,7 +44,7 @@ impl TimeControl {
             inc_ms: secs("increment", inc)?,
         };
         if tc.base_ms == 0 && tc.inc_ms == 0 {
-            bail!("--tc '{s}': no time at all");
+            bail!("--tc '{s}': no time at all; see 'skald match --help'");
         }
         Ok(tc)
     }
