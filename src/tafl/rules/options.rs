@@ -346,12 +346,8 @@ impl RuleOptions {
         hostile_to_attackers.push(throne);
         let mut hostile_to_defenders = camp_squares.clone();
         hostile_to_defenders.push(throne);
-        let mut strong = neighbours(throne, size);
-        strong.push(throne);
+        // Tablut's edge-escape rules (the king's capture among them), then what Ashton changes.
         RuleOptions {
-            name: "ashton".into(),
-            size,
-            start_fen: "3ttt3/4t4/4T4/t3T3t/ttTTKTTtt/t3T3t/4T4/4t4/3ttt3 d 0 1".into(),
             escape: edge(size)
                 .into_iter()
                 .filter(|s| !camp_squares.contains(s))
@@ -364,23 +360,13 @@ impl RuleOptions {
                 camp_squares.clone(),
             ],
             hostile_empty: [vec![], vec![], vec![throne]],
-            hostile_occupied: [vec![], vec![], vec![]],
-            king_armed: KingArmed::Both,
-            king_strong: strong,
-            king_edge_hostile: false,
             no_legal_move: NoMoveRule::Loses,
-            repetition: RepetitionRule::Draw(2),
-            move_limit: None,
-            linnaean: vec![],
-            surround: false,
-            shieldwall: Shieldwall::Off,
-            edge_fort: EdgeFort::Off,
-            encirclement: false,
-            no_attackers_loses: false,
-            cannot_escape: false,
-            ply_limit: None,
-            speed_limit: [None; 3],
             camps,
+            ..Self::edge_escape(
+                "ashton",
+                size,
+                "3ttt3/4t4/4T4/t3T3t/ttTTKTTtt/t3T3t/4T4/4t4/3ttt3 d 0 1",
+            )
         }
     }
 
