@@ -68,22 +68,47 @@ fn document_texts() -> Vec<(String, String)> {
         .collect()
 }
 
+/// A fenced block of a document: the line number (from 0) of its opening fence, the fence's
+/// info string (`sh`, or empty), its lines, and the trimmed line just before the fence (where an
+/// `<!-- example: … -->` note stands).
+struct Fence<'a> {
+    start: usize,
+    info: &'a str,
+    lines: &'a [&'a str],
+    before: &'a str,
+}
+
+/// The fenced blocks of a document given as its lines.
+fn fences<'a>(lines: &'a [&'a str]) -> Vec<Fence<'a>> {
+    let mut found = Vec::new();
+    let mut i = 0;
+    while i < lines.len() {
+        let Some(info) = lines[i].trim_start().strip_prefix("```") else {
+            i += 1;
+            continue;
+        };
+        let end = (i + 1..lines.len())
+            .find(|&j| lines[j].trim_start().starts_with("```"))
+            .unwrap_or(lines.len());
+        found.push(Fence {
+            start: i,
+            info: info.trim(),
+            lines: &lines[i + 1..end],
+            before: i.checked_sub(1).map_or("", |j| lines[j].trim()),
+        });
+        i = end + 1;
+    }
+    found
+}
+
 /// The transcript blocks of `text` (the document `name`), with what runs each; `None` for a
 /// block marked not checked.
 fn blocks(name: &str, text: &str) -> Vec<Option<Block>> {
     let lines: Vec<&str> = text.lines().collect();
     let mut found = Vec::new();
-    let mut i = 0;
-    while i < lines.len() {
-        if !lines[i].trim_start().starts_with("```") {
-            i += 1;
-            continue;
-        }
-        let start = i;
-        let end = (i + 1..lines.len())
-            .find(|&j| lines[j].trim_start().starts_with("```"))
-            .unwrap_or(lines.len());
-        let body: Vec<&str> = lines[start + 1..end]
+    for fence in fences(&lines) {
+        let body: Vec<&str> = fence
+            .lines
             .iter()
             .copied()
             .filter(|l| !l.trim().is_empty())
@@ -93,30 +118,27 @@ fn blocks(name: &str, text: &str) -> Vec<Option<Block>> {
                 .iter()
                 .all(|l| l.starts_with("> ") || l.starts_with("< ") || *l == "<")
             && body.iter().any(|l| l.starts_with("> "));
-        if transcript {
-            let note = start
-                .checked_sub(1)
-                .map(|j| lines[j].trim())
-                .filter(|l| l.starts_with("<!-- example:"));
-            let args = match note {
-                Some(n) if n.contains("not checked") => None,
-                Some(n) => Some(
-                    n.trim_start_matches("<!-- example:")
-                        .trim_end_matches("-->")
-                        .split_whitespace()
-                        .skip(1) // "skald"
-                        .map(str::to_string)
-                        .collect(),
-                ),
-                None => Some(Vec::new()),
-            };
-            found.push(args.map(|args| Block {
-                place: format!("{name}:{}", start + 1),
-                args,
-                lines: body.iter().map(|l| l.to_string()).collect(),
-            }));
+        if !transcript {
+            continue;
         }
-        i = end + 1;
+        let note = Some(fence.before).filter(|l| l.starts_with("<!-- example:"));
+        let args = match note {
+            Some(n) if n.contains("not checked") => None,
+            Some(n) => Some(
+                n.trim_start_matches("<!-- example:")
+                    .trim_end_matches("-->")
+                    .split_whitespace()
+                    .skip(1) // "skald"
+                    .map(str::to_string)
+                    .collect(),
+            ),
+            None => Some(Vec::new()),
+        };
+        found.push(args.map(|args| Block {
+            place: format!("{name}:{}", fence.start + 1),
+            args,
+            lines: body.iter().map(|l| l.to_string()).collect(),
+        }));
     }
     found
 }
@@ -305,33 +327,22 @@ fn transcript_blocks_are_found() {
 fn command_lines(name: &str, text: &str) -> Vec<(String, Vec<String>)> {
     let lines: Vec<&str> = text.lines().collect();
     let mut found = Vec::new();
-    let mut i = 0;
-    while i < lines.len() {
-        let fence = lines[i].trim_start();
-        if !fence.starts_with("```") {
-            i += 1;
+    for fence in fences(&lines) {
+        if !matches!(fence.info, "sh" | "bash" | "console")
+            || fence.before.contains("<!-- example: not checked")
+        {
             continue;
         }
-        let start = i;
-        let end = (i + 1..lines.len())
-            .find(|&j| lines[j].trim_start().starts_with("```"))
-            .unwrap_or(lines.len());
-        i = end + 1;
-        let skipped = start
-            .checked_sub(1)
-            .is_some_and(|j| lines[j].contains("<!-- example: not checked"));
-        if !matches!(fence, "```sh" | "```bash" | "```console") || skipped {
-            continue;
-        }
-        let mut j = start + 1;
-        while j < end {
-            let first = j;
-            let mut line = lines[j].trim().to_string();
-            while line.ends_with('\\') && j + 1 < end {
+        let body = fence.lines;
+        let mut j = 0;
+        while j < body.len() {
+            let first = fence.start + 1 + j;
+            let mut line = body[j].trim().to_string();
+            while line.ends_with('\\') && j + 1 < body.len() {
                 line.pop();
                 j += 1;
                 line.push(' ');
-                line.push_str(lines[j].trim());
+                line.push_str(body[j].trim());
             }
             j += 1;
             let line = line.strip_prefix("$ ").unwrap_or(&line);
