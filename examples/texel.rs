@@ -30,8 +30,8 @@
 
 use skald::game::Game;
 use skald::tafl::{
-    Bitboard, FEATURE_COUNT, FEATURE_NAMES, Position, Rules, brandubh_rules, copenhagen_rules,
-    tablut_rules, tawlbwrdd_rules,
+    Bitboard, FEATURE_COUNT, FEATURE_NAMES, Position, Rules, ashton_rules, brandubh_rules,
+    copenhagen_rules, tablut_rules, tawlbwrdd_rules,
 };
 
 /// Weights that stay as they are: a decided game and immediate escapes (tactics, not judgement).
@@ -146,7 +146,7 @@ fn run() -> Result<(), String> {
     args.retain(|a| a != "--quiet");
     let [variant, file, rest @ ..] = args.as_slice() else {
         return Err(
-            "usage: texel [--quiet] <brandubh|tablut|tawlbwrdd|copenhagen> <datagen file> \
+            "usage: texel [--quiet] <brandubh|tablut|tawlbwrdd|copenhagen|ashton> <datagen file> \
                     [iterations]"
                 .into(),
         );
@@ -172,6 +172,10 @@ fn run() -> Result<(), String> {
         "copenhagen" => (
             load(copenhagen_rules(), &text, quiet)?,
             copenhagen_rules().eval_weights,
+        ),
+        "ashton" => (
+            load(ashton_rules(), &text, quiet)?,
+            ashton_rules().eval_weights,
         ),
         v => return Err(format!("unknown tafl variant {v}")),
     };
