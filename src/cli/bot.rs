@@ -4,6 +4,16 @@
 //! and 13×13 with the engine as `skald htp` does. The protocol's lines are read and written by
 //! [`skald::protocol::hnefatafl_server`]; docs/servers.md has the whole exchange.
 //!
+//! When the connection drops after a successful login (the server restarts, the network fails),
+//! the bot logs in again, waiting 1, 2, 4 … (at most 60) seconds before each of at most
+//! `--reconnect` tries in a row. The server (6.4.1) keeps a game in progress while a player is
+//! away (see [`skald::protocol::hnefatafl_server`]'s "A dropped connection"): after the new
+//! login the bot asks it for the game (`resume_game_json`), rebuilds the position from its moves
+//! and plays on. A game the server no longer has in progress (it ended while the bot was away,
+//! its result not resent, or the server restarted and lost it) counts toward `--games` as lost
+//! to the disconnect. A game the bot had opened and nobody had joined is withdrawn and opened
+//! anew.
+//!
 //! The password comes only from the environment (`SKALD_BOT_PASSWORD`) or a file
 //! (`--password-file`), and is never printed: the login line is logged as `<password>` and any
 //! other text that holds the password is redacted before it is shown.
@@ -12,7 +22,8 @@ use anyhow::{Context, Result, anyhow, bail};
 use skald::engine::session::Session;
 use skald::engine::{Clock, Engine, Limits, SearchRequest, Side, named_skill};
 use skald::protocol::hnefatafl_server::{
-    self as server, GameId, GameSettings, ServerGame, ServerLine, ServerPlay, TimeControl,
+    self as server, GameId, GameSettings, ResumedGame, ServerGame, ServerLine, ServerPlay,
+    TimeControl,
 };
 use skald::protocol::htp;
 use skald::variant::Variant;
@@ -30,6 +41,35 @@ pub const DEFAULT_SERVER: &str = "127.0.0.1:49152";
 
 /// The longest line read from the server, bytes (its user lists grow with the accounts).
 const MAX_LINE: u64 = 64 << 20;
+
+/// The longest wait between two reconnection tries, seconds.
+const MAX_BACKOFF_S: u64 = 60;
+
+/// The seconds to wait before reconnection try `attempt` (from 1): 1, 2, 4 … at most
+/// [`MAX_BACKOFF_S`].
+fn backoff_seconds(attempt: u32) -> u64 {
+    1u64.checked_shl(attempt.saturating_sub(1))
+        .unwrap_or(u64::MAX)
+        .min(MAX_BACKOFF_S)
+}
+
+/// The connection to the server is gone (closed by the server, or a read or write failed), or
+/// the server refused a login for the moment (`logged_in_already`, `retried_too_soon`): the
+/// errors after which `skald bot` reconnects. Every other error ends it.
+#[derive(Debug)]
+struct ConnectionLost(String);
+
+impl std::fmt::Display for ConnectionLost {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for ConnectionLost {}
+
+fn lost(message: String) -> anyhow::Error {
+    anyhow::Error::new(ConnectionLost(message))
+}
 
 /// Arguments of `skald bot`.
 #[derive(clap::Args)]
@@ -106,6 +146,13 @@ pub struct Args {
     #[arg(long, default_value_t = skald::engine::DEFAULT_HASH_MIB as u32,
           allow_negative_numbers = true, value_parser = super::hash_parser())]
     hash: u32,
+    /// When the connection drops after a login, reconnect (and resume the game in progress)
+    /// up to this many times in a row, 0 to 1000, waiting 1, 2, 4 … (at most 60) seconds
+    /// before each try; 0: exit (status 1) at once. A login refused at the start is never
+    /// retried.
+    #[arg(long, default_value_t = 10, allow_negative_numbers = true,
+          value_parser = Whole::new(0, 1000, "").map(|v| v as u32))]
+    reconnect: u32,
     /// Log every line sent and received on standard error (the password redacted).
     #[arg(long, short)]
     verbose: bool,
@@ -174,7 +221,7 @@ impl Connection {
         }
         self.writer
             .write_all(format!("{line}\n").as_bytes())
-            .map_err(|e| anyhow!("cannot write to the server: {e}"))
+            .map_err(|e| lost(format!("cannot write to the server: {e}")))
     }
 
     fn send(&mut self, line: &str) -> Result<()> {
@@ -199,7 +246,7 @@ impl Connection {
         let n = (&mut self.reader)
             .take(MAX_LINE)
             .read_until(b'\n', &mut bytes)
-            .map_err(|e| anyhow!("cannot read from the server: {e}"))?;
+            .map_err(|e| lost(format!("cannot read from the server: {e}")))?;
         if n == 0 {
             return Ok(None);
         }
@@ -254,12 +301,27 @@ struct Tally {
     won: u32,
     drawn: u32,
     lost: u32,
+    /// Games cut by a lost connection that the server no longer had in progress on the bot's
+    /// return (result unknown).
+    cut: u32,
 }
 
 impl Tally {
     fn games(&self) -> u32 {
-        self.won + self.drawn + self.lost
+        self.won + self.drawn + self.lost + self.cut
     }
+}
+
+/// Where the bot is in taking up its games again after a reconnection.
+enum Resume {
+    /// Not resuming.
+    No,
+    /// Logged in again and sent `ping`: the games the server says are in progress (its
+    /// `generate_move` lines) until `= ping`.
+    Listing(Vec<GameId>),
+    /// Asked for game `0` (`resume_game_json`) and sent `ping`: `= ping` before the game means
+    /// the server no longer has it.
+    Fetching(GameId),
 }
 
 struct Bot {
@@ -272,6 +334,8 @@ struct Bot {
     tally: Tally,
     /// Open games others created (--accept), from `games_updated`.
     open: BTreeMap<GameId, ServerGame>,
+    password: String,
+    resume: Resume,
 }
 
 /// `skald bot`.
@@ -308,18 +372,40 @@ pub fn run(args: Args) -> Result<()> {
         state: State::Idle,
         tally: Tally::default(),
         open: BTreeMap::new(),
+        password,
+        resume: Resume::No,
     };
-    bot.login(&password)
+    // A first login that fails is not retried (a wrong password stays wrong).
+    bot.login()
         .map_err(|e| anyhow!("{}", bot.conn.redact(&format!("{e:#}"))))?;
-    let result = bot.play();
+    let result = loop {
+        let error = match bot.play() {
+            Ok(()) => break Ok(()),
+            Err(e) => e,
+        };
+        let Some(ConnectionLost(reason)) = error.downcast_ref::<ConnectionLost>() else {
+            break Err(error);
+        };
+        if bot.args.reconnect == 0 {
+            break Err(error);
+        }
+        if let Err(e) = bot.reconnect(reason.clone()) {
+            break Err(e);
+        }
+    };
     let t = &bot.tally;
     eprintln!(
-        "skald bot: {} game{}: {} won, {} drawn, {} lost",
+        "skald bot: {} game{}: {} won, {} drawn, {} lost{}",
         t.games(),
         if t.games() == 1 { "" } else { "s" },
         t.won,
         t.drawn,
-        t.lost
+        t.lost,
+        if t.cut > 0 {
+            format!(", {} lost to a disconnect", t.cut)
+        } else {
+            String::new()
+        }
     );
     result.map_err(|e| anyhow!("{}", bot.conn.redact(&format!("{e:#}"))))
 }
@@ -372,18 +458,20 @@ fn clock_text(time: TimeControl) -> String {
 }
 
 impl Bot {
-    /// Logs in (making the account first with --create-account when it does not exist).
-    fn login(&mut self, password: &str) -> Result<()> {
+    /// Logs in (making the account first with --create-account when it does not exist). A
+    /// connection that fails, and a refusal for the moment (`logged_in_already`,
+    /// `retried_too_soon`), are [`ConnectionLost`].
+    fn login(&mut self) -> Result<()> {
         let mut create = self.args.create_account;
         loop {
-            let line = server::login_line(&self.user, password, create);
+            let line = server::login_line(&self.user, &self.password, create);
             let shown = server::redacted_login_line(&self.user, create);
             self.conn.send_as(&line, &shown)?;
             let answer = loop {
                 let line = self
                     .conn
                     .read()?
-                    .ok_or_else(|| anyhow!("the server closed the connection at the login"))?;
+                    .ok_or_else(|| lost("the server closed the connection at the login".into()))?;
                 match server::parse_line(&line).map_err(|e| anyhow!("{e}"))? {
                     ServerLine::LoggedIn => break Ok(()),
                     ServerLine::LoginRefused(reason) => break Err(reason),
@@ -399,6 +487,15 @@ impl Bot {
                     return Ok(());
                 }
                 Err(reason) if create && reason.starts_with("already_exists") => create = false,
+                Err(reason)
+                    if reason.contains("logged_in_already")
+                        || reason.contains("retried_too_soon") =>
+                {
+                    return Err(lost(format!(
+                        "the server refused the login for now: {}",
+                        self.conn.redact(&reason)
+                    )));
+                }
                 Err(reason) if reason.contains("wrong_version") => bail!(
                     "the server refused the login: it speaks another protocol version than \
                      hnefatafl-copenhagen 6.4.1's ({})",
@@ -418,6 +515,159 @@ impl Bot {
         }
     }
 
+    /// After the connection was lost: waits 1, 2, 4 … s and tries to connect and log in
+    /// again, at most `--reconnect` times, printing one line a try. Logged in, asks which
+    /// games are in progress (see [`Resume`]). `reason` is why the connection was lost.
+    fn reconnect(&mut self, mut reason: String) -> Result<()> {
+        let max = self.args.reconnect;
+        for attempt in 1..=max {
+            let wait = backoff_seconds(attempt);
+            eprintln!(
+                "skald bot: connection lost: {}; reconnecting in {wait} s (attempt {attempt} of {max})",
+                self.conn.redact(&reason)
+            );
+            std::thread::sleep(Duration::from_secs(wait));
+            match Connection::open(&self.args.server, self.password.clone(), self.args.verbose) {
+                Ok(conn) => self.conn = conn,
+                Err(e) => {
+                    reason = format!("{e:#}");
+                    continue;
+                }
+            }
+            match self.login() {
+                Ok(()) => {
+                    // The server answers `ping` after its `generate_move` line for each game
+                    // in progress.
+                    self.conn.send("ping")?;
+                    self.resume = Resume::Listing(Vec::new());
+                    return Ok(());
+                }
+                Err(e) if e.downcast_ref::<ConnectionLost>().is_some() => {
+                    reason = format!("{e:#}");
+                }
+                Err(e) => return Err(e.context("logging in again")),
+            }
+        }
+        bail!(
+            "the connection to {} is lost and {max} tries to reconnect failed (the last: {})",
+            self.args.server,
+            self.conn.redact(&reason)
+        )
+    }
+
+    /// `= ping` after a reconnection: the server has listed the games in progress.
+    fn resumed_listing(&mut self, in_progress: Vec<GameId>) -> Result<()> {
+        let id = match &self.state {
+            State::Playing(g) => g.id,
+            State::Open(Some(id)) | State::Pending(id, _) => *id,
+            State::Open(None) | State::Idle => {
+                self.state = State::Idle;
+                self.resume = Resume::No;
+                return Ok(());
+            }
+        };
+        if in_progress.contains(&id) {
+            // skald's game (also one that started while skald was away): ask for it.
+            self.conn.send(&server::resume_line(id))?;
+            self.conn.send("ping")?;
+            self.resume = Resume::Fetching(id);
+            return Ok(());
+        }
+        self.resume = Resume::No;
+        self.game_gone(id)
+    }
+
+    /// Game `id` of skald's is not in progress on the server after a reconnection.
+    fn game_gone(&mut self, id: GameId) -> Result<()> {
+        match std::mem::replace(&mut self.state, State::Idle) {
+            State::Playing(g) => {
+                eprintln!(
+                    "skald bot: game {id} (against {}) is lost to the disconnect: the server no \
+                     longer has it in progress (it ended while skald was away, or the server \
+                     restarted)",
+                    g.opponent
+                );
+                self.tally.cut += 1;
+            }
+            State::Open(_) | State::Pending(..) => {
+                // Withdraw it if the server still lists it (an untimed game stays open).
+                self.conn.send(&format!("leave_game {id}"))?;
+                eprintln!(
+                    "skald bot: game {id} did not start before the disconnect; looking again"
+                );
+            }
+            State::Idle => {}
+        }
+        Ok(())
+    }
+
+    /// The server resent skald's game after a reconnection: rebuilds the position and plays on.
+    fn resume_game(&mut self, game: ResumedGame) -> Result<()> {
+        let id = game.id;
+        let side = if game.attacker == self.user {
+            Side::First
+        } else if game.defender == self.user {
+            Side::Second
+        } else {
+            bail!(
+                "game {id}: the server resent a game of {} and {}, not skald's",
+                game.attacker,
+                game.defender
+            );
+        };
+        let variant = match game.board_size {
+            11 => Variant::Copenhagen,
+            13 => Variant::Copenhagen13,
+            n => bail!("game {id} is on a {n}×{n} board: skald bot plays 11×11 and 13×13"),
+        };
+        self.open.remove(&id);
+        self.engine.set_variant(variant);
+        for (from, to) in &game.moves {
+            let size = game.board_size;
+            let mv = format!(
+                "{}-{}",
+                htp::parse_square(size, from).map_err(|e| anyhow!("game {id}: {e}"))?,
+                htp::parse_square(size, to).map_err(|e| anyhow!("game {id}: {e}"))?
+            );
+            self.engine.session_mut().play(&mv).map_err(|e| {
+                anyhow!("game {id}: the resent move {from} {to} is not legal by skald's rules: {e}")
+            })?;
+        }
+        let start = match game.time {
+            TimeControl::Fischer { start_ms, .. } => start_ms.min(i64::MAX as u64) as i64,
+            TimeControl::Untimed => 0,
+        };
+        let opponent = if side == Side::First {
+            game.defender
+        } else {
+            game.attacker
+        };
+        let to_move = self.engine.session().side_to_move();
+        eprintln!(
+            "skald bot: game {id} resumed after the reconnection: skald {} against {opponent}, {} plies played, the {} to move",
+            htp::role_name(side),
+            game.moves.len(),
+            if to_move == Side::First {
+                "attackers"
+            } else {
+                "defenders"
+            }
+        );
+        self.state = State::Playing(Game {
+            id,
+            side,
+            size: game.board_size,
+            opponent,
+            time: game.time,
+            clocks: game.clocks.map_or([start; 2], |(a, d)| [a, d]),
+        });
+        self.resume = Resume::No;
+        if to_move == side {
+            self.generate_move()?;
+        }
+        Ok(())
+    }
+
     /// skald's side in game number `n` (from 0).
     fn role_for(&self, n: u32) -> Side {
         match self.args.role.as_deref().unwrap_or("attacker") {
@@ -434,7 +684,7 @@ impl Bot {
     /// The main loop: opens or joins games and plays them until --games are done.
     fn play(&mut self) -> Result<()> {
         while !self.done() {
-            if matches!(self.state, State::Idle) {
+            if matches!(self.state, State::Idle) && matches!(self.resume, Resume::No) {
                 if self.args.create {
                     let settings = GameSettings {
                         role: self.role_for(self.tally.games()),
@@ -449,14 +699,13 @@ impl Bot {
                 }
             }
             let Some(line) = self.conn.read()? else {
-                return Err(match &self.state {
-                    State::Playing(g) => anyhow!(
+                return Err(lost(match &self.state {
+                    State::Playing(g) => format!(
                         "the server closed the connection during game {} (against {})",
-                        g.id,
-                        g.opponent
+                        g.id, g.opponent
                     ),
-                    _ => anyhow!("the server closed the connection"),
-                });
+                    _ => "the server closed the connection".to_string(),
+                }));
             };
             let parsed = server::parse_line(&line)
                 .map_err(|e| anyhow!("unreadable line from the server: {e}"))?;
@@ -508,6 +757,25 @@ impl Bot {
 
     fn handle(&mut self, line: ServerLine) -> Result<()> {
         match line {
+            // After a reconnection the server sends `generate_move` for each game in progress,
+            // whoever's turn it is: the list, not a turn.
+            ServerLine::GenerateMove { id, .. } if !matches!(self.resume, Resume::No) => {
+                if let Resume::Listing(ids) = &mut self.resume {
+                    ids.push(id);
+                }
+            }
+            ServerLine::Pong => match std::mem::replace(&mut self.resume, Resume::No) {
+                Resume::Listing(ids) => self.resumed_listing(ids)?,
+                Resume::Fetching(id) => self.game_gone(id)?,
+                Resume::No => {}
+            },
+            ServerLine::ResumedGame(game) => {
+                if let Resume::Fetching(id) = self.resume
+                    && id == game.id
+                {
+                    self.resume_game(game)?;
+                }
+            }
             ServerLine::OpenGames(games) => {
                 for g in games {
                     if !g.game_over && !g.challenge_accepted {

@@ -27,6 +27,39 @@
 //! (sent to every client when the list changes) and asks with `join_game_pending ID`; the game
 //! starts when the creator accepts. Squares are written as HTP writes them ([`super::htp`]):
 //! lower-case files on 11×11, upper case on 13×13; the attackers move first.
+//!
+//! # A dropped connection
+//!
+//! What the server (6.4.1) does when a player's connection ends without `logout` (read from its
+//! source, `src/bin/hnefatafl-server/main.rs`, and checked against the running server by
+//! tests/bot.rs):
+//!
+//! - The account is logged out at once (its reader sees the end of the stream). A game the
+//!   player had *opened* and nobody had joined yet is withdrawn if its clock is under a day
+//!   (a longer or untimed one stays open, in the player's name); a request to join is dropped.
+//! - A game **in progress survives**: nothing ends it, the opponent may go on moving, and the
+//!   absent player's clock keeps running (a timed game is lost on time, an untimed one after
+//!   seven days without a move). The server's messages for that game (the opponent's moves,
+//!   `generate_move`, `game_time`, `game_over`) go to the dead connection and are lost; they are
+//!   not queued.
+//! - Logging in again, the player gets `game ID generate_move ROLE` for **every** game in
+//!   progress in which they sit, whoever's turn it is (the server's `resume_games`), after the
+//!   other greetings (`initialize_display`, `version`, …). Nothing else about the game is
+//!   resent until the player asks: `resume_game_json ID` answers
+//!   `= resume_game_json {…}` ([`ResumedGame`]: the players, the board size, every move so far,
+//!   both clocks) and routes the game's messages to the new connection from then on. Without it
+//!   the player gets nothing more of the game. A game that ended while the player was away is no
+//!   longer in progress: no `generate_move` for it, and its result is not resent (the open-game
+//!   list only marks it over).
+//! - A server **restart** loses every game (open or in progress: they live only in memory) and
+//!   starts game ids again from where its data file left them (from 0 with
+//!   `--skip-the-data-file`, which also forgets the accounts). Accounts and ratings are kept in
+//!   the data file.
+//! - Logging in while the server still counts the account as logged in (it has not yet noticed
+//!   that the old connection died) is refused with `logged_in_already`; logging in again within
+//!   a second of a failed try, with `retried_too_soon` (the wait grows with each wrong password).
+//! - `ping` is answered `= ping`, in order with everything else the server sends that client:
+//!   after a login, the answer comes after all the `resume_games` lines.
 
 use crate::engine::Side;
 use serde_json::Value;
@@ -115,6 +148,28 @@ pub struct ServerGame {
     pub challenge_accepted: bool,
     /// Whether it has ended.
     pub game_over: bool,
+}
+
+/// A game in progress as the server resends it after a reconnection (`= resume_game_json`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ResumedGame {
+    /// Its id.
+    pub id: GameId,
+    /// The attackers' player.
+    pub attacker: String,
+    /// The defenders' player.
+    pub defender: String,
+    /// 7, 11 or 13.
+    pub board_size: u8,
+    /// Whether it is rated.
+    pub rated: bool,
+    /// Its clocks (the start time is the defenders' time at the first move, whole seconds).
+    pub time: TimeControl,
+    /// Both sides' time left, ms (attackers, defenders), in a timed game.
+    pub clocks: Option<(i64, i64)>,
+    /// The moves so far, attackers' first, as (from, to) squares written as the server writes
+    /// them (read them with [`super::htp::parse_square`]).
+    pub moves: Vec<(String, String)>,
 }
 
 /// A move as the server writes it.
@@ -211,6 +266,10 @@ pub enum ServerLine {
     OpenGames(Vec<ServerGame>),
     /// `= game`: the bot's move was played.
     MoveAccepted,
+    /// `= ping`: the answer to `ping` (after everything the server sent the bot before it).
+    Pong,
+    /// `= resume_game_json JSON`: a game in progress, resent on the bot's `resume_game_json ID`.
+    ResumedGame(ResumedGame),
     /// `? COMMAND REASON`: a command of the bot's refused (other than the login).
     Refused {
         /// The command refused (`game`, `join_game_pending`, …).
@@ -325,6 +384,47 @@ fn parse_games_updated(json: &str, line: &str) -> Result<ServerLine, String> {
     Ok(ServerLine::GamesUpdated { games, removed })
 }
 
+/// Reads a `resume_game_json` object (the server's `OpenTaflGame`): `moves` is one string of
+/// `FROM-TO` moves, each followed by `xSQUARE` for each capture, `---` for a resignation.
+fn parse_resumed_game(json: &str) -> Option<ResumedGame> {
+    let value: Value = serde_json::from_str(json).ok()?;
+    let text = |key: &str| value.get(key)?.as_str().map(str::to_string);
+    let board_size = match value.get("dim")?.as_u64()? {
+        n @ (7 | 11 | 13) => n as u8,
+        _ => return None,
+    };
+    let time = match value.get("time_control")? {
+        Value::Null => TimeControl::Untimed,
+        t => TimeControl::Fischer {
+            start_ms: t.get("main_time_seconds")?.as_u64()?.checked_mul(1000)?,
+            add_seconds: t.get("increment_length")?.as_u64()?,
+        },
+    };
+    let clocks = match value.get("time_remaining_ms") {
+        None | Some(Value::Null) => None,
+        Some(t) => Some((t.get("attackers")?.as_i64()?, t.get("defenders")?.as_i64()?)),
+    };
+    let mut moves = Vec::new();
+    for word in value.get("moves")?.as_str()?.split_ascii_whitespace() {
+        let play = word.split('x').next()?;
+        let (from, to) = play.split_once('-')?;
+        if from.is_empty() || to.is_empty() {
+            return None;
+        }
+        moves.push((from.to_string(), to.to_string()));
+    }
+    Some(ResumedGame {
+        id: value.get("id")?.as_u64()? as GameId,
+        attacker: text("attackers")?,
+        defender: text("defenders")?,
+        board_size,
+        rated: value.get("rated").and_then(Value::as_bool).unwrap_or(true),
+        time,
+        clocks,
+        moves,
+    })
+}
+
 /// The value of `key` in one game of RON text (`(id:0,attacker:Some("bob"),…)`): the text after
 /// `,key:` or `(key:` up to the next `,` or `)`.
 fn ron_field<'a>(game: &'a str, key: &str) -> Option<&'a str> {
@@ -433,6 +533,13 @@ pub fn parse_line(line: &str) -> Result<ServerLine, String> {
         }
         ["game", ..] => Err(format!("bad game line '{}'", shorten(line))),
         ["=", "game"] => Ok(ServerLine::MoveAccepted),
+        ["=", "ping", ..] => Ok(ServerLine::Pong),
+        ["=", "resume_game_json", ..] => {
+            let json = line.split_once("resume_game_json").map_or("", |(_, j)| j);
+            parse_resumed_game(json.trim())
+                .map(ServerLine::ResumedGame)
+                .ok_or_else(|| format!("unreadable resume_game_json: '{}'", shorten(line)))
+        }
         ["=", "game_time", ..] => {
             let json = line.split_once("game_time").map_or("", |(_, j)| j);
             let value: Value = serde_json::from_str(json.trim())
@@ -536,6 +643,13 @@ pub fn move_line(id: GameId, side: Side, from: &str, to: &str) -> String {
 /// The bot resigns: `game ID play ROLE resigns _`.
 pub fn resign_line(id: GameId, side: Side) -> String {
     format!("game {id} play {} resigns _", super::htp::role_name(side))
+}
+
+/// Asks the server to resend game `id` (after a reconnection) and to send its messages to this
+/// connection from now on: `resume_game_json ID`, answered with [`ServerLine::ResumedGame`]
+/// (or nothing at all when the game is not in progress).
+pub fn resume_line(id: GameId) -> String {
+    format!("resume_game_json {id}")
 }
 
 /// The line that logs in, with the password replaced by `<password>` (for logs).
@@ -733,6 +847,44 @@ mod tests {
     }
 
     #[test]
+    fn a_resumed_game_is_read() {
+        let line = r#"= resume_game_json {"id":3,"attackers":"bob","defenders":"skald","dim":11,"start":"/…/","time_control":{"main_time_seconds":900,"increment_length":10},"time_remaining_ms":{"attackers":880000,"defenders":890500,"last_move":"2026-12-01T12:00:00Z"},"moves":"d1-d2 f4-e4xe5 d2-d1","rated":false,"messages":[]}"#;
+        let ServerLine::ResumedGame(game) = parse_line(line).unwrap() else {
+            panic!("not resume_game_json");
+        };
+        assert_eq!(
+            game,
+            ResumedGame {
+                id: 3,
+                attacker: "bob".into(),
+                defender: "skald".into(),
+                board_size: 11,
+                rated: false,
+                time: TimeControl::Fischer {
+                    start_ms: 900_000,
+                    add_seconds: 10
+                },
+                clocks: Some((880_000, 890_500)),
+                moves: vec![
+                    ("d1".into(), "d2".into()),
+                    ("f4".into(), "e4".into()),
+                    ("d2".into(), "d1".into())
+                ],
+            }
+        );
+        let untimed = r#"= resume_game_json {"id":0,"attackers":"a","defenders":"b","dim":13,"start":"","time_control":null,"time_remaining_ms":null,"moves":"","rated":true,"messages":[]}"#;
+        let ServerLine::ResumedGame(game) = parse_line(untimed).unwrap() else {
+            panic!("not resume_game_json");
+        };
+        assert_eq!(
+            (game.time, game.clocks, game.moves.len(), game.board_size),
+            (TimeControl::Untimed, None, 0, 13)
+        );
+        assert_eq!(parse_line("= ping"), Ok(ServerLine::Pong));
+        assert_eq!(resume_line(3), "resume_game_json 3");
+    }
+
+    #[test]
     fn malformed_lines_of_known_kinds_are_errors() {
         for line in [
             "game x generate_move attacker",
@@ -744,6 +896,8 @@ mod tests {
             "= game_time {",
             "= games_updated []",
             "= new_game x",
+            "= resume_game_json {}",
+            r#"= resume_game_json {"id":0,"attackers":"a","defenders":"b","dim":12,"time_control":null,"moves":""}"#,
         ] {
             assert!(parse_line(line).is_err(), "{line}");
         }
