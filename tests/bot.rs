@@ -301,7 +301,8 @@ fn bots_play_whole_games_on_the_real_server() {
     let _ = std::fs::remove_dir_all(&home);
 }
 
-/// A stand-in server on a free port that answers the login, then sends `lines` and closes;
+/// A stand-in server on a free port that answers the login, then sends `lines` and closes
+/// (the bot runs with `--reconnect 0`, so it does not come back);
 /// returns the bot's exit status and output, and what the bot sent.
 fn against_fake_server(lines: &[&[u8]]) -> (bool, String, String) {
     use std::io::Write;
@@ -331,6 +332,8 @@ fn against_fake_server(lines: &[&[u8]]) -> (bool, String, String) {
             "skald",
             "--create",
             "--verbose",
+            "--reconnect",
+            "0",
         ],
         Some("fake-secret"),
     );
@@ -371,4 +374,271 @@ fn unreadable_server_lines_and_a_closed_connection_are_clear_errors() {
         text.contains("error: the server closed the connection"),
         "{text}"
     );
+}
+
+/// One end of a connection the stand-in server accepted.
+struct Peer {
+    reader: BufReader<TcpStream>,
+    writer: TcpStream,
+    /// Every line the bot sent on this connection.
+    got: Vec<String>,
+}
+
+impl Peer {
+    /// Reads lines until one starts with `prefix` and returns it; panics if the bot closes the
+    /// connection first.
+    fn expect(&mut self, prefix: &str) -> String {
+        loop {
+            let mut line = String::new();
+            let n = self.reader.read_line(&mut line).unwrap_or(0);
+            assert!(
+                n > 0,
+                "the bot closed the connection before sending '{prefix}…'; it sent:\n{}",
+                self.got.join("\n")
+            );
+            let line = line.trim_end().to_string();
+            self.got.push(line.clone());
+            if line.starts_with(prefix) {
+                return line;
+            }
+        }
+    }
+
+    fn send(&mut self, line: &str) {
+        use std::io::Write;
+        self.writer
+            .write_all(format!("{line}\n").as_bytes())
+            .unwrap();
+    }
+}
+
+type Script = Box<dyn FnOnce(&mut Peer) + Send>;
+
+/// A stand-in server on a free port that runs one script per connection it accepts, in order
+/// (closing the connection when the script returns), then stops listening. Returns its address
+/// and a handle that yields the lines the bot sent on each connection.
+fn scripted_server(scripts: Vec<Script>) -> (String, std::thread::JoinHandle<Vec<Vec<String>>>) {
+    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+    let address = listener.local_addr().unwrap().to_string();
+    let handle = std::thread::spawn(move || {
+        let mut sent = Vec::new();
+        let count = scripts.len();
+        for (i, script) in scripts.into_iter().enumerate() {
+            let (stream, _) = listener.accept().unwrap();
+            let mut peer = Peer {
+                reader: BufReader::new(stream.try_clone().unwrap()),
+                writer: stream,
+                got: Vec::new(),
+            };
+            script(&mut peer);
+            if i + 1 == count {
+                // Nobody listens any more: a reconnection is refused.
+                drop(listener);
+                let _ = peer.writer.shutdown(std::net::Shutdown::Both);
+                sent.push(peer.got);
+                break;
+            }
+            let _ = peer.writer.shutdown(std::net::Shutdown::Both);
+            sent.push(peer.got);
+        }
+        sent
+    });
+    (address, handle)
+}
+
+/// The first connection of the reconnection tests: skald logs in, opens game 5, bob joins,
+/// skald (attackers) makes its first move, and the server drops the connection. Returns the
+/// move as the server's `resume_game_json` writes it (`d1-d3`).
+fn game_then_drop(peer: &mut Peer) -> String {
+    peer.expect("32d9a140 login skald ");
+    peer.send("= login");
+    peer.expect("new_game ");
+    peer.send("= new_game 5");
+    peer.send("= challenge_requested 5");
+    peer.expect("join_game 5");
+    peer.send("= join_game skald bob unrated un-timed _ _ 11");
+    peer.send("game 5 generate_move attacker");
+    let line = peer.expect("game 5 play attacker ");
+    let words: Vec<&str> = line.split_whitespace().collect();
+    format!("{}-{}", words[4], words[5])
+}
+
+fn reconnecting_bot(address: &str, extra: &[&str]) -> Bot {
+    let mut args = vec![
+        "--server",
+        address,
+        "--user",
+        "skald",
+        "--create",
+        "--side",
+        "attackers",
+        "--clock",
+        "untimed",
+        "--depth",
+        "1",
+        "--hash",
+        "1",
+        "--verbose",
+    ];
+    args.extend(extra);
+    Bot::start(&args, Some("fake-secret"))
+}
+
+#[test]
+fn a_dropped_connection_is_reconnected_and_the_game_resumed() {
+    let (tx, rx) = channel();
+    let scripts: Vec<Script> = vec![
+        Box::new(move |peer| tx.send(game_then_drop(peer)).unwrap()),
+        Box::new(move |peer| {
+            let first = rx.recv().unwrap();
+            peer.expect("32d9a140 login skald fake-secret");
+            peer.send("= login");
+            peer.expect("ping");
+            // The server lists the games in progress, whoever's turn it is, before `= ping`.
+            peer.send("game 5 generate_move attacker");
+            peer.send("= ping");
+            peer.expect("resume_game_json 5");
+            peer.expect("ping");
+            peer.send(&format!(
+                r#"= resume_game_json {{"id":5,"attackers":"skald","defenders":"bob","dim":11,"start":"","time_control":null,"time_remaining_ms":null,"moves":"{first}","rated":false,"messages":[]}}"#
+            ));
+            peer.send("= ping");
+            peer.send("= game_over 5 attacker_wins");
+            peer.expect("logout");
+        }),
+    ];
+    let (address, server) = scripted_server(scripts);
+    let mut bot = reconnecting_bot(&address, &[]);
+    let ok = bot.finish(Duration::from_secs(120));
+    let text = bot.text();
+    let sent = server.join().expect("the stand-in server's script failed");
+    assert!(ok, "{text}");
+    assert!(
+        text.contains(
+            "skald bot: connection lost: the server closed the connection during game 5 (against \
+             bob); reconnecting in 1 s (attempt 1 of 10)"
+        ),
+        "{text}"
+    );
+    assert!(
+        text.contains(
+            "game 5 resumed after the reconnection: skald attacker against bob, 1 ply played, the \
+             defenders to move"
+        ),
+        "{text}"
+    );
+    assert!(text.contains("1 game: 1 won, 0 drawn, 0 lost"), "{text}");
+    // The listing's `generate_move` is not a turn: skald waits for bob's move.
+    assert!(
+        !sent[1].iter().any(|l| l.starts_with("game 5 play")),
+        "{:?}",
+        sent[1]
+    );
+    assert!(!text.contains("fake-secret"), "{text}");
+}
+
+#[test]
+fn a_game_gone_on_reconnection_is_lost_to_the_disconnect() {
+    let scripts: Vec<Script> = vec![
+        Box::new(|peer| {
+            game_then_drop(peer);
+        }),
+        Box::new(|peer| {
+            peer.expect("32d9a140 login skald fake-secret");
+            peer.send("= login");
+            peer.expect("ping");
+            // No game in progress: the server restarted, or the game ended meanwhile.
+            peer.send("= ping");
+            peer.expect("logout");
+        }),
+    ];
+    let (address, server) = scripted_server(scripts);
+    let mut bot = reconnecting_bot(&address, &[]);
+    let ok = bot.finish(Duration::from_secs(120));
+    let text = bot.text();
+    server.join().expect("the stand-in server's script failed");
+    assert!(ok, "{text}");
+    assert!(
+        text.contains("game 5 (against bob) is lost to the disconnect"),
+        "{text}"
+    );
+    assert!(
+        text.contains("1 game: 0 won, 0 drawn, 0 lost, 1 lost to a disconnect"),
+        "{text}"
+    );
+}
+
+#[test]
+fn with_reconnect_0_a_dropped_connection_ends_the_bot() {
+    let scripts: Vec<Script> = vec![Box::new(|peer| {
+        game_then_drop(peer);
+    })];
+    let (address, server) = scripted_server(scripts);
+    let mut bot = reconnecting_bot(&address, &["--reconnect", "0"]);
+    let ok = bot.finish(Duration::from_secs(60));
+    let text = bot.text();
+    server.join().expect("the stand-in server's script failed");
+    assert!(!ok, "{text}");
+    assert!(
+        text.contains("error: the server closed the connection during game 5 (against bob)"),
+        "{text}"
+    );
+    assert!(!text.contains("reconnecting"), "{text}");
+}
+
+#[test]
+fn reconnection_tries_are_bounded_and_a_failed_first_login_is_not_retried() {
+    // The server goes away for good: two tries (after 1 s and 2 s), then status 1.
+    let scripts: Vec<Script> = vec![Box::new(|peer| {
+        peer.expect("32d9a140 login skald ");
+        peer.send("= login");
+        peer.expect("new_game ");
+    })];
+    let (address, server) = scripted_server(scripts);
+    let mut bot = reconnecting_bot(&address, &["--reconnect", "2"]);
+    let ok = bot.finish(Duration::from_secs(60));
+    let text = bot.text();
+    server.join().expect("the stand-in server's script failed");
+    assert!(!ok, "{text}");
+    assert!(
+        text.contains(
+            "connection lost: the server closed the connection; reconnecting in 1 s (attempt 1 of 2)"
+        ),
+        "{text}"
+    );
+    assert!(
+        text.contains(&format!("connection lost: cannot connect to {address}: "))
+            && text.contains("reconnecting in 2 s (attempt 2 of 2)"),
+        "{text}"
+    );
+    assert!(
+        text.contains(&format!(
+            "error: the connection to {address} is lost and 2 tries to reconnect failed"
+        )),
+        "{text}"
+    );
+
+    // A wrong password at the start: status 1 at once, no retry.
+    let scripts: Vec<Script> = vec![Box::new(|peer| {
+        peer.expect("32d9a140 login skald ");
+        peer.send("? login multiple_possible_errors wrong_password");
+    })];
+    let (address, server) = scripted_server(scripts);
+    let mut bot = reconnecting_bot(&address, &[]);
+    let ok = bot.finish(Duration::from_secs(60));
+    let text = bot.text();
+    server.join().expect("the stand-in server's script failed");
+    assert!(!ok, "{text}");
+    assert!(text.contains("wrong_password"), "{text}");
+    assert!(!text.contains("reconnecting"), "{text}");
+
+    // No server at all at the start: status 1 at once.
+    let mut bot = reconnecting_bot(&address, &[]);
+    assert!(!bot.finish(Duration::from_secs(60)));
+    assert!(
+        bot.text().contains("error: cannot connect to"),
+        "{}",
+        bot.text()
+    );
+    assert!(!bot.text().contains("reconnecting"), "{}", bot.text());
 }

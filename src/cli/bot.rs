@@ -644,9 +644,14 @@ impl Bot {
         };
         let to_move = self.engine.session().side_to_move();
         eprintln!(
-            "skald bot: game {id} resumed after the reconnection: skald {} against {opponent}, {} plies played, the {} to move",
+            "skald bot: game {id} resumed after the reconnection: skald {} against {opponent}, {} {} played, the {} to move",
             htp::role_name(side),
             game.moves.len(),
+            if game.moves.len() == 1 {
+                "ply"
+            } else {
+                "plies"
+            },
             if to_move == Side::First {
                 "attackers"
             } else {
