@@ -29,6 +29,14 @@ use std::time::{Duration, Instant};
 
 const PORT: u16 = 49152;
 
+/// Held by each test that runs the real server: its port is fixed, and a test that restarts it
+/// must get it back.
+static REAL_SERVER: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
+fn real_server_lock() -> std::sync::MutexGuard<'static, ()> {
+    REAL_SERVER.lock().unwrap_or_else(|e| e.into_inner())
+}
+
 fn under_ci() -> bool {
     std::env::var("CI").is_ok_and(|v| !v.is_empty() && v != "false" && v != "0")
 }
@@ -106,17 +114,18 @@ impl Bot {
         }
     }
 
-    /// Reads lines until one satisfies `pred`; panics after `timeout` or at the end of output.
-    fn wait_for(&mut self, timeout: Duration, pred: impl Fn(&str) -> bool) {
+    /// Reads lines until one satisfies `pred` and returns it; panics after `timeout` or at the
+    /// end of output.
+    fn wait_for(&mut self, timeout: Duration, pred: impl Fn(&str) -> bool) -> String {
         let end = Instant::now() + timeout;
         loop {
             let left = end.saturating_duration_since(Instant::now());
             match self.lines.recv_timeout(left) {
                 Ok(line) => {
                     let hit = pred(&line);
-                    self.log.push(line);
+                    self.log.push(line.clone());
                     if hit {
-                        return;
+                        return line;
                     }
                 }
                 Err(e) => panic!(
@@ -193,6 +202,7 @@ fn bots_play_whole_games_on_the_real_server() {
     let Some(binary) = server_binary() else {
         return;
     };
+    let _lock = real_server_lock();
     let home = std::env::temp_dir().join(format!("skald-bot-test-{}", std::process::id()));
     std::fs::create_dir_all(&home).unwrap();
     let _server = start_server(&binary, &home);
@@ -641,4 +651,169 @@ fn reconnection_tries_are_bounded_and_a_failed_first_login_is_not_retried() {
         bot.text()
     );
     assert!(!bot.text().contains("reconnecting"), "{}", bot.text());
+}
+
+/// A TCP relay on a free port to the real server, whose connections the test can cut (a network
+/// failure, the server still up).
+struct Relay {
+    address: String,
+    live: std::sync::Arc<std::sync::Mutex<Vec<TcpStream>>>,
+}
+
+impl Relay {
+    fn start() -> Relay {
+        let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+        let address = listener.local_addr().unwrap().to_string();
+        let live = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
+        let streams = live.clone();
+        std::thread::spawn(move || {
+            for down in listener.incoming() {
+                let Ok(down) = down else { break };
+                // The server down: the bot sees its connection closed at once.
+                let Ok(up) = TcpStream::connect(("127.0.0.1", PORT)) else {
+                    continue;
+                };
+                let mut list = streams.lock().unwrap();
+                list.push(down.try_clone().unwrap());
+                list.push(up.try_clone().unwrap());
+                for (mut from, mut to) in [
+                    (down.try_clone().unwrap(), up.try_clone().unwrap()),
+                    (up, down),
+                ] {
+                    std::thread::spawn(move || {
+                        let _ = std::io::copy(&mut from, &mut to);
+                        let _ = to.shutdown(std::net::Shutdown::Both);
+                    });
+                }
+            }
+        });
+        Relay { address, live }
+    }
+
+    /// Cuts every connection through the relay.
+    fn cut(&self) {
+        for stream in self.live.lock().unwrap().drain(..) {
+            let _ = stream.shutdown(std::net::Shutdown::Both);
+        }
+    }
+}
+
+/// A player the test itself logs in directly to the real server (creating its account).
+fn log_in_player(name: &str) -> Peer {
+    let stream = TcpStream::connect(("127.0.0.1", PORT)).unwrap();
+    stream
+        .set_read_timeout(Some(Duration::from_secs(120)))
+        .unwrap();
+    let mut peer = Peer {
+        reader: BufReader::new(stream.try_clone().unwrap()),
+        writer: stream,
+        got: Vec::new(),
+    };
+    peer.send(&format!("32d9a140 create_account {name} player-secret"));
+    peer.expect("= login");
+    peer
+}
+
+/// The game id in skald's `opened game ID, …` line.
+fn opened_id(line: &str) -> String {
+    line.split("opened game ")
+        .nth(1)
+        .and_then(|rest| rest.split(',').next())
+        .unwrap_or_else(|| panic!("no game id in '{line}'"))
+        .to_string()
+}
+
+/// The test's player joins skald's game `id` as the attackers and plays d1-d2; skald answers.
+fn join_and_open(player: &mut Peer, id: &str) {
+    player.send(&format!("join_game_pending {id}"));
+    player.expect(&format!("game {id} generate_move attacker"));
+    player.send(&format!("game {id} play attacker d1 d2"));
+    player.expect(&format!("game {id} play defender "));
+}
+
+#[test]
+fn the_bot_reconnects_to_the_real_server_and_resumes_or_writes_off_its_game() {
+    let Some(binary) = server_binary() else {
+        return;
+    };
+    let _lock = real_server_lock();
+    let home = std::env::temp_dir().join(format!("skald-bot-reconnect-{}", std::process::id()));
+    std::fs::create_dir_all(&home).unwrap();
+    let server = start_server(&binary, &home);
+    let relay = Relay::start();
+    let mut player = log_in_player("tester");
+    let mut bot = Bot::start(
+        &[
+            "--server",
+            &relay.address,
+            "--user",
+            "skald-back",
+            "--create-account",
+            "--create",
+            "--side",
+            "defenders",
+            "--clock",
+            "untimed",
+            "--depth",
+            "1",
+            "--hash",
+            "1",
+            "--games",
+            "2",
+            "--verbose",
+        ],
+        Some("bot-secret-4"),
+    );
+    let wait = Duration::from_secs(120);
+
+    // Game 1: the connection is cut after a move each; the server keeps the game, the bot
+    // comes back, asks for it, and answers the player's next move (d2-d1, legal whatever
+    // skald played).
+    let id = opened_id(&bot.wait_for(wait, |l| l.contains("opened game ")));
+    join_and_open(&mut player, &id);
+    relay.cut();
+    player.send(&format!("game {id} play attacker d2 d1"));
+    bot.wait_for(wait, |l| {
+        l.contains(&format!("game {id} resumed after the reconnection"))
+    });
+    player.expect(&format!("game {id} play defender "));
+    player.send(&format!("game {id} play attacker resigns _"));
+    bot.wait_for(wait, |l| l.contains(&format!("game {id} over:")));
+
+    // Game 2: the server restarts (its games are lost; --skip-the-data-file also forgets the
+    // accounts, which --create-account makes again).
+    let id = opened_id(&bot.wait_for(wait, |l| l.contains("opened game ")));
+    join_and_open(&mut player, &id);
+    drop(player);
+    drop(server);
+    let _server = start_server(&binary, &home);
+    let ok = bot.finish(Duration::from_secs(300));
+    let text = bot.text();
+    println!("-- the bot:\n{text}");
+    assert!(ok, "{text}");
+    assert!(
+        text.contains("reconnecting in 1 s (attempt 1 of 10)"),
+        "{text}"
+    );
+    assert!(
+        text.contains("resumed after the reconnection: skald defender against tester, 3 plies played, the defenders to move")
+            || text.contains("resumed after the reconnection: skald defender against tester, 2 plies played, the attackers to move"),
+        "{text}"
+    );
+    assert!(text.contains("skald won"), "{text}");
+    assert!(
+        text.contains(&format!(
+            "game {id} (against tester) is lost to the disconnect"
+        )),
+        "{text}"
+    );
+    assert!(
+        text.contains("2 games: 1 won, 0 drawn, 0 lost, 1 lost to a disconnect"),
+        "{text}"
+    );
+    assert!(
+        !text.contains("bot-secret-4"),
+        "a password was printed:\n{text}"
+    );
+    let _ = std::fs::remove_dir_all(&home);
 }
