@@ -538,7 +538,10 @@ impl Bot {
                 Ok(()) => {
                     // The server answers `ping` after its `generate_move` line for each game
                     // in progress.
-                    self.conn.send("ping")?;
+                    if let Err(e) = self.conn.send("ping") {
+                        reason = format!("{e:#}");
+                        continue;
+                    }
                     self.resume = Resume::Listing(Vec::new());
                     return Ok(());
                 }
@@ -1091,6 +1094,13 @@ impl Bot {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn reconnection_waits_double_up_to_a_minute() {
+        let waits: Vec<u64> = (1..=9).map(backoff_seconds).collect();
+        assert_eq!(waits, [1, 2, 4, 8, 16, 32, 60, 60, 60]);
+        assert_eq!(backoff_seconds(1000), 60);
+    }
 
     #[test]
     fn clocks_are_read() {
