@@ -16,7 +16,8 @@ default being the value that variant uses: the family's set or the variant's own
 script keeps no copy of the list. The step sizes follow from each range (below).
 
 Each iteration perturbs every chosen value by +/- c_k (a random sign each), plays `--pairs` game
-pairs of theta+ against theta- (colours swapped on each opening), and moves theta along the
+pairs of theta+ against theta- (colours swapped on each opening; the openings a random sample of
+--openings drawn anew each iteration), and moves theta along the
 result (Spall's SPSA with the usual gain sequences a_k = a / (A + k + 1)^0.602,
 c_k = c / (k + 1)^0.101; c = max(1, range / 20) and a = range / 10 per value). It prints theta
 after every iteration and, at the end, the values to write into src/tuning.rs (or the game
@@ -25,10 +26,12 @@ skald's own, so the rules are judged by skald's library.
 """
 
 import argparse
+import os
 import random
 import re
 import subprocess
 import sys
+import tempfile
 
 TUNE_OPTION = re.compile(r"^option name Tune (\w+) type spin default (-?\d+) min (-?\d+) max (-?\d+)$")
 
@@ -56,8 +59,9 @@ def engine_spec(name, binary, values):
     return " ".join(fields)
 
 
-def play(args, plus, minus):
-    """Plays args.pairs game pairs of plus against minus; returns plus's score in [0, 1]."""
+def play(args, plus, minus, openings):
+    """Plays args.pairs game pairs of plus against minus from the book file `openings` (or the
+    start position); returns plus's score in [0, 1]."""
     cmd = [
         args.skald,
         "match",
@@ -68,8 +72,8 @@ def play(args, plus, minus):
         "--tc", args.tc,
         "--concurrency", str(args.concurrency),
     ]
-    if args.openings:
-        cmd += ["--openings", args.openings]
+    if openings:
+        cmd += ["--openings", openings]
     out = subprocess.run(cmd, capture_output=True, text=True)
     for line in out.stdout.splitlines():
         m = SCORE.match(line)
@@ -105,6 +109,16 @@ def main():
         k, v = item.split("=")
         theta[k] = float(v)
     rng = random.Random(args.seed)
+    # `skald match` plays a book from its first line: each iteration gets its own random sample
+    # of the book (one opening a pair), so that the values are not fitted to a few openings.
+    book = []
+    if args.openings:
+        with open(args.openings) as f:
+            book = [line for line in f if line.strip()]
+        if not book:
+            sys.exit(f"spsa: {args.openings} has no openings")
+    sample = tempfile.NamedTemporaryFile("w", suffix=".fens", delete=False)
+    sample.close()
     big_a = 0.1 * args.iterations
     for k in range(args.iterations):
         plus, minus, delta = {}, {}, {}
@@ -114,7 +128,10 @@ def main():
             delta[n] = rng.choice((-1, 1)) * c_k
             plus[n] = min(hi, max(lo, theta[n] + delta[n]))
             minus[n] = min(hi, max(lo, theta[n] - delta[n]))
-        score = play(args, plus, minus)
+        if book:
+            with open(sample.name, "w") as f:
+                f.writelines(rng.choice(book) for _ in range(args.pairs))
+        score = play(args, plus, minus, sample.name if book else None)
         for n in names:
             _, lo, hi = tunable[n]
             a_k = ((hi - lo) / 10) / (big_a + k + 1) ** 0.602
@@ -123,6 +140,7 @@ def main():
         shown = ", ".join(f"{n}={theta[n]:.1f}" for n in names)
         print(f"iteration {k + 1}: score {score:.3f}  {shown}", flush=True)
     print("tuned:", ", ".join(f"{n}: {round(theta[n])}" for n in names))
+    os.unlink(sample.name)
 
 
 if __name__ == "__main__":

@@ -186,8 +186,11 @@ impl EvalWeights {
 /// third round (`texel --quiet`) on those and 84 419 positions of games played with the second
 /// set: of 213 317 positions, the 139 739 where the side to move has no capture or escape, at any
 /// score below 5000 cp, held-out error 0.0836 → 0.0821 (+34.9 ± 27.0 Elo over round two, 400
-/// games at 2+0.02); tablut 62 643 positions of about 2000 games, 0.1498 → 0.1419. `decided`,
-/// `open_line_win` and `open_lines_double` are kept, `attacker` anchors the scale (100).
+/// games at 2+0.02); tablut 62 643 positions of about 2000 games, 0.1498 → 0.1419; ashton
+/// (Ashton Tablut, which had used the hand weights) 83 303 positions of games played with the
+/// hand weights, 0.1354 → 0.1270 (+18.3 ± 25.1 and +27.0 ± 26.1 Elo over the hand weights on two
+/// books, 400 games each at 2+0.02). `decided`, `open_line_win` and `open_lines_double` are
+/// kept, `attacker` anchors the scale (100).
 static VARIANT_WEIGHTS: &[(&str, EvalWeights)] = &[
     (
         "brandubh",
@@ -239,6 +242,32 @@ static VARIANT_WEIGHTS: &[(&str, EvalWeights)] = &[
             king_company: -22,
             threat_to_move: 54,
             threat_waiting: 31,
+        },
+    ),
+    (
+        "ashton",
+        EvalWeights {
+            defender: 145,
+            attacker: 100,
+            king_distance: -2,
+            open_line_win: 5000,
+            open_lines_double: 2500,
+            open_line_single: 83,
+            route: 21,
+            fork_to_move: -7,
+            fork_waiting: -6,
+            king_surrounded: 17,
+            escape_guard: 9,
+            mobility: 4,
+            decided: KING_VALUE,
+            guard_diagonal: -1,
+            guard_ring: 20,
+            cordon_diagonal: 0,
+            cordon_orthogonal: 1,
+            king_freedom: -10,
+            king_company: -22,
+            threat_to_move: 46,
+            threat_waiting: 17,
         },
     ),
 ];
