@@ -67,10 +67,17 @@
 mod accumulator;
 mod format;
 mod kernels;
+mod patterns;
 
 pub use accumulator::{Accumulator, AtaxxEval};
 pub use format::{
-    EMBEDDED_NAME, FILE_LEN, HEADER_LEN, MAGIC, NetworkError, VERSION, embedded, load_network,
+    EMBEDDED_NAME, FILE_LEN, HEADER_LEN, MAGIC, NetworkError, PATTERN_HEADER_LEN, PATTERN_VERSION,
+    VERSION, embedded, load_network, pattern_file_len,
+};
+pub use patterns::{
+    Activation, FEATURE_SET_WINDOWS_2X2, HIDDEN_MULTIPLE, MAX_HIDDEN, NUM_PATTERN_FEATURES,
+    PATTERN_BLOCKED, PatternNetwork, WINDOW_STATES, WINDOWS, pattern_features, patterns_of,
+    window_base, window_squares, window_state,
 };
 
 use super::bitboard::{NUM_SQUARES, Squares};
@@ -170,8 +177,8 @@ impl Network {
     /// of `side_to_move`. Integer arithmetic only; the two loops over `HIDDEN` vectorise.
     #[inline]
     pub fn evaluate(&self, acc: &Accumulator, side_to_move: Side) -> i32 {
-        let us = &acc.v[side_to_move.index()];
-        let them = &acc.v[side_to_move.index() ^ 1];
+        let us = acc.half(side_to_move.index());
+        let them = acc.half(side_to_move.index() ^ 1);
         let sum = crelu_dot(us, &self.w2[0]).wrapping_add(crelu_dot(them, &self.w2[1]));
         let out = sum.wrapping_add(self.b2) as i64;
         (out * self.scale as i64 / (QA * QB) as i64) as i32
