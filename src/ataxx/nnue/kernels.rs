@@ -104,6 +104,37 @@ pub(super) fn fused_rows(out: &mut [i16], base: &[i16], adds: &[&[i16]], subs: &
     }
 }
 
+/// [`fused_rows`] for a hidden size `H` known when compiling (the rows' lengths checked once,
+/// the chunks' loops unrolled); the pattern network calls it for its common sizes.
+#[inline(always)]
+pub(super) fn fused_rows_fixed<const H: usize>(
+    out: &mut [i16],
+    base: &[i16],
+    adds: &[&[i16]],
+    subs: &[&[i16]],
+) {
+    const WIDE: usize = 64;
+    let out: &mut [i16; H] = out.try_into().expect("accumulator length");
+    let base: &[i16; H] = base.try_into().expect("accumulator length");
+    for c in (0..H).step_by(WIDE) {
+        let mut r = [0i16; WIDE];
+        r.copy_from_slice(&base[c..c + WIDE]);
+        for row in adds {
+            let row: &[i16; H] = (*row).try_into().expect("row length");
+            for i in 0..WIDE {
+                r[i] = r[i].wrapping_add(row[c + i]);
+            }
+        }
+        for row in subs {
+            let row: &[i16; H] = (*row).try_into().expect("row length");
+            for i in 0..WIDE {
+                r[i] = r[i].wrapping_sub(row[c + i]);
+            }
+        }
+        out[c..c + WIDE].copy_from_slice(&r);
+    }
+}
+
 /// `acc += row` (wrapping), any equal lengths.
 #[inline(always)]
 pub(super) fn add_slice(acc: &mut [i16], row: &[i16]) {

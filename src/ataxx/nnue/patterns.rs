@@ -5,7 +5,9 @@
 use super::super::bitboard::{Bitboard, NUM_SQUARES, SINGLE, Squares};
 use super::super::mv::Move;
 use super::super::position::Position;
-use super::kernels::{CHUNK, add_slice, crelu_dot_slice, fused_rows, screlu_dot_slice};
+use super::kernels::{
+    CHUNK, add_slice, crelu_dot_slice, fused_rows, fused_rows_fixed, screlu_dot_slice,
+};
 use super::{Accumulator, QA, QB};
 use crate::game::Side;
 
@@ -285,12 +287,14 @@ impl PatternNetwork {
         let h = self.hidden;
         let u = us.index();
         for (p, side) in [(0, u), (1, u ^ 1)] {
-            fused_rows(
-                &mut child.v[side][..h],
-                &parent.v[side][..h],
-                &adds[p][..n],
-                &subs[p][..n],
-            );
+            let (out, base) = (&mut child.v[side][..h], &parent.v[side][..h]);
+            let (adds, subs) = (&adds[p][..n], &subs[p][..n]);
+            match h {
+                128 => fused_rows_fixed::<128>(out, base, adds, subs),
+                256 => fused_rows_fixed::<256>(out, base, adds, subs),
+                512 => fused_rows_fixed::<512>(out, base, adds, subs),
+                _ => fused_rows(out, base, adds, subs),
+            }
         }
     }
 
