@@ -626,7 +626,128 @@ fn run(args: Args) -> Result<()> {
 
 #[cfg(test)]
 mod tests {
-    use super::symmetries;
+    use super::*;
+
+    fn args(extra: &[&str]) -> Args {
+        let mut argv = vec!["skald-trainer", "--data", "d.txt", "--output", "n.nnue"];
+        argv.extend_from_slice(extra);
+        Args::parse_from(argv)
+    }
+
+    #[test]
+    fn arguments_the_files_cannot_hold_are_refused() {
+        assert!(check_args(&args(&[])).is_ok());
+        assert!(check_args(&args(&["--arch", "patterns", "--hidden", "512"])).is_ok());
+        for bad in [
+            &["--hidden", "256"][..],
+            &["--activation", "screlu"],
+            &["--arch", "patterns", "--hidden", "100"],
+            &["--arch", "patterns", "--hidden", "544"],
+            &["--validation", "0"],
+            &["--val-fraction", "1.5"],
+        ] {
+            assert!(check_args(&args(bad)).is_err(), "{bad:?}");
+        }
+    }
+
+    /// The quantised network evaluates as the float one, within a few centipawns, for both
+    /// architectures and activations (so the file's arithmetic is the trainer's).
+    #[test]
+    fn quantised_networks_match_the_float_ones() {
+        let positions: Vec<Position> = [
+            "x5o/7/7/7/7/7/o5x x 0 1",
+            "x5o/7/2-1-2/7/2-1-2/7/o5x o 0 1",
+            "xx4o/xxo4/2-1-2/3x3/2-1-2/7/o4ox x 0 5",
+            "ooo4/oxxo3/1xx4/7/3-3/5xx/o4xx o 3 9",
+        ]
+        .iter()
+        .map(|f| Position::start().with_fen(f).unwrap())
+        .collect();
+        let samples: Vec<Sample> = positions
+            .iter()
+            .map(|&pos| Sample { pos, target: 0.5 })
+            .collect();
+        let dev = Device::Cpu;
+        for extra in [
+            &["--arch", "v1"][..],
+            &["--arch", "patterns", "--hidden", "64"],
+            &[
+                "--arch",
+                "patterns",
+                "--hidden",
+                "96",
+                "--activation",
+                "screlu",
+            ],
+        ] {
+            let a = args(extra);
+            let mut rng = rand::rngs::StdRng::seed_from_u64(3);
+            let model = Model::new(&a, &mut rng, &dev).unwrap();
+            model.clip().unwrap();
+            let net = model.quantise(a.k).unwrap();
+            let (inputs, _) = batch_tensors(a.arch, &samples, &dev, None).unwrap();
+            let float: Vec<f32> = model
+                .forward(&inputs)
+                .unwrap()
+                .flatten_all()
+                .unwrap()
+                .to_vec1()
+                .unwrap();
+            for (s, y) in samples.iter().zip(float) {
+                let q = net.evaluate_position(&s.pos);
+                let f = y * a.k as f32;
+                assert!(
+                    (q as f32 - f).abs() < 10.0,
+                    "{extra:?} {}: {q} vs {f}",
+                    s.pos.fen()
+                );
+            }
+        }
+    }
+
+    /// A symmetry of the board maps the pattern features of a position to those of its image
+    /// (computed from the image's FEN, not from permuted bitboards).
+    #[test]
+    fn pattern_features_follow_the_symmetries() {
+        let pos = Position::start()
+            .with_fen("xx4o/xxo4/2-1-2/3x3/2-1-2/7/o4ox x 0 5")
+            .unwrap();
+        let side = pos.side_to_move();
+        for perm in symmetries() {
+            let image = |bb: Bitboard| permute(bb, &perm);
+            let mut board = [['1'; 7]; 7];
+            for (bb, c) in [
+                (image(pos.stones(side)), 'x'),
+                (image(pos.stones(side.opponent())), 'o'),
+                (image(pos.blocked()), '-'),
+            ] {
+                for sq in skald::ataxx::bitboard::Squares(bb) {
+                    board[sq.index() / 7][sq.index() % 7] = c;
+                }
+            }
+            let placement: Vec<String> = (0..7)
+                .rev()
+                .map(|r| board[r].iter().collect::<String>())
+                .collect();
+            let fen = format!("{} x 0 1", placement.join("/"));
+            let fen = fen
+                .replace("1111111", "7")
+                .replace("111111", "6")
+                .replace("11111", "5")
+                .replace("1111", "4")
+                .replace("111", "3")
+                .replace("11", "2");
+            let img = Position::start().with_fen(&fen).unwrap();
+            let from_bits: Vec<usize> = nnue::pattern_features(
+                image(pos.stones(side)),
+                image(pos.stones(side.opponent())),
+                image(pos.blocked()),
+            )
+            .collect();
+            let from_fen: Vec<usize> = nnue::patterns_of(&img, img.side_to_move()).collect();
+            assert_eq!(from_bits, from_fen, "{fen}");
+        }
+    }
 
     /// Each symmetry is a permutation that keeps Chebyshev distances (so clones stay clones and
     /// jumps stay jumps), and the 8 are distinct.
