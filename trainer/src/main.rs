@@ -335,7 +335,7 @@ fn normal(rng: &mut rand::rngs::StdRng, n: usize, std: f32) -> Vec<f32> {
 
 /// The quantised network of either format.
 enum Quantised {
-    V1(nnue::Network),
+    V1(Box<nnue::Network>),
     Patterns(nnue::PatternNetwork),
 }
 
@@ -466,10 +466,10 @@ impl Model {
         let w2 = q16(&self.w2, QB)?;
         let b2 = (Model::values(&self.b2)?[0] * (QA * QB) as f32).round() as i32;
         Ok(match self.arch {
-            Arch::V1 => Quantised::V1(
+            Arch::V1 => Quantised::V1(Box::new(
                 nnue::Network::from_parts(&w1, &b1, &w2, b2, k)
                     .context("the network's sizes do not match the nnue module")?,
-            ),
+            )),
             Arch::Patterns => Quantised::Patterns(
                 nnue::PatternNetwork::from_parts(
                     self.hidden,
@@ -510,7 +510,7 @@ fn check_args(args: &Args) -> Result<()> {
         Arch::Patterns
             if args.hidden == 0
                 || args.hidden > nnue::MAX_HIDDEN
-                || args.hidden % nnue::HIDDEN_MULTIPLE != 0 =>
+                || !args.hidden.is_multiple_of(nnue::HIDDEN_MULTIPLE) =>
         {
             bail!(
                 "--hidden must be a multiple of {} from {} to {}",

@@ -326,7 +326,7 @@ impl PatternNetwork {
 
 /// Whether `hidden` is a hidden size a pattern network may have.
 pub(super) fn valid_hidden(hidden: usize) -> bool {
-    hidden > 0 && hidden <= MAX_HIDDEN && hidden % HIDDEN_MULTIPLE == 0
+    hidden > 0 && hidden <= MAX_HIDDEN && hidden.is_multiple_of(HIDDEN_MULTIPLE)
 }
 
 #[cfg(test)]
@@ -387,7 +387,7 @@ pub(crate) mod tests {
     #[test]
     fn windows_cover_the_board() {
         // Corner squares are in 1 window, edge squares in 2, inner squares in 4.
-        for sq in 0..NUM_SQUARES {
+        for (sq, windows) in WINDOWS_OF.iter().enumerate() {
             let (r, f) = (sq / 7, sq % 7);
             let edges = [r == 0 || r == 6, f == 0 || f == 6];
             let expected = match edges {
@@ -395,7 +395,7 @@ pub(crate) mod tests {
                 [true, false] | [false, true] => 2,
                 [false, false] => 4,
             };
-            assert_eq!(WINDOWS_OF[sq].count_ones(), expected, "square {sq}");
+            assert_eq!(windows.count_ones(), expected, "square {sq}");
         }
         // Every state is reachable and distinct.
         let mut seen = [false; WINDOW_STATES];
