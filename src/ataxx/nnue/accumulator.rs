@@ -105,6 +105,15 @@ impl crate::eval::Evaluator<Position, Move> for AtaxxEval {
     }
 
     #[inline]
+    fn copy_for_null_move(&self, parent_acc: &Accumulator, child_acc: &mut Accumulator) {
+        match self {
+            AtaxxEval::Network { .. } => child_acc.copy_used(parent_acc, HIDDEN),
+            AtaxxEval::Patterns { net, .. } => child_acc.copy_used(parent_acc, net.hidden()),
+            AtaxxEval::Hand => {}
+        }
+    }
+
+    #[inline]
     fn evaluate(&self, pos: &Position, acc: &Accumulator) -> i32 {
         match self {
             AtaxxEval::Hand => super::super::eval::evaluate(pos),
@@ -131,36 +140,60 @@ impl crate::eval::Evaluator<Position, Move> for AtaxxEval {
     }
 }
 
-/// The hidden layer's values before activation for both perspectives: `v[0]` seen from `x`,
-/// `v[1]` from `o` (units of `1/QA`), room for [`MAX_HIDDEN`] values each, of which a network
-/// uses the first `hidden` (128 for a format-1 network; the rest stay as they were, zero from
-/// [`Accumulator::default`]). 2 KiB, aligned for vector loads; `Copy`, so a search can keep one
-/// per ply.
+/// The hidden layer's values before activation for both perspectives, `x`'s then `o`'s
+/// (units of `1/QA`), room for [`MAX_HIDDEN`] values each. A network of `hidden` neurons
+/// (128 for a format-1 network) keeps perspective `i` in `v[i * hidden..(i + 1) * hidden]`:
+/// the values in use are the first `2 × hidden`, contiguous (512 bytes for 128), whatever the
+/// room; the rest stay as they were (zero from [`Accumulator::default`]). 2 KiB, aligned for
+/// vector loads; `Copy`, so a search can keep one per ply.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 #[repr(C, align(64))]
 pub struct Accumulator {
-    pub(super) v: [[i16; MAX_HIDDEN]; 2],
+    pub(super) v: [i16; 2 * MAX_HIDDEN],
 }
 
 /// All zeros (not any position's accumulator: [`Accumulator::refresh`] makes one).
 impl Default for Accumulator {
     fn default() -> Self {
         Accumulator {
-            v: [[0; MAX_HIDDEN]; 2],
+            v: [0; 2 * MAX_HIDDEN],
         }
     }
 }
 
 impl Accumulator {
-    /// The first [`HIDDEN`] values of perspective `i` (a format-1 network's accumulator).
+    /// The [`HIDDEN`] values of perspective `i` of a format-1 network.
     #[inline(always)]
     pub(super) fn half(&self, i: usize) -> &[i16; HIDDEN] {
-        self.v[i].first_chunk().expect("HIDDEN <= MAX_HIDDEN")
+        self.v[i * HIDDEN..]
+            .first_chunk()
+            .expect("2 * HIDDEN <= 2 * MAX_HIDDEN")
     }
 
     #[inline(always)]
     fn half_mut(&mut self, i: usize) -> &mut [i16; HIDDEN] {
-        self.v[i].first_chunk_mut().expect("HIDDEN <= MAX_HIDDEN")
+        self.v[i * HIDDEN..]
+            .first_chunk_mut()
+            .expect("2 * HIDDEN <= 2 * MAX_HIDDEN")
+    }
+
+    /// The `hidden` values of perspective `i` of a network of `hidden` neurons.
+    #[inline(always)]
+    pub(super) fn side(&self, i: usize, hidden: usize) -> &[i16] {
+        &self.v[i * hidden..(i + 1) * hidden]
+    }
+
+    /// The `hidden` values of perspective `i` of a network of `hidden` neurons, to write.
+    #[inline(always)]
+    pub(super) fn side_mut(&mut self, i: usize, hidden: usize) -> &mut [i16] {
+        &mut self.v[i * hidden..(i + 1) * hidden]
+    }
+
+    /// Copies the values a network of `hidden` neurons uses (the first `2 × hidden`) from
+    /// `from`: a pass or a null move, which leave the stones as they were.
+    #[inline(always)]
+    pub(super) fn copy_used(&mut self, from: &Accumulator, hidden: usize) {
+        self.v[..2 * hidden].copy_from_slice(&from.v[..2 * hidden]);
     }
 
     /// The accumulators of `pos` computed from scratch.
@@ -223,7 +256,7 @@ impl Accumulator {
         let us = pos.side;
         let (to, from) = match mv {
             Move::Pass => {
-                *self = *parent;
+                self.copy_used(parent, HIDDEN);
                 return;
             }
             Move::Clone { to } => (to.index(), None),

@@ -214,7 +214,7 @@ impl PatternNetwork {
     pub fn refresh(&self, acc: &mut Accumulator, pos: &Position) {
         let h = self.hidden;
         for side in [Side::First, Side::Second] {
-            let v = &mut acc.v[side.index()][..h];
+            let v = acc.side_mut(side.index(), h);
             v.copy_from_slice(&self.b1);
             for f in patterns_of(pos, side) {
                 add_slice(v, self.row(f));
@@ -246,7 +246,7 @@ impl PatternNetwork {
         let us = pos.side;
         let (to, from) = match mv {
             Move::Pass => {
-                *child = *parent;
+                child.copy_used(parent, self.hidden);
                 return;
             }
             Move::Clone { to } => (to.index(), 0),
@@ -287,7 +287,7 @@ impl PatternNetwork {
         let h = self.hidden;
         let u = us.index();
         for (p, side) in [(0, u), (1, u ^ 1)] {
-            let (out, base) = (&mut child.v[side][..h], &parent.v[side][..h]);
+            let (out, base) = (child.side_mut(side, h), parent.side(side, h));
             let (adds, subs) = (&adds[p][..n], &subs[p][..n]);
             match h {
                 128 => fused_rows_fixed::<128>(out, base, adds, subs),
@@ -303,8 +303,8 @@ impl PatternNetwork {
     #[inline]
     pub fn evaluate(&self, acc: &Accumulator, side_to_move: Side) -> i32 {
         let h = self.hidden;
-        let us = &acc.v[side_to_move.index()][..h];
-        let them = &acc.v[side_to_move.index() ^ 1][..h];
+        let us = acc.side(side_to_move.index(), h);
+        let them = acc.side(side_to_move.index() ^ 1, h);
         let (w_us, w_them) = self.w2.split_at(h);
         let out: i64 = match self.activation {
             Activation::CReLU => {
