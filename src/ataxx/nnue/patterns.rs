@@ -235,7 +235,11 @@ impl PatternNetwork {
     /// (at most 16 windows around `to`, 4 around `from`), and each is updated once per
     /// perspective: its old state's row subtracted, its new state's row added, all in one pass
     /// over each perspective's values. Blocked squares never change.
-    #[inline]
+    ///
+    /// Never inlined: the search's move loop, which calls the format-1 update inline, stays
+    /// as small as it was without pattern networks (their update is long enough for a call
+    /// not to count).
+    #[inline(never)]
     pub fn apply_move(
         &self,
         child: &mut Accumulator,
@@ -299,8 +303,9 @@ impl PatternNetwork {
     }
 
     /// The evaluation of the position whose accumulators are `acc`, in centipawns from the view
-    /// of `side_to_move`. Integer arithmetic only.
-    #[inline]
+    /// of `side_to_move`. Integer arithmetic only. Never inlined, as
+    /// [`PatternNetwork::apply_move`].
+    #[inline(never)]
     pub fn evaluate(&self, acc: &Accumulator, side_to_move: Side) -> i32 {
         let h = self.hidden;
         let us = acc.side(side_to_move.index(), h);
