@@ -145,6 +145,9 @@ pub use format::{
     EMBEDDED_NAME, FILE_LEN, HEADER_LEN, MAGIC, NetworkError, PATTERN_HEADER_LEN, PATTERN_VERSION,
     VERSION, embedded, load_network, pattern_file_len,
 };
+/// A pattern network with random weights, for the search's tests.
+#[cfg(test)]
+pub(crate) use patterns::tests::random_pattern_network;
 pub use patterns::{
     Activation, FEATURE_SET_WINDOWS_2X2, HIDDEN_MULTIPLE, MAX_HIDDEN, NUM_PATTERN_FEATURES,
     PATTERN_BLOCKED, PatternNetwork, WINDOW_STATES, WINDOWS, pattern_features, patterns_of,
