@@ -91,7 +91,8 @@
 //!   ([`FEATURE_SET_WINDOWS_2X2`] = 1) names this set, so that others (4×2 tuples, 256 states)
 //!   can be added as new ids.
 //! - **Accumulator**: the same [`Accumulator`] (room for 512 values per perspective; a
-//!   format-1 network uses the first 128), `b1 + Σ W1[f]` per perspective. A move changes the
+//!   network of `H` hidden neurons uses the first `2 × H`, each perspective's `H` in a row, so
+//!   that a small network's values stay together), `b1 + Σ W1[f]` per perspective. A move changes the
 //!   squares `to`, the flipped stones (all within one step of `to`) and, for a jump, `from`;
 //!   exactly the windows holding one of them change state, at most 16 around `to` and 4 around
 //!   `from`. [`PatternNetwork::apply_move`] updates each such window once per perspective
