@@ -7,8 +7,9 @@
 //!   (incremental: for a network, the rows of the features that changed);
 //! - [`Evaluator::evaluate`] scores a position from its accumulator.
 //!
-//! A null move keeps the placement, so the search copies the parent's accumulator for it (the
-//! side to move, which the evaluation reads from the position, is what changes).
+//! A null move keeps the placement, so the search copies the parent's accumulator for it
+//! ([`Evaluator::copy_for_null_move`]; the side to move, which the evaluation reads from the
+//! position, is what changes).
 //!
 //! This is the bottom layer: it names no game and imports nothing of the crate. [`Evaluator`]
 //! is generic over the position and move types; the game trait (`crate::game`) says which
@@ -43,6 +44,19 @@ pub trait Evaluator<P, M>: Send + Sync + 'static {
         parent_acc: &Self::Accumulator,
         child_acc: &mut Self::Accumulator,
     );
+
+    /// Sets `child_acc` to the accumulator after a null move from the position whose
+    /// accumulator is `parent_acc`: the placement is unchanged, so are the values. A clone by
+    /// default; an evaluator whose accumulator has more room than its network uses copies only
+    /// what it uses.
+    #[inline]
+    fn copy_for_null_move(
+        &self,
+        parent_acc: &Self::Accumulator,
+        child_acc: &mut Self::Accumulator,
+    ) {
+        child_acc.clone_from(parent_acc);
+    }
 
     /// The static evaluation of `pos`, whose accumulator is `acc`, in centipawns from the side
     /// to move's view.

@@ -1,7 +1,8 @@
 //! The search stack: one entry per ply of the current path (Stockfish's `Stack`, Viridithas's
 //! `StackEntry`), with what a node keeps for itself (its moves, their ordering, its principal
 //! variation, its killers) and what it leaves for the plies below (its static evaluation, the
-//! move that led to the child, the evaluation's accumulator).
+//! move that led to the child), and the evaluation's accumulators, one per ply, kept apart in
+//! their own array ([`new_accumulators`]) so that the entries stay small.
 
 use super::ordering::{MoveKind, NO_ROW};
 use super::types::MAX_PLY;
@@ -13,8 +14,6 @@ pub(super) type Acc<G> = <<G as Game>::Eval as Evaluator<G, <G as Game>::Move>>:
 
 /// What the search keeps for one ply of the current path.
 pub(super) struct StackEntry<G: Game> {
-    /// The evaluation's accumulator of the position at this ply.
-    pub(super) acc: Acc<G>,
     /// Static evaluation of the position at this ply (for "improving").
     pub(super) static_eval: i32,
     /// Code of the move that led to this ply's position (0 at the root and after a null move).
@@ -46,7 +45,6 @@ pub(super) struct StackEntry<G: Game> {
 impl<G: Game> Default for StackEntry<G> {
     fn default() -> Self {
         StackEntry {
-            acc: Default::default(),
             static_eval: 0,
             came_by: 0,
             cont_row: NO_ROW,
@@ -64,4 +62,10 @@ impl<G: Game> Default for StackEntry<G> {
 /// A fresh stack for one search: an entry for each ply from the root (0) to [`MAX_PLY`].
 pub(super) fn new_stack<G: Game>() -> Vec<StackEntry<G>> {
     (0..MAX_PLY + 1).map(|_| StackEntry::default()).collect()
+}
+
+/// Fresh accumulators for one search, one for each ply from the root (0) to [`MAX_PLY`]: the
+/// accumulator of the position at that ply of the current path.
+pub(super) fn new_accumulators<G: Game>() -> Vec<Acc<G>> {
+    (0..MAX_PLY + 1).map(|_| Acc::<G>::default()).collect()
 }

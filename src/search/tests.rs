@@ -10,7 +10,8 @@ use super::worker::Worker;
 use super::*;
 use crate::game::{RepetitionRule, Side};
 
-/// Searches through [`crate::engine::Engine`] with each evaluation: every evaluation in
+/// Searches through [`crate::engine::Engine`] with each evaluation (Ataxx: the embedded
+/// network, the hand-written evaluation, two pattern networks): every evaluation in
 /// the search checks its incremental accumulator against a refresh (`Worker::evaluate`
 /// under `cfg(test)`).
 #[test]
@@ -23,7 +24,20 @@ fn incremental_accumulators_equal_refreshes_in_the_search() {
         Some("x1x3o/3o1oo/4o1o/6o/3oxo1/1o1x3/o2xx2 o 2 15"),
         Some("xxxxooo/xxxxooo/xxxoooo/xxxoooo/xxxxooo/xxxoooo/xxx3o x 0 30"),
     ];
-    for eval_file in ["<default>", "hand"] {
+    // Pattern networks (file format 2): one of a size that is no power of two, and one of the
+    // largest size, whose accumulators fill all of their room.
+    use crate::ataxx::nnue::{Activation, random_pattern_network};
+    let dir = std::env::temp_dir().join(format!("skald-search-patterns-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let mut files = Vec::new();
+    for (hidden, activation) in [(96, Activation::SCReLU), (512, Activation::CReLU)] {
+        let path = dir.join(format!("patterns-{hidden}.nnue"));
+        let net = random_pattern_network(hidden as u64, hidden, activation);
+        std::fs::write(&path, net.to_bytes()).unwrap();
+        files.push(path.to_str().unwrap().to_string());
+    }
+    let eval_files = ["<default>", "hand", &files[0], &files[1]];
+    for eval_file in eval_files {
         let mut engine = Engine::new().unwrap();
         engine.set_variant(Variant::Ataxx);
         engine.set_option("EvalFile", eval_file).unwrap();
@@ -34,9 +48,10 @@ fn incremental_accumulators_equal_refreshes_in_the_search() {
                 ..Limits::default()
             };
             let r = engine.search(&limits, &mut |_| {});
-            assert!(r.unwrap().best_move.is_some(), "{fen:?}");
+            assert!(r.unwrap().best_move.is_some(), "{eval_file} {fen:?}");
         }
     }
+    std::fs::remove_dir_all(&dir).unwrap();
     // A tafl game too (its accumulator is `()`), with null moves.
     let mut engine = Engine::new().unwrap();
     engine.set_variant(Variant::Tablut);

@@ -33,6 +33,9 @@ pub(super) struct Worker<'a, G: Game> {
     pub(super) path: GamePath,
     /// The search stack: one entry per ply of the current path, the root's first.
     pub(super) stack: Vec<StackEntry<G>>,
+    /// The evaluation's accumulator of the position at each ply of the current path (beside
+    /// the stack, whose entries stay small).
+    pub(super) accs: Vec<Acc<G>>,
     /// The game's [`Game::history_index_count`], `n`, when the continuation history is on (0
     /// when it is off): the continuation history has `n × n` entries.
     pub(super) cont_n: usize,
@@ -80,8 +83,9 @@ impl<'a, G: Game> Worker<'a, G> {
         };
         data.size_cont_history(cont_n);
         let eval = root.evaluator(&shared.eval);
-        let mut stack = stack::new_stack::<G>();
-        eval.refresh(root, &mut stack[0].acc);
+        let stack = stack::new_stack::<G>();
+        let mut accs = stack::new_accumulators::<G>();
+        eval.refresh(root, &mut accs[0]);
         let lmr = (0..MAX_PLY)
             .map(|d| {
                 let mut row = [0u8; 64];
@@ -103,6 +107,7 @@ impl<'a, G: Game> Worker<'a, G> {
             aborted: false,
             path: GamePath::new(history, root),
             stack,
+            accs,
             cont_n,
             excluded: Vec::new(),
             root_found: None,
@@ -122,15 +127,12 @@ impl<'a, G: Game> Worker<'a, G> {
         {
             let mut fresh = Acc::<G>::default();
             self.eval.refresh(pos, &mut fresh);
-            assert_eq!(
-                self.stack[ply].acc, fresh,
-                "accumulator at ply {ply} of {pos:?}"
-            );
+            assert_eq!(self.accs[ply], fresh, "accumulator at ply {ply} of {pos:?}");
         }
         if Self::NO_ACC {
             return Self::clamp_eval(self.eval.evaluate(pos, &Acc::<G>::default()));
         }
-        Self::clamp_eval(self.eval.evaluate(pos, &self.stack[ply].acc))
+        Self::clamp_eval(self.eval.evaluate(pos, &self.accs[ply]))
     }
 
     /// The evaluation keeps no accumulator (a hand-written one): the search skips the
@@ -143,9 +145,8 @@ impl<'a, G: Game> Worker<'a, G> {
         if Self::NO_ACC {
             return;
         }
-        let (head, tail) = self.stack.split_at_mut(ply + 1);
-        self.eval
-            .update(pos, mv, child, &head[ply].acc, &mut tail[0].acc);
+        let (head, tail) = self.accs.split_at_mut(ply + 1);
+        self.eval.update(pos, mv, child, &head[ply], &mut tail[0]);
     }
 
     /// Makes `mv` in `pos` (at `ply`) as the search goes down: the child, its accumulator, its
@@ -171,7 +172,8 @@ impl<'a, G: Game> Worker<'a, G> {
         child.make_null_move();
         // The placement is unchanged: so is the accumulator.
         if !Self::NO_ACC {
-            self.stack[ply + 1].acc = self.stack[ply].acc.clone();
+            let (head, tail) = self.accs.split_at_mut(ply + 1);
+            self.eval.copy_for_null_move(&head[ply], &mut tail[0]);
         }
         self.stack[ply + 1].came_by = 0;
         self.stack[ply + 1].cont_row = NO_ROW;

@@ -1,27 +1,37 @@
-//! `skald-trainer`: trains skald's Ataxx network ([`skald::ataxx::nnue`], architecture and file
-//! format in its docs) from `skald datagen` output, on the CPU with candle.
+//! `skald-trainer`: trains skald's Ataxx network ([`skald::ataxx::nnue`], architectures and file
+//! formats in its docs) from `skald datagen` output, on the CPU with candle: `--arch v1` the
+//! square-input network (file format 1, 147 inputs, 128 hidden, CReLU), `--arch patterns` the
+//! pattern-input network (format 2: 2×2 windows and blocked squares, `--hidden` 32–512 in
+//! steps of 32, `--activation crelu` or `screlu`).
 //!
 //! Each line `FEN | score | result` (score in centipawns and result 1.0/0.5/0.0, both from the
 //! side to move's view) gives the target
 //! `t = λ × result + (1 − λ) × sigmoid(score / K)`; the network's output `y` is a logit and the
 //! loss is the mean squared error between `sigmoid(y)` and `t`. Adam, cosine learning-rate decay
-//! from `--lr` to `--lr / 10`, weights clipped to ±1.98 after every step (so the quantised
-//! accumulator fits `i16`). A seeded `--val-fraction` of the positions is held out; the loss on
-//! it is printed before training and after each epoch. The network is written quantised, with
-//! `scale = K`, so `skald::ataxx::nnue::Network::evaluate` gives centipawns on the data's scale.
+//! from `--lr` to `--lr / 10`, weights clipped after every step so that the quantised
+//! accumulator fits `i16` (±1.98 for `v1`; first layer ±1.49 for `patterns`, see the nnue
+//! module docs). A seeded `--validation` fraction of the positions is held out; the losses are
+//! printed after each epoch, on standard output as CSV lines `epoch,train_loss,val_loss,seconds`
+//! (for plotting loss curves), on standard error for people. The network is written quantised,
+//! with `scale = K`, so the network's `evaluate` gives centipawns on the data's scale.
 //!
 //! ```sh
 //! cargo run --release -p skald-trainer -- --data data.txt --output net.nnue --epochs 10
+//! cargo run --release -p skald-trainer -- --data data.txt --output p.nnue --arch patterns \
+//!     --hidden 256 --activation screlu --validation 0.1 > losses.csv
 //! ```
 
 use anyhow::{Context, Result, bail};
 use candle_core::{DType, Device, Tensor, Var};
 use candle_nn::{AdamW, Optimizer, ParamsAdamW};
-use clap::Parser;
+use clap::{Parser, ValueEnum};
 use rand::seq::SliceRandom;
 use rand::{RngExt, SeedableRng};
+use skald::ataxx::Bitboard;
 use skald::ataxx::Position;
-use skald::ataxx::nnue::{self, HIDDEN, NUM_FEATURES, QA, QB};
+use skald::ataxx::nnue::{
+    self, Activation, NUM_FEATURES, NUM_PATTERN_FEATURES, PATTERN_BLOCKED, QA, QB, WINDOWS,
+};
 use skald::game::Game;
 use std::io::BufRead;
 use std::path::PathBuf;
@@ -56,8 +66,17 @@ struct Args {
     #[arg(long, default_value_t = 0.3)]
     lambda: f32,
     /// Fraction of positions held out for the validation loss.
-    #[arg(long, default_value_t = 0.05)]
-    val_fraction: f64,
+    #[arg(long, alias = "val-fraction", default_value_t = 0.05)]
+    validation: f64,
+    /// The network: `v1` square inputs (file format 1), `patterns` 2×2 windows (format 2).
+    #[arg(long, value_enum, default_value_t = Arch::V1)]
+    arch: Arch,
+    /// Hidden neurons per perspective: 128 for `v1`; a multiple of 32 up to 512 for `patterns`.
+    #[arg(long, default_value_t = 128)]
+    hidden: usize,
+    /// The hidden layer's activation (`v1`: crelu only).
+    #[arg(long, value_enum, default_value_t = Act::Crelu)]
+    activation: Act,
     /// Seed of the initial weights, the shuffle and the validation split.
     #[arg(long, default_value_t = 1)]
     seed: u64,
@@ -140,54 +159,167 @@ fn read_data(args: &Args) -> Result<Vec<Sample>> {
     Ok(out)
 }
 
+/// The network to train (`--arch`).
+#[derive(Clone, Copy, PartialEq, Eq, Debug, ValueEnum)]
+enum Arch {
+    /// Square inputs, file format 1.
+    V1,
+    /// 2×2 window patterns and blocked squares, file format 2.
+    Patterns,
+}
+
+/// The hidden layer's activation (`--activation`).
+#[derive(Clone, Copy, PartialEq, Eq, Debug, ValueEnum)]
+enum Act {
+    /// Clipped ReLU, `clamp(a, 0, 1)`.
+    Crelu,
+    /// Squared clipped ReLU, `clamp(a, 0, 1)²`.
+    Screlu,
+}
+
+impl Act {
+    fn nnue(self) -> Activation {
+        match self {
+            Act::Crelu => Activation::CReLU,
+            Act::Screlu => Activation::SCReLU,
+        }
+    }
+}
+
+/// The float bound of the first layer's weights and biases: the quantised accumulator (at most
+/// 49 active features + bias for `v1`, 36 windows + 49 blocked squares + bias = 86 rows for
+/// `patterns`) must fit `i16` (see the nnue module docs).
+fn first_layer_clip(arch: Arch) -> f32 {
+    match arch {
+        // round(1.98 × 255) = 505; 50 × 505 = 25 250 < 32 767.
+        Arch::V1 => 1.98,
+        // round(1.49 × 255) = 380; 86 × 380 = 32 680 < 32 767.
+        Arch::Patterns => 1.49,
+    }
+}
+
+/// The output layer's float bound: round(1.98 × 2048) = 4055 in `i16`.
+const OUTPUT_CLIP: f32 = 1.98;
+
 /// The network's parameters as candle variables (float, unquantised).
 struct Model {
+    arch: Arch,
+    activation: Act,
+    hidden: usize,
     w1: Var,
     b1: Var,
     w2: Var,
     b2: Var,
 }
 
-/// Inputs of a batch: dense 0/1 features of the side to move's and the other perspective,
-/// and the targets.
-/// With `symmetry`, each position is shown as its image under a symmetry picked by `symmetry`.
+/// A batch's inputs, per perspective (the side to move's first).
+enum Inputs {
+    /// Dense 0/1 features `(n, 147)`.
+    Dense(Tensor, Tensor),
+    /// Pattern features: per perspective the `n × 36` window feature indices (`u32`, flat),
+    /// and the blocked squares `(n, 49)` 0/1, the same for both perspectives.
+    Patterns {
+        us: Tensor,
+        them: Tensor,
+        blocked: Tensor,
+    },
+}
+
+/// The image of bitboard `bb` under the square permutation `perm`.
+fn permute(bb: Bitboard, perm: &[usize; 49]) -> Bitboard {
+    let mut out = 0;
+    let mut rest = bb;
+    while rest != 0 {
+        let sq = rest.trailing_zeros() as usize;
+        rest &= rest - 1;
+        out |= 1 << perm[sq];
+    }
+    out
+}
+
+const IDENTITY: [usize; 49] = {
+    let mut id = [0; 49];
+    let mut i = 0;
+    while i < 49 {
+        id[i] = i;
+        i += 1;
+    }
+    id
+};
+
+/// Inputs of a batch for `arch`, and the targets. With `symmetry`, each position is shown as
+/// its image under a symmetry picked by `symmetry` (for patterns: the windows of the image).
 fn batch_tensors(
+    arch: Arch,
     samples: &[Sample],
     dev: &Device,
     mut symmetry: Option<&mut dyn FnMut() -> &'static [usize; 49]>,
-) -> Result<(Tensor, Tensor, Tensor)> {
+) -> Result<(Inputs, Tensor)> {
     let n = samples.len();
-    let mut us = vec![0f32; n * NUM_FEATURES];
-    let mut them = vec![0f32; n * NUM_FEATURES];
-    const IDENTITY: [usize; 49] = {
-        let mut id = [0; 49];
-        let mut i = 0;
-        while i < 49 {
-            id[i] = i;
-            i += 1;
-        }
-        id
+    let targets: Vec<f32> = samples.iter().map(|s| s.target).collect();
+    let targets = Tensor::from_vec(targets, (n, 1), dev)?;
+    let mut pick = || match symmetry.as_mut() {
+        Some(pick) => pick(),
+        None => &IDENTITY,
     };
-    for (i, s) in samples.iter().enumerate() {
-        let side = s.pos.side_to_move();
-        let perm = match symmetry.as_mut() {
-            Some(pick) => pick(),
-            None => &IDENTITY,
-        };
-        let image = |f: usize| (f / 49) * 49 + perm[f % 49];
-        for f in nnue::features(&s.pos, side) {
-            us[i * NUM_FEATURES + image(f)] = 1.0;
+    match arch {
+        Arch::V1 => {
+            let mut us = vec![0f32; n * NUM_FEATURES];
+            let mut them = vec![0f32; n * NUM_FEATURES];
+            for (i, s) in samples.iter().enumerate() {
+                let side = s.pos.side_to_move();
+                let perm = pick();
+                let image = |f: usize| (f / 49) * 49 + perm[f % 49];
+                for f in nnue::features(&s.pos, side) {
+                    us[i * NUM_FEATURES + image(f)] = 1.0;
+                }
+                for f in nnue::features(&s.pos, side.opponent()) {
+                    them[i * NUM_FEATURES + image(f)] = 1.0;
+                }
+            }
+            Ok((
+                Inputs::Dense(
+                    Tensor::from_vec(us, (n, NUM_FEATURES), dev)?,
+                    Tensor::from_vec(them, (n, NUM_FEATURES), dev)?,
+                ),
+                targets,
+            ))
         }
-        for f in nnue::features(&s.pos, side.opponent()) {
-            them[i * NUM_FEATURES + image(f)] = 1.0;
+        Arch::Patterns => {
+            let mut us = Vec::with_capacity(n * WINDOWS);
+            let mut them = Vec::with_capacity(n * WINDOWS);
+            let mut blocked = vec![0f32; n * 49];
+            for (i, s) in samples.iter().enumerate() {
+                let side = s.pos.side_to_move();
+                let perm = pick();
+                let own = permute(s.pos.stones(side), perm);
+                let their = permute(s.pos.stones(side.opponent()), perm);
+                let block = permute(s.pos.blocked(), perm);
+                // The windows' features come first, one per window; blocked squares go dense.
+                us.extend(
+                    nnue::pattern_features(own, their, 0)
+                        .take(WINDOWS)
+                        .map(|f| f as u32),
+                );
+                them.extend(
+                    nnue::pattern_features(their, own, 0)
+                        .take(WINDOWS)
+                        .map(|f| f as u32),
+                );
+                for sq in skald::ataxx::bitboard::Squares(block) {
+                    blocked[i * 49 + sq.index()] = 1.0;
+                }
+            }
+            Ok((
+                Inputs::Patterns {
+                    us: Tensor::from_vec(us, n * WINDOWS, dev)?,
+                    them: Tensor::from_vec(them, n * WINDOWS, dev)?,
+                    blocked: Tensor::from_vec(blocked, (n, 49), dev)?,
+                },
+                targets,
+            ))
         }
     }
-    let targets: Vec<f32> = samples.iter().map(|s| s.target).collect();
-    Ok((
-        Tensor::from_vec(us, (n, NUM_FEATURES), dev)?,
-        Tensor::from_vec(them, (n, NUM_FEATURES), dev)?,
-        Tensor::from_vec(targets, (n, 1), dev)?,
-    ))
 }
 
 /// `n` normal deviates of standard deviation `std` (Box–Muller), from `rng`.
@@ -201,42 +333,94 @@ fn normal(rng: &mut rand::rngs::StdRng, n: usize, std: f32) -> Vec<f32> {
         .collect()
 }
 
+/// The quantised network of either format.
+enum Quantised {
+    V1(Box<nnue::Network>),
+    Patterns(nnue::PatternNetwork),
+}
+
+impl Quantised {
+    fn evaluate_position(&self, pos: &Position) -> i32 {
+        match self {
+            Quantised::V1(n) => n.evaluate_position(pos),
+            Quantised::Patterns(n) => n.evaluate_position(pos),
+        }
+    }
+
+    fn to_bytes(&self) -> Vec<u8> {
+        match self {
+            Quantised::V1(n) => n.to_bytes(),
+            Quantised::Patterns(n) => n.to_bytes(),
+        }
+    }
+}
+
 impl Model {
-    /// Random first-layer weights (σ 0.15: about 20–49 active features give hidden values of
-    /// σ ≈ 1), random output weights (σ 1/√(2·HIDDEN)), zero biases.
-    fn new(rng: &mut rand::rngs::StdRng, dev: &Device) -> Result<Model> {
-        let w1 = Tensor::from_vec(
-            normal(rng, NUM_FEATURES * HIDDEN, 0.15),
-            (NUM_FEATURES, HIDDEN),
-            dev,
-        )?;
+    /// Random first-layer weights (σ 0.15 for `v1`, whose 20–49 active features then give
+    /// hidden values of σ ≈ 1; σ 0.15 too for `patterns`' 36 windows), random output weights
+    /// (σ 1/√(2·hidden)), zero biases.
+    fn new(args: &Args, rng: &mut rand::rngs::StdRng, dev: &Device) -> Result<Model> {
+        let (inputs, hidden) = match args.arch {
+            Arch::V1 => (NUM_FEATURES, nnue::HIDDEN),
+            Arch::Patterns => (NUM_PATTERN_FEATURES, args.hidden),
+        };
+        let w1 = Tensor::from_vec(normal(rng, inputs * hidden, 0.15), (inputs, hidden), dev)?;
         let w2 = Tensor::from_vec(
-            normal(rng, 2 * HIDDEN, 1.0 / (2.0 * HIDDEN as f32).sqrt()),
-            (2 * HIDDEN, 1),
+            normal(rng, 2 * hidden, 1.0 / (2.0 * hidden as f32).sqrt()),
+            (2 * hidden, 1),
             dev,
         )?;
         Ok(Model {
+            arch: args.arch,
+            activation: args.activation,
+            hidden,
             w1: Var::from_tensor(&w1)?,
-            b1: Var::zeros(HIDDEN, DType::F32, dev)?,
+            b1: Var::zeros(hidden, DType::F32, dev)?,
             w2: Var::from_tensor(&w2)?,
             b2: Var::zeros(1, DType::F32, dev)?,
         })
     }
 
+    /// The hidden layer after activation, `(n, hidden)`, from its sums.
+    fn activate(&self, a: Tensor) -> Result<Tensor> {
+        let c = a.clamp(0f32, 1f32)?;
+        Ok(match self.activation {
+            Act::Crelu => c,
+            Act::Screlu => c.sqr()?,
+        })
+    }
+
     /// The output logits `(n, 1)`.
-    fn forward(&self, us: &Tensor, them: &Tensor) -> Result<Tensor> {
-        let hidden = |x: &Tensor| -> Result<Tensor> {
-            Ok(x.matmul(self.w1.as_tensor())?
-                .broadcast_add(self.b1.as_tensor())?
-                .clamp(0f32, 1f32)?)
+    fn forward(&self, inputs: &Inputs) -> Result<Tensor> {
+        let w1 = self.w1.as_tensor();
+        let b1 = self.b1.as_tensor();
+        let (us, them) = match inputs {
+            Inputs::Dense(us, them) => {
+                let hidden = |x: &Tensor| -> Result<Tensor> {
+                    self.activate(x.matmul(w1)?.broadcast_add(b1)?)
+                };
+                (hidden(us)?, hidden(them)?)
+            }
+            Inputs::Patterns { us, them, blocked } => {
+                let n = blocked.dim(0)?;
+                let from_blocked = blocked.matmul(&w1.narrow(0, PATTERN_BLOCKED, 49)?)?;
+                let hidden = |idx: &Tensor| -> Result<Tensor> {
+                    let windows = w1
+                        .index_select(idx, 0)?
+                        .reshape((n, WINDOWS, self.hidden))?
+                        .sum(1)?;
+                    self.activate((windows + &from_blocked)?.broadcast_add(b1)?)
+                };
+                (hidden(us)?, hidden(them)?)
+            }
         };
-        let h = Tensor::cat(&[hidden(us)?, hidden(them)?], 1)?;
+        let h = Tensor::cat(&[us, them], 1)?;
         Ok(h.matmul(self.w2.as_tensor())?
             .broadcast_add(self.b2.as_tensor())?)
     }
 
-    fn loss(&self, us: &Tensor, them: &Tensor, targets: &Tensor) -> Result<Tensor> {
-        let pred = candle_nn::ops::sigmoid(&self.forward(us, them)?)?;
+    fn loss(&self, inputs: &Inputs, targets: &Tensor) -> Result<Tensor> {
+        let pred = candle_nn::ops::sigmoid(&self.forward(inputs)?)?;
         Ok(pred.sub(targets)?.sqr()?.mean_all()?)
     }
 
@@ -244,17 +428,20 @@ impl Model {
     fn eval_loss(&self, samples: &[Sample], batch: usize, dev: &Device) -> Result<f64> {
         let mut total = 0.0;
         for chunk in samples.chunks(batch) {
-            let (us, them, t) = batch_tensors(chunk, dev, None)?;
-            total += self.loss(&us, &them, &t)?.to_scalar::<f32>()? as f64 * chunk.len() as f64;
+            let (inputs, t) = batch_tensors(self.arch, chunk, dev, None)?;
+            total += self.loss(&inputs, &t)?.to_scalar::<f32>()? as f64 * chunk.len() as f64;
         }
         Ok(total / samples.len().max(1) as f64)
     }
 
-    /// Clips the weights to ±1.98 (the quantised range, see the nnue module docs).
+    /// Clips the weights to the quantised range ([`first_layer_clip`], [`OUTPUT_CLIP`]).
     fn clip(&self) -> Result<()> {
-        for v in [&self.w1, &self.b1, &self.w2] {
-            v.set(&v.as_tensor().clamp(-1.98f32, 1.98f32)?)?;
+        let c = first_layer_clip(self.arch);
+        for v in [&self.w1, &self.b1] {
+            v.set(&v.as_tensor().clamp(-c, c)?)?;
         }
+        self.w2
+            .set(&self.w2.as_tensor().clamp(-OUTPUT_CLIP, OUTPUT_CLIP)?)?;
         Ok(())
     }
 
@@ -263,7 +450,7 @@ impl Model {
     }
 
     /// The quantised network, scale `k`.
-    fn quantise(&self, k: i32) -> Result<nnue::Network> {
+    fn quantise(&self, k: i32) -> Result<Quantised> {
         let q16 = |v: &Var, q: i32| -> Result<Vec<i16>> {
             Ok(Model::values(v)?
                 .iter()
@@ -278,8 +465,24 @@ impl Model {
         let b1 = q16(&self.b1, QA)?;
         let w2 = q16(&self.w2, QB)?;
         let b2 = (Model::values(&self.b2)?[0] * (QA * QB) as f32).round() as i32;
-        nnue::Network::from_parts(&w1, &b1, &w2, b2, k)
-            .context("the network's sizes do not match the nnue module")
+        Ok(match self.arch {
+            Arch::V1 => Quantised::V1(Box::new(
+                nnue::Network::from_parts(&w1, &b1, &w2, b2, k)
+                    .context("the network's sizes do not match the nnue module")?,
+            )),
+            Arch::Patterns => Quantised::Patterns(
+                nnue::PatternNetwork::from_parts(
+                    self.hidden,
+                    self.activation.nnue(),
+                    &w1,
+                    &b1,
+                    &w2,
+                    b2,
+                    k,
+                )
+                .context("the network's sizes do not match the nnue module")?,
+            ),
+        })
     }
 }
 
@@ -290,10 +493,38 @@ fn main() {
     }
 }
 
-fn run(args: Args) -> Result<()> {
+/// Refuses option combinations the network files cannot hold.
+fn check_args(args: &Args) -> Result<()> {
     if args.k < 1 || !(0.0..=1.0).contains(&args.lambda) || args.batch == 0 {
         bail!("--k must be ≥ 1, --lambda within 0..1 and --batch ≥ 1");
     }
+    if !(args.validation > 0.0 && args.validation < 1.0) {
+        bail!("--validation must be a fraction between 0 and 1 (exclusive)");
+    }
+    match args.arch {
+        Arch::V1 if args.hidden != nnue::HIDDEN || args.activation != Act::Crelu => bail!(
+            "--arch v1 has {} hidden neurons and CReLU; --hidden and --activation are for \
+             --arch patterns",
+            nnue::HIDDEN
+        ),
+        Arch::Patterns
+            if args.hidden == 0
+                || args.hidden > nnue::MAX_HIDDEN
+                || !args.hidden.is_multiple_of(nnue::HIDDEN_MULTIPLE) =>
+        {
+            bail!(
+                "--hidden must be a multiple of {} from {} to {}",
+                nnue::HIDDEN_MULTIPLE,
+                nnue::HIDDEN_MULTIPLE,
+                nnue::MAX_HIDDEN
+            )
+        }
+        _ => Ok(()),
+    }
+}
+
+fn run(args: Args) -> Result<()> {
+    check_args(&args)?;
     let dev = Device::Cpu;
     static SYMS: std::sync::LazyLock<[[usize; 49]; 8]> = std::sync::LazyLock::new(symmetries);
     let t0 = Instant::now();
@@ -303,7 +534,7 @@ fn run(args: Args) -> Result<()> {
     }
     let mut rng = rand::rngs::StdRng::seed_from_u64(args.seed);
     samples.shuffle(&mut rng);
-    let n_val = ((samples.len() as f64 * args.val_fraction) as usize).clamp(1, samples.len() - 1);
+    let n_val = ((samples.len() as f64 * args.validation) as usize).clamp(1, samples.len() - 1);
     let mut train = samples.split_off(n_val);
     let val = samples;
     eprintln!(
@@ -312,7 +543,7 @@ fn run(args: Args) -> Result<()> {
         val.len(),
         t0.elapsed().as_secs_f64()
     );
-    let model = Model::new(&mut rng, &dev)?;
+    let model = Model::new(&args, &mut rng, &dev)?;
     let mut opt = AdamW::new(
         vec![
             model.w1.clone(),
@@ -333,10 +564,10 @@ fn run(args: Args) -> Result<()> {
         .map(|s| (s.target as f64 - mean).powi(2))
         .sum::<f64>()
         / val.len() as f64;
-    eprintln!(
-        "epoch 0: val loss {:.6} (predicting the mean target: {constant:.6})",
-        model.eval_loss(&val, args.batch, &dev)?
-    );
+    let val0 = model.eval_loss(&val, args.batch, &dev)?;
+    eprintln!("epoch 0: val loss {val0:.6} (predicting the mean target: {constant:.6})");
+    println!("epoch,train_loss,val_loss,seconds");
+    println!("0,,{val0:.6},0.0");
     let steps_per_epoch = train.len().div_ceil(args.batch);
     let total_steps = (steps_per_epoch * args.epochs).max(1);
     let mut step = 0;
@@ -349,31 +580,35 @@ fn run(args: Args) -> Result<()> {
             let lr = args.lr * (0.1 + 0.9 * 0.5 * (1.0 + (std::f64::consts::PI * progress).cos()));
             opt.set_learning_rate(lr);
             let mut pick = || &SYMS[rng.random_range(0..8)];
-            let (us, them, t) = batch_tensors(
+            let (inputs, t) = batch_tensors(
+                args.arch,
                 chunk,
                 &dev,
                 (!args.no_augment).then_some(&mut pick as &mut dyn FnMut() -> _),
             )?;
-            let loss = model.loss(&us, &them, &t)?;
+            let loss = model.loss(&inputs, &t)?;
             opt.backward_step(&loss)?;
             model.clip()?;
             sum += loss.to_scalar::<f32>()? as f64 * chunk.len() as f64;
             step += 1;
         }
-        eprintln!(
-            "epoch {epoch}: train loss {:.6}, val loss {:.6}, {:.1} s",
+        let (train_loss, val_loss) = (
             sum / train.len() as f64,
             model.eval_loss(&val, args.batch, &dev)?,
-            t_train.elapsed().as_secs_f64()
         );
+        let secs = t_train.elapsed().as_secs_f64();
+        eprintln!("epoch {epoch}: train loss {train_loss:.6}, val loss {val_loss:.6}, {secs:.1} s");
+        println!("{epoch},{train_loss:.6},{val_loss:.6},{secs:.1}");
     }
     let net = model.quantise(args.k)?;
-    std::fs::write(&args.output, net.to_bytes())
+    let bytes = net.to_bytes();
+    std::fs::write(&args.output, &bytes)
         .with_context(|| format!("cannot write {}", args.output.display()))?;
     // The quantised network against the float one on the validation positions.
-    let (us, them, _) = batch_tensors(&val[..val.len().min(1000)], &dev, None)?;
-    let float: Vec<f32> = model.forward(&us, &them)?.flatten_all()?.to_vec1()?;
-    let diff: f64 = val
+    let check = &val[..val.len().min(1000)];
+    let (inputs, _) = batch_tensors(args.arch, check, &dev, None)?;
+    let float: Vec<f32> = model.forward(&inputs)?.flatten_all()?.to_vec1()?;
+    let diff: f64 = check
         .iter()
         .zip(&float)
         .map(|(s, &y)| (net.evaluate_position(&s.pos) as f64 - y as f64 * args.k as f64).abs())
@@ -383,7 +618,7 @@ fn run(args: Args) -> Result<()> {
         "wrote {} ({} bytes); quantised minus float evaluation: {diff:.2} cp mean absolute, \
          {:.1} s in all",
         args.output.display(),
-        nnue::FILE_LEN,
+        bytes.len(),
         t0.elapsed().as_secs_f64()
     );
     Ok(())
@@ -391,7 +626,128 @@ fn run(args: Args) -> Result<()> {
 
 #[cfg(test)]
 mod tests {
-    use super::symmetries;
+    use super::*;
+
+    fn args(extra: &[&str]) -> Args {
+        let mut argv = vec!["skald-trainer", "--data", "d.txt", "--output", "n.nnue"];
+        argv.extend_from_slice(extra);
+        Args::parse_from(argv)
+    }
+
+    #[test]
+    fn arguments_the_files_cannot_hold_are_refused() {
+        assert!(check_args(&args(&[])).is_ok());
+        assert!(check_args(&args(&["--arch", "patterns", "--hidden", "512"])).is_ok());
+        for bad in [
+            &["--hidden", "256"][..],
+            &["--activation", "screlu"],
+            &["--arch", "patterns", "--hidden", "100"],
+            &["--arch", "patterns", "--hidden", "544"],
+            &["--validation", "0"],
+            &["--val-fraction", "1.5"],
+        ] {
+            assert!(check_args(&args(bad)).is_err(), "{bad:?}");
+        }
+    }
+
+    /// The quantised network evaluates as the float one, within a few centipawns, for both
+    /// architectures and activations (so the file's arithmetic is the trainer's).
+    #[test]
+    fn quantised_networks_match_the_float_ones() {
+        let positions: Vec<Position> = [
+            "x5o/7/7/7/7/7/o5x x 0 1",
+            "x5o/7/2-1-2/7/2-1-2/7/o5x o 0 1",
+            "xx4o/xxo4/2-1-2/3x3/2-1-2/7/o4ox x 0 5",
+            "ooo4/oxxo3/1xx4/7/3-3/5xx/o4xx o 3 9",
+        ]
+        .iter()
+        .map(|f| Position::start().with_fen(f).unwrap())
+        .collect();
+        let samples: Vec<Sample> = positions
+            .iter()
+            .map(|&pos| Sample { pos, target: 0.5 })
+            .collect();
+        let dev = Device::Cpu;
+        for extra in [
+            &["--arch", "v1"][..],
+            &["--arch", "patterns", "--hidden", "64"],
+            &[
+                "--arch",
+                "patterns",
+                "--hidden",
+                "96",
+                "--activation",
+                "screlu",
+            ],
+        ] {
+            let a = args(extra);
+            let mut rng = rand::rngs::StdRng::seed_from_u64(3);
+            let model = Model::new(&a, &mut rng, &dev).unwrap();
+            model.clip().unwrap();
+            let net = model.quantise(a.k).unwrap();
+            let (inputs, _) = batch_tensors(a.arch, &samples, &dev, None).unwrap();
+            let float: Vec<f32> = model
+                .forward(&inputs)
+                .unwrap()
+                .flatten_all()
+                .unwrap()
+                .to_vec1()
+                .unwrap();
+            for (s, y) in samples.iter().zip(float) {
+                let q = net.evaluate_position(&s.pos);
+                let f = y * a.k as f32;
+                assert!(
+                    (q as f32 - f).abs() < 10.0,
+                    "{extra:?} {}: {q} vs {f}",
+                    s.pos.fen()
+                );
+            }
+        }
+    }
+
+    /// A symmetry of the board maps the pattern features of a position to those of its image
+    /// (computed from the image's FEN, not from permuted bitboards).
+    #[test]
+    fn pattern_features_follow_the_symmetries() {
+        let pos = Position::start()
+            .with_fen("xx4o/xxo4/2-1-2/3x3/2-1-2/7/o4ox x 0 5")
+            .unwrap();
+        let side = pos.side_to_move();
+        for perm in symmetries() {
+            let image = |bb: Bitboard| permute(bb, &perm);
+            let mut board = [['1'; 7]; 7];
+            for (bb, c) in [
+                (image(pos.stones(side)), 'x'),
+                (image(pos.stones(side.opponent())), 'o'),
+                (image(pos.blocked()), '-'),
+            ] {
+                for sq in skald::ataxx::bitboard::Squares(bb) {
+                    board[sq.index() / 7][sq.index() % 7] = c;
+                }
+            }
+            let placement: Vec<String> = (0..7)
+                .rev()
+                .map(|r| board[r].iter().collect::<String>())
+                .collect();
+            let fen = format!("{} x 0 1", placement.join("/"));
+            let fen = fen
+                .replace("1111111", "7")
+                .replace("111111", "6")
+                .replace("11111", "5")
+                .replace("1111", "4")
+                .replace("111", "3")
+                .replace("11", "2");
+            let img = Position::start().with_fen(&fen).unwrap();
+            let from_bits: Vec<usize> = nnue::pattern_features(
+                image(pos.stones(side)),
+                image(pos.stones(side.opponent())),
+                image(pos.blocked()),
+            )
+            .collect();
+            let from_fen: Vec<usize> = nnue::patterns_of(&img, img.side_to_move()).collect();
+            assert_eq!(from_bits, from_fen, "{fen}");
+        }
+    }
 
     /// Each symmetry is a permutation that keeps Chebyshev distances (so clones stay clones and
     /// jumps stay jumps), and the 8 are distinct.

@@ -9,20 +9,31 @@ use super::super::bitboard::{Bitboard, SINGLE, Squares};
 use super::super::mv::Move;
 use super::super::position::Position;
 use super::kernels::{add_row, fused, sub_row};
-use super::{EMBEDDED_NAME, HIDDEN, Network, THEIR, embedded, features};
+use super::{
+    EMBEDDED_NAME, HIDDEN, MAX_HIDDEN, Network, PatternNetwork, THEIR, embedded, features,
+};
 use crate::game::Side;
 
-/// Ataxx's evaluation for the search ([`crate::eval::Evaluator`]): a network with an
-/// [`Accumulator`] per ply, or the hand-written evaluation (whose accumulator is left alone).
+/// Ataxx's evaluation for the search ([`crate::eval::Evaluator`]): a network (square inputs,
+/// file format 1, or pattern inputs, format 2) with an [`Accumulator`] per ply, or the
+/// hand-written evaluation (whose accumulator is left alone). The search does not know which.
 #[derive(Clone, Debug)]
 pub enum AtaxxEval {
     /// The hand-written evaluation ([`crate::game::Game::evaluate`]).
     Hand,
-    /// A network; `name` says which for people (the embedded one's file name or a path).
+    /// A square-input network (file format 1); `name` says which for people (the embedded
+    /// one's file name or a path).
     Network {
         /// The network.
         net: Arc<Network>,
         /// Its file name or path.
+        name: String,
+    },
+    /// A pattern-input network (file format 2) read from a file.
+    Patterns {
+        /// The network.
+        net: Arc<PatternNetwork>,
+        /// Its path.
         name: String,
     },
 }
@@ -37,19 +48,27 @@ impl AtaxxEval {
     }
 
     /// The evaluator an [`crate::eval::EvalChoice`] selects: the embedded network by default
-    /// (and for a network of another game family, which is not this game's), a network read by
-    /// [`super::load_network`], or the hand-written evaluation.
+    /// (and for a network of another game family, which is not this game's), a network of
+    /// either format read by [`super::load_network`], or the hand-written evaluation.
     pub fn for_choice(choice: &crate::eval::EvalChoice) -> AtaxxEval {
         use crate::eval::EvalChoice;
         match choice {
             EvalChoice::Hand => AtaxxEval::Hand,
-            EvalChoice::Network { name, .. } => match choice.network::<Network>() {
-                Some(net) => AtaxxEval::Network {
-                    net,
-                    name: name.clone(),
-                },
-                None => AtaxxEval::embedded(),
-            },
+            EvalChoice::Network { name, .. } => {
+                if let Some(net) = choice.network::<Network>() {
+                    AtaxxEval::Network {
+                        net,
+                        name: name.clone(),
+                    }
+                } else if let Some(net) = choice.network::<PatternNetwork>() {
+                    AtaxxEval::Patterns {
+                        net,
+                        name: name.clone(),
+                    }
+                } else {
+                    AtaxxEval::embedded()
+                }
+            }
             EvalChoice::Default => AtaxxEval::embedded(),
         }
     }
@@ -60,8 +79,10 @@ impl crate::eval::Evaluator<Position, Move> for AtaxxEval {
 
     #[inline]
     fn refresh(&self, pos: &Position, acc: &mut Accumulator) {
-        if let AtaxxEval::Network { net, .. } = self {
-            acc.refresh(net, pos);
+        match self {
+            AtaxxEval::Network { net, .. } => acc.refresh(net, pos),
+            AtaxxEval::Patterns { net, .. } => net.refresh(acc, pos),
+            AtaxxEval::Hand => {}
         }
     }
 
@@ -74,8 +95,21 @@ impl crate::eval::Evaluator<Position, Move> for AtaxxEval {
         parent_acc: &Accumulator,
         child_acc: &mut Accumulator,
     ) {
-        if let AtaxxEval::Network { net, .. } = self {
-            child_acc.apply_move_from(parent_acc, net, parent, mv);
+        match self {
+            AtaxxEval::Network { net, .. } => {
+                child_acc.apply_move_from(parent_acc, net, parent, mv)
+            }
+            AtaxxEval::Patterns { net, .. } => net.apply_move(child_acc, parent_acc, parent, mv),
+            AtaxxEval::Hand => {}
+        }
+    }
+
+    #[inline]
+    fn copy_for_null_move(&self, parent_acc: &Accumulator, child_acc: &mut Accumulator) {
+        match self {
+            AtaxxEval::Network { .. } => child_acc.copy_used(parent_acc, HIDDEN),
+            AtaxxEval::Patterns { net, .. } => child_acc.copy_used(parent_acc, net.hidden()),
+            AtaxxEval::Hand => {}
         }
     }
 
@@ -84,6 +118,7 @@ impl crate::eval::Evaluator<Position, Move> for AtaxxEval {
         match self {
             AtaxxEval::Hand => super::super::eval::evaluate(pos),
             AtaxxEval::Network { net, .. } => net.evaluate(acc, pos.side),
+            AtaxxEval::Patterns { net, .. } => net.evaluate(acc, pos.side),
         }
     }
 
@@ -91,41 +126,79 @@ impl crate::eval::Evaluator<Position, Move> for AtaxxEval {
         match self {
             AtaxxEval::Hand => super::super::eval::terms(pos).to_vec(),
             AtaxxEval::Network { net, .. } => vec![("network", net.evaluate_position(pos))],
+            AtaxxEval::Patterns { net, .. } => vec![("network", net.evaluate_position(pos))],
         }
     }
 
     fn describe(&self) -> String {
         match self {
             AtaxxEval::Hand => "hand-written".to_string(),
-            AtaxxEval::Network { name, .. } => format!("network {name}"),
+            AtaxxEval::Network { name, .. } | AtaxxEval::Patterns { name, .. } => {
+                format!("network {name}")
+            }
         }
     }
 }
 
-/// The hidden layer's values before activation for both perspectives: `v[0]` seen from `x`,
-/// `v[1]` from `o` (units of `1/QA`). 512 bytes, aligned for vector loads; `Copy`, so a search
-/// can keep one per ply.
+/// The hidden layer's values before activation for both perspectives, `x`'s then `o`'s
+/// (units of `1/QA`), room for [`MAX_HIDDEN`] values each. A network of `hidden` neurons
+/// (128 for a format-1 network) keeps perspective `i` in `v[i * hidden..(i + 1) * hidden]`:
+/// the values in use are the first `2 × hidden`, contiguous (512 bytes for 128), whatever the
+/// room; the rest stay as they were (zero from [`Accumulator::default`]). 2 KiB, aligned for
+/// vector loads; `Copy`, so a search can keep one per ply.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 #[repr(C, align(64))]
 pub struct Accumulator {
-    pub(super) v: [[i16; HIDDEN]; 2],
+    pub(super) v: [i16; 2 * MAX_HIDDEN],
 }
 
 /// All zeros (not any position's accumulator: [`Accumulator::refresh`] makes one).
 impl Default for Accumulator {
     fn default() -> Self {
         Accumulator {
-            v: [[0; HIDDEN]; 2],
+            v: [0; 2 * MAX_HIDDEN],
         }
     }
 }
 
 impl Accumulator {
+    /// The [`HIDDEN`] values of perspective `i` of a format-1 network.
+    #[inline(always)]
+    pub(super) fn half(&self, i: usize) -> &[i16; HIDDEN] {
+        self.v[i * HIDDEN..]
+            .first_chunk()
+            .expect("2 * HIDDEN <= 2 * MAX_HIDDEN")
+    }
+
+    #[inline(always)]
+    fn half_mut(&mut self, i: usize) -> &mut [i16; HIDDEN] {
+        self.v[i * HIDDEN..]
+            .first_chunk_mut()
+            .expect("2 * HIDDEN <= 2 * MAX_HIDDEN")
+    }
+
+    /// The `hidden` values of perspective `i` of a network of `hidden` neurons.
+    #[inline(always)]
+    pub(super) fn side(&self, i: usize, hidden: usize) -> &[i16] {
+        &self.v[i * hidden..(i + 1) * hidden]
+    }
+
+    /// The `hidden` values of perspective `i` of a network of `hidden` neurons, to write.
+    #[inline(always)]
+    pub(super) fn side_mut(&mut self, i: usize, hidden: usize) -> &mut [i16] {
+        &mut self.v[i * hidden..(i + 1) * hidden]
+    }
+
+    /// Copies the values a network of `hidden` neurons uses (the first `2 × hidden`) from
+    /// `from`: a pass or a null move, which leave the stones as they were.
+    #[inline(always)]
+    pub(super) fn copy_used(&mut self, from: &Accumulator, hidden: usize) {
+        self.v[..2 * hidden].copy_from_slice(&from.v[..2 * hidden]);
+    }
+
     /// The accumulators of `pos` computed from scratch.
     pub fn new(net: &Network, pos: &Position) -> Accumulator {
-        let mut acc = Accumulator {
-            v: [[0; HIDDEN]; 2],
-        };
+        let mut acc = Accumulator::default();
         acc.refresh(net, pos);
         acc
     }
@@ -133,7 +206,7 @@ impl Accumulator {
     /// Recomputes both accumulators from scratch: `b1` plus the rows of every active feature.
     pub fn refresh(&mut self, net: &Network, pos: &Position) {
         for side in [Side::First, Side::Second] {
-            let v = &mut self.v[side.index()];
+            let v = self.half_mut(side.index());
             *v = net.b1;
             for f in features(pos, side) {
                 add_row(v, &net.w1[f]);
@@ -147,12 +220,12 @@ impl Accumulator {
     fn change(&mut self, net: &Network, colour: Side, added: Bitboard, removed: Bitboard) {
         let c = colour.index();
         for sq in Squares(added) {
-            add_row(&mut self.v[c], &net.w1[sq.index()]);
-            add_row(&mut self.v[c ^ 1], &net.w1[THEIR + sq.index()]);
+            add_row(self.half_mut(c), &net.w1[sq.index()]);
+            add_row(self.half_mut(c ^ 1), &net.w1[THEIR + sq.index()]);
         }
         for sq in Squares(removed) {
-            sub_row(&mut self.v[c], &net.w1[sq.index()]);
-            sub_row(&mut self.v[c ^ 1], &net.w1[THEIR + sq.index()]);
+            sub_row(self.half_mut(c), &net.w1[sq.index()]);
+            sub_row(self.half_mut(c ^ 1), &net.w1[THEIR + sq.index()]);
         }
     }
 
@@ -183,7 +256,7 @@ impl Accumulator {
         let us = pos.side;
         let (to, from) = match mv {
             Move::Pass => {
-                *self = *parent;
+                self.copy_used(parent, HIDDEN);
                 return;
             }
             Move::Clone { to } => (to.index(), None),
@@ -202,16 +275,16 @@ impl Accumulator {
         let flip_rows = &flip_rows[..n];
         let u = us.index();
         fused(
-            &mut self.v[u],
-            &parent.v[u],
+            self.half_mut(u),
+            parent.half(u),
             &net.w1[to],
             from.map(|f| &net.w1[f]),
             flip_rows,
             true,
         );
         fused(
-            &mut self.v[u ^ 1],
-            &parent.v[u ^ 1],
+            self.half_mut(u ^ 1),
+            parent.half(u ^ 1),
             &net.w1[THEIR + to],
             from.map(|f| &net.w1[THEIR + f]),
             flip_rows,
@@ -277,7 +350,15 @@ mod tests {
             net: Arc::new(random_network(9)),
             name: "random".into(),
         };
-        for choice in [EvalChoice::Default, random, EvalChoice::Hand] {
+        let patterns = EvalChoice::Network {
+            net: Arc::new(super::super::patterns::tests::random_pattern_network(
+                11,
+                96,
+                super::super::Activation::SCReLU,
+            )),
+            name: "patterns".into(),
+        };
+        for choice in [EvalChoice::Default, random, patterns, EvalChoice::Hand] {
             let eval = AtaxxEval::for_choice(&choice);
             let mut carried = None::<(Position, Accumulator)>;
             random_games(10, |before, mv, after| {
@@ -360,5 +441,33 @@ mod tests {
              apply_move_from {fused:.1} ns, evaluate {eval:.1} ns",
             samples.len()
         );
+        for (hidden, act) in [
+            (128, super::super::Activation::CReLU),
+            (128, super::super::Activation::SCReLU),
+            (256, super::super::Activation::SCReLU),
+            (512, super::super::Activation::SCReLU),
+        ] {
+            let net = super::super::patterns::tests::random_pattern_network(7, hidden, act);
+            let acc = net.accumulator(&samples[0].0);
+            let mut child = acc;
+            let t = Instant::now();
+            for _ in 0..rounds {
+                for (before, mv, _) in &samples {
+                    net.apply_move(&mut child, black_box(&acc), before, *mv);
+                    black_box(&child);
+                }
+            }
+            let update = t.elapsed().as_nanos() as f64 / n;
+            let t = Instant::now();
+            let mut s = 0;
+            for _ in 0..rounds {
+                for (_, _, after) in &samples {
+                    s += net.evaluate(black_box(&acc), after.side);
+                }
+            }
+            black_box(s);
+            let eval = t.elapsed().as_nanos() as f64 / n;
+            println!("patterns {hidden} {act:?}: apply_move {update:.1} ns, evaluate {eval:.1} ns");
+        }
     }
 }

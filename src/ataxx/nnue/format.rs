@@ -1,23 +1,40 @@
-//! The network file of the Ataxx NNUE: reading ([`Network::from_bytes`],
-//! [`Network::load`], [`load_network`] for the engine option `EvalFile`) and writing
-//! ([`Network::to_bytes`]), why a file is refused ([`NetworkError`]), and the network built
-//! into the binary ([`embedded`]).
+//! The network files of the Ataxx NNUE: reading ([`Network::from_bytes`], [`Network::load`]
+//! for format 1, [`PatternNetwork::from_bytes`], [`PatternNetwork::load`] for format 2, and
+//! [`load_network`], either by the version in the header, for the engine option `EvalFile`) and
+//! writing ([`Network::to_bytes`], [`PatternNetwork::to_bytes`]), why a file is refused
+//! ([`NetworkError`]), and the network built into the binary ([`embedded`]).
 //!
 //! The layout is in the docs of the `nnue` module (the public page).
 
 use std::path::Path;
 use std::sync::{Arc, LazyLock};
 
-use super::{HIDDEN, NUM_FEATURES, Network, QA, QB};
+use super::patterns::valid_hidden;
+use super::{
+    Activation, FEATURE_SET_WINDOWS_2X2, HIDDEN, MAX_HIDDEN, NUM_FEATURES, NUM_PATTERN_FEATURES,
+    Network, PatternNetwork, QA, QB,
+};
 
 /// The file's first four bytes.
 pub const MAGIC: [u8; 4] = *b"SKNN";
-/// The file format version this module reads and writes.
+/// The file format version of a square-input network ([`Network`]).
 pub const VERSION: u16 = 1;
-/// Length of the header, bytes.
+/// Length of a format-1 header, bytes.
 pub const HEADER_LEN: usize = 20;
-/// Length of a whole network file, bytes.
+/// Length of a whole format-1 network file, bytes.
 pub const FILE_LEN: usize = HEADER_LEN + 2 * (NUM_FEATURES * HIDDEN + HIDDEN + 2 * HIDDEN) + 4;
+/// The file format version of a pattern-input network ([`PatternNetwork`]).
+pub const PATTERN_VERSION: u16 = 2;
+/// Length of a format-2 header, bytes.
+pub const PATTERN_HEADER_LEN: usize = 24;
+
+/// Length of a whole format-2 network file with `hidden` neurons per perspective, bytes.
+pub const fn pattern_file_len(hidden: usize) -> usize {
+    PATTERN_HEADER_LEN + 2 * (NUM_PATTERN_FEATURES * hidden + hidden + 2 * hidden) + 4
+}
+
+/// The longest network file of either format, bytes.
+const MAX_FILE_LEN: usize = pattern_file_len(MAX_HIDDEN);
 
 /// Why a network file cannot be used.
 #[derive(Debug, thiserror::Error)]
@@ -47,8 +64,11 @@ pub enum NetworkError {
     /// The first four bytes are not `SKNN`.
     #[error("not a skald network file (it does not start with \"SKNN\")")]
     BadMagic([u8; 4]),
-    /// A format version this build does not read.
-    #[error("network file format version {0}, this build reads version {VERSION}")]
+    /// A format version this build does not read (or, from one format's reader, the other's).
+    #[error(
+        "network file format version {0}, this build reads versions {VERSION} (square inputs) and \
+         {PATTERN_VERSION} (pattern inputs)"
+    )]
     Version(u16),
     /// A network of another shape than this build's architecture.
     #[error(
@@ -61,6 +81,23 @@ pub enum NetworkError {
         /// Hidden size in the file.
         hidden: u16,
     },
+    /// A format-2 network whose input count or hidden size this build does not have.
+    #[error(
+        "pattern network has {inputs} inputs and {hidden} hidden neurons, this build needs \
+         {NUM_PATTERN_FEATURES} inputs and a multiple of 32 from 32 to {MAX_HIDDEN} hidden neurons"
+    )]
+    PatternShape {
+        /// Inputs in the file.
+        inputs: u16,
+        /// Hidden size in the file.
+        hidden: u16,
+    },
+    /// A format-2 feature-set id this build does not know.
+    #[error("network feature set {0}, this build knows {FEATURE_SET_WINDOWS_2X2} (2x2 windows)")]
+    FeatureSet(u16),
+    /// A format-2 activation id this build does not know.
+    #[error("network activation {0}, this build knows 0 (CReLU) and 1 (SCReLU)")]
+    Activation(u16),
     /// Other quantisation factors than [`QA`] and [`QB`].
     #[error("network quantisation QA={qa} QB={qb}, this build needs QA={QA} QB={QB}")]
     Quantisation {
@@ -172,21 +209,7 @@ impl Network {
     /// [`NetworkError::Io`] if the file cannot be read or is not a regular file, else as
     /// [`Network::from_bytes`].
     pub fn load(path: &Path) -> Result<Network, NetworkError> {
-        use std::io::Read;
-        let io = |source| NetworkError::Io {
-            path: path.display().to_string(),
-            source,
-        };
-        // Looked at before opening: opening a FIFO for reading waits for a writer.
-        if !std::fs::metadata(path).map_err(io)?.is_file() {
-            return Err(io(std::io::Error::other("not a regular file")));
-        }
-        let file = std::fs::File::open(path).map_err(io)?;
-        let mut bytes = Vec::with_capacity(FILE_LEN + 1);
-        file.take(FILE_LEN as u64 + 1)
-            .read_to_end(&mut bytes)
-            .map_err(io)?;
-        Network::from_bytes(&bytes)
+        Network::from_bytes(&read_capped(path, FILE_LEN + 1)?)
     }
 
     /// The network as the bytes of a file (format in the module docs), [`FILE_LEN`] long.
@@ -208,6 +231,127 @@ impl Network {
             out.extend_from_slice(&w.to_le_bytes());
         }
         for w in self.w2.iter().flatten() {
+            out.extend_from_slice(&w.to_le_bytes());
+        }
+        out.extend_from_slice(&self.b2.to_le_bytes());
+        out
+    }
+}
+
+/// At most `cap` bytes of the regular file `path`: a device, a FIFO or a directory is refused
+/// at once instead of blocking, and a huge file is not read whole.
+fn read_capped(path: &Path, cap: usize) -> Result<Vec<u8>, NetworkError> {
+    use std::io::Read;
+    let io = |source| NetworkError::Io {
+        path: path.display().to_string(),
+        source,
+    };
+    // Looked at before opening: opening a FIFO for reading waits for a writer.
+    if !std::fs::metadata(path).map_err(io)?.is_file() {
+        return Err(io(std::io::Error::other("not a regular file")));
+    }
+    let file = std::fs::File::open(path).map_err(io)?;
+    let mut bytes = Vec::new();
+    file.take(cap as u64).read_to_end(&mut bytes).map_err(io)?;
+    Ok(bytes)
+}
+
+impl PatternNetwork {
+    /// Reads a pattern network from the bytes of a format-2 file (layout in the module docs).
+    ///
+    /// # Errors
+    /// A [`NetworkError`] for a truncated or overlong file, a wrong magic or version, a shape,
+    /// feature set, activation or quantisation this build does not have, or a scale below 1.
+    /// Never panics.
+    pub fn from_bytes(bytes: &[u8]) -> Result<PatternNetwork, NetworkError> {
+        if bytes.len() < PATTERN_HEADER_LEN {
+            return Err(NetworkError::Truncated {
+                expected: PATTERN_HEADER_LEN,
+                got: bytes.len(),
+            });
+        }
+        let mut r = Reader { bytes, pos: 0 };
+        let magic: [u8; 4] = r.take();
+        if magic != MAGIC {
+            return Err(NetworkError::BadMagic(magic));
+        }
+        let version = r.u16();
+        if version != PATTERN_VERSION {
+            return Err(NetworkError::Version(version));
+        }
+        let (inputs, hidden, qa, qb, feature_set) = (r.u16(), r.u16(), r.u16(), r.u16(), r.u16());
+        let scale = r.i32();
+        let (activation, _reserved) = (r.u16(), r.u16());
+        if inputs as usize != NUM_PATTERN_FEATURES || !valid_hidden(hidden as usize) {
+            return Err(NetworkError::PatternShape { inputs, hidden });
+        }
+        if qa as i32 != QA || qb as i32 != QB {
+            return Err(NetworkError::Quantisation { qa, qb });
+        }
+        if feature_set != FEATURE_SET_WINDOWS_2X2 {
+            return Err(NetworkError::FeatureSet(feature_set));
+        }
+        let activation =
+            Activation::from_id(activation).ok_or(NetworkError::Activation(activation))?;
+        if scale < 1 {
+            return Err(NetworkError::Scale(scale));
+        }
+        let hidden = hidden as usize;
+        let len = pattern_file_len(hidden);
+        match bytes.len() {
+            n if n < len => {
+                return Err(NetworkError::Truncated {
+                    expected: len,
+                    got: n,
+                });
+            }
+            n if n > len => return Err(NetworkError::TrailingBytes { extra: n - len }),
+            _ => {}
+        }
+        let mut i16s = |n: usize| -> Vec<i16> { (0..n).map(|_| r.i16()).collect() };
+        let w1 = i16s(NUM_PATTERN_FEATURES * hidden);
+        let b1 = i16s(hidden);
+        let w2 = i16s(2 * hidden);
+        let b2 = r.i32();
+        Ok(PatternNetwork {
+            hidden,
+            activation,
+            w1,
+            b1,
+            w2,
+            b2,
+            scale,
+        })
+    }
+
+    /// Reads a format-2 network file (at most the longest file's length + 1 bytes are read).
+    ///
+    /// # Errors
+    /// [`NetworkError::Io`] if the file cannot be read or is not a regular file, else as
+    /// [`PatternNetwork::from_bytes`].
+    pub fn load(path: &Path) -> Result<PatternNetwork, NetworkError> {
+        PatternNetwork::from_bytes(&read_capped(path, MAX_FILE_LEN + 1)?)
+    }
+
+    /// The network as the bytes of a format-2 file ([`pattern_file_len`] of its hidden size).
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let mut out = Vec::with_capacity(pattern_file_len(self.hidden));
+        out.extend_from_slice(&MAGIC);
+        for v in [
+            PATTERN_VERSION,
+            NUM_PATTERN_FEATURES as u16,
+            self.hidden as u16,
+            QA as u16,
+            QB as u16,
+            FEATURE_SET_WINDOWS_2X2,
+        ] {
+            out.extend_from_slice(&v.to_le_bytes());
+        }
+        out.extend_from_slice(&self.scale.to_le_bytes());
+        for v in [self.activation.id(), 0] {
+            out.extend_from_slice(&v.to_le_bytes());
+        }
+        for w in self.w1.iter().chain(&self.b1).chain(&self.w2) {
             out.extend_from_slice(&w.to_le_bytes());
         }
         out.extend_from_slice(&self.b2.to_le_bytes());
@@ -241,12 +385,18 @@ pub fn embedded() -> &'static Arc<Network> {
 }
 
 /// Ataxx's network reader for the engine option `EvalFile` ([`crate::eval::NetworkLoader`]):
-/// [`Network::load`], the network held opaque for [`crate::eval::EvalChoice`].
+/// a format-1 ([`Network`]) or format-2 ([`PatternNetwork`]) file, by the version in its
+/// header, the network held opaque for [`crate::eval::EvalChoice`].
 ///
 /// # Errors
-/// As [`Network::load`] (the message is the [`NetworkError`]'s).
+/// As [`Network::load`] or [`PatternNetwork::load`] (the message is the [`NetworkError`]'s).
 pub fn load_network(path: &Path) -> Result<crate::eval::AnyNetwork, crate::eval::NetworkLoadError> {
-    Ok(Arc::new(Network::load(path)?))
+    let bytes = read_capped(path, MAX_FILE_LEN + 1)?;
+    if bytes.len() >= 6 && bytes[..4] == MAGIC && bytes[4..6] == PATTERN_VERSION.to_le_bytes() {
+        Ok(Arc::new(PatternNetwork::from_bytes(&bytes)?))
+    } else {
+        Ok(Arc::new(Network::from_bytes(&bytes)?))
+    }
 }
 
 #[cfg(test)]
@@ -375,7 +525,90 @@ mod tests {
             patched(16, &[0, 0, 0, 0]),
             Err(NetworkError::Scale(0))
         ));
+        // A format-2 file is not a format-1 network (load_network reads either).
+        let patterns =
+            super::super::patterns::tests::random_pattern_network(1, 32, Activation::CReLU)
+                .to_bytes();
+        assert!(matches!(
+            Network::from_bytes(&patterns),
+            Err(NetworkError::Version(2))
+        ));
+        assert!(matches!(
+            PatternNetwork::from_bytes(&bytes),
+            Err(NetworkError::Version(1))
+        ));
         let missing = Network::load(Path::new("/nonexistent/net.nnue")).unwrap_err();
         assert!(missing.to_string().starts_with("cannot read network file"));
+    }
+
+    #[test]
+    fn pattern_file_round_trip_and_bad_files() {
+        let net = super::super::patterns::tests::random_pattern_network(8, 64, Activation::SCReLU);
+        let bytes = net.to_bytes();
+        let len = pattern_file_len(64);
+        assert_eq!(bytes.len(), len);
+        assert_eq!(PatternNetwork::from_bytes(&bytes).unwrap(), net);
+        for cut in [
+            0,
+            5,
+            PATTERN_HEADER_LEN - 1,
+            PATTERN_HEADER_LEN,
+            len / 2,
+            len - 1,
+        ] {
+            assert!(
+                matches!(
+                    PatternNetwork::from_bytes(&bytes[..cut]),
+                    Err(NetworkError::Truncated { .. } | NetworkError::BadMagic(_))
+                ),
+                "a file cut at {cut} bytes"
+            );
+        }
+        let mut long = bytes.clone();
+        long.extend_from_slice(&[0, 0]);
+        assert!(matches!(
+            PatternNetwork::from_bytes(&long),
+            Err(NetworkError::TrailingBytes { extra: 2 })
+        ));
+        let patched = |at: usize, v: &[u8]| {
+            let mut b = bytes.clone();
+            b[at..at + v.len()].copy_from_slice(v);
+            PatternNetwork::from_bytes(&b)
+        };
+        for (at, v) in [(6, [147, 0]), (8, [0, 0]), (8, [48, 0]), (8, [0, 4])] {
+            assert!(
+                matches!(patched(at, &v), Err(NetworkError::PatternShape { .. })),
+                "{at} {v:?}"
+            );
+        }
+        assert!(matches!(
+            patched(12, &[0, 4]),
+            Err(NetworkError::Quantisation { .. })
+        ));
+        assert!(matches!(
+            patched(14, &[2, 0]),
+            Err(NetworkError::FeatureSet(2))
+        ));
+        assert!(matches!(
+            patched(16, &[0, 0, 0, 0]),
+            Err(NetworkError::Scale(0))
+        ));
+        assert!(matches!(
+            patched(20, &[2, 0]),
+            Err(NetworkError::Activation(2))
+        ));
+        // A 512-wide network is the longest file; one more byte is refused, not read on.
+        let big = PatternNetwork::from_parts(
+            512,
+            Activation::CReLU,
+            &vec![1; NUM_PATTERN_FEATURES * 512],
+            &[0; 512],
+            &[0; 1024],
+            0,
+            1,
+        )
+        .unwrap();
+        assert_eq!(big.to_bytes().len(), MAX_FILE_LEN);
+        assert_eq!(PatternNetwork::from_bytes(&big.to_bytes()).unwrap(), big);
     }
 }

@@ -65,3 +65,104 @@ pub(super) fn sub_row(acc: &mut [i16; HIDDEN], row: &[i16; HIDDEN]) {
         *a = a.wrapping_sub(w);
     }
 }
+
+// The pattern network's kernels (`patterns.rs`): the hidden size is read from the file, so
+// these take slices whose length is a multiple of [`CHUNK`] and work chunk by chunk in
+// registers.
+
+/// Values per chunk of the runtime-length kernels; a pattern network's hidden size is a
+/// multiple of it.
+pub(super) const CHUNK: usize = 32;
+
+/// `out = base + Σ adds − Σ subs` (wrapping), chunk by chunk; every slice has `out`'s length,
+/// a multiple of [`CHUNK`].
+#[inline(always)]
+pub(super) fn fused_rows(out: &mut [i16], base: &[i16], adds: &[&[i16]], subs: &[&[i16]]) {
+    debug_assert_eq!(out.len() % CHUNK, 0);
+    debug_assert_eq!(base.len(), out.len());
+    for (c, (o, b)) in out
+        .chunks_exact_mut(CHUNK)
+        .zip(base.chunks_exact(CHUNK))
+        .enumerate()
+    {
+        let at = c * CHUNK;
+        let mut r = [0i16; CHUNK];
+        r.copy_from_slice(b);
+        for row in adds {
+            let row: &[i16; CHUNK] = row[at..at + CHUNK].try_into().expect("row length");
+            for i in 0..CHUNK {
+                r[i] = r[i].wrapping_add(row[i]);
+            }
+        }
+        for row in subs {
+            let row: &[i16; CHUNK] = row[at..at + CHUNK].try_into().expect("row length");
+            for i in 0..CHUNK {
+                r[i] = r[i].wrapping_sub(row[i]);
+            }
+        }
+        o.copy_from_slice(&r);
+    }
+}
+
+/// [`fused_rows`] for a hidden size `H` known when compiling (the rows' lengths checked once,
+/// the chunks' loops unrolled); the pattern network calls it for its common sizes.
+#[inline(always)]
+pub(super) fn fused_rows_fixed<const H: usize>(
+    out: &mut [i16],
+    base: &[i16],
+    adds: &[&[i16]],
+    subs: &[&[i16]],
+) {
+    const WIDE: usize = 64;
+    let out: &mut [i16; H] = out.try_into().expect("accumulator length");
+    let base: &[i16; H] = base.try_into().expect("accumulator length");
+    for c in (0..H).step_by(WIDE) {
+        let mut r = [0i16; WIDE];
+        r.copy_from_slice(&base[c..c + WIDE]);
+        for row in adds {
+            let row: &[i16; H] = (*row).try_into().expect("row length");
+            for i in 0..WIDE {
+                r[i] = r[i].wrapping_add(row[c + i]);
+            }
+        }
+        for row in subs {
+            let row: &[i16; H] = (*row).try_into().expect("row length");
+            for i in 0..WIDE {
+                r[i] = r[i].wrapping_sub(row[c + i]);
+            }
+        }
+        out[c..c + WIDE].copy_from_slice(&r);
+    }
+}
+
+/// `acc += row` (wrapping), any equal lengths.
+#[inline(always)]
+pub(super) fn add_slice(acc: &mut [i16], row: &[i16]) {
+    for (a, &w) in acc.iter_mut().zip(row.iter()) {
+        *a = a.wrapping_add(w);
+    }
+}
+
+/// `Σ clamp(a_i, 0, QA) × w_i` in `i32` (wrapping), any equal lengths.
+#[inline(always)]
+pub(super) fn crelu_dot_slice(acc: &[i16], w: &[i16]) -> i32 {
+    let mut sum = 0i32;
+    for (&a, &w) in acc.iter().zip(w.iter()) {
+        let c = a.clamp(0, QA as i16) as i32;
+        sum = sum.wrapping_add(c.wrapping_mul(w as i32));
+    }
+    sum
+}
+
+/// `Σ clamp(a_i, 0, QA)² × w_i` in `i64`, any equal lengths: each term is at most
+/// `255² × 32768 = 2 130 739 200 < 2³¹` in size for any `i16` weight, so it is formed in `i32`
+/// without overflow and summed in `i64` (the sum of 1024 terms would not fit `i32`).
+#[inline(always)]
+pub(super) fn screlu_dot_slice(acc: &[i16], w: &[i16]) -> i64 {
+    let mut sum = 0i64;
+    for (&a, &w) in acc.iter().zip(w.iter()) {
+        let c = a.clamp(0, QA as i16) as i32;
+        sum += (c * c * w as i32) as i64;
+    }
+    sum
+}

@@ -1,8 +1,13 @@
-//! An NNUE-style network evaluation for Ataxx: the network ([`Network`]: its features, weights
-//! and integer forward pass), and, in its own files, the network file (`format.rs`: header,
-//! reading and writing, [`NetworkError`], the [`embedded`] network), the inner loops over the
-//! hidden layer (`kernels.rs`), and the accumulator with its incremental update and
-//! [`AtaxxEval`], the search's Ataxx evaluation (`accumulator.rs`, [`crate::eval::Evaluator`]).
+//! An NNUE-style network evaluation for Ataxx, in two kinds: the square-input network
+//! ([`Network`], file format 1, the built-in one: its features, weights and integer forward pass
+//! here) and the pattern-input network ([`PatternNetwork`], file format 2, `patterns.rs`; see
+//! [Pattern inputs](#pattern-inputs-file-format-2)); and, in their own files, the network files
+//! (`format.rs`: headers, reading and writing, [`NetworkError`], the [`embedded`] network,
+//! [`load_network`] for either format), the inner loops over the hidden layer (`kernels.rs`),
+//! and the accumulator with its incremental update and [`AtaxxEval`], the search's Ataxx
+//! evaluation (`accumulator.rs`, [`crate::eval::Evaluator`]). The search does not know which
+//! kind it evaluates with: [`AtaxxEval`] holds one or the other and both fill the same
+//! [`Accumulator`].
 //!
 //! # In the search
 //! The search evaluates Ataxx with a network unless the engine option `EvalFile` says `hand`:
@@ -63,14 +68,91 @@
 //! 38 424 bytes.
 //!
 //! Read and written in `format.rs`.
+//!
+//! # Pattern inputs (file format 2)
+//! `(2965 → H)×2 → 1`, the same perspective network with other inputs, a hidden size `H` read
+//! from the file (a multiple of 32 from 32 to [`MAX_HIDDEN`] = 512: 128, 256 and 512 are
+//! compiled for their size) and a choice of activation ([`Activation`]):
+//!
+//! - **Features** ([`patterns_of`], [`pattern_features`]): the 36 overlapping 2×2 windows of
+//!   the board (window `w = 6 × rank + file` covers `(file, rank)` to `(file + 1, rank + 1)`),
+//!   each in one of [`WINDOW_STATES`] = 81 states seen from the perspective `p`: the base-3
+//!   number of its 4 squares (lower left digit 0, lower right 1, upper left 2, upper right 3),
+//!   each digit 0 for an empty or blocked square, 1 for a stone of `p`, 2 for one of the other
+//!   side. Feature `81 × w + state` (exactly 36 active), then [`PATTERN_BLOCKED`]` + sq` = 2916
+//!   `+ sq` for each blocked square. **Why 3 states and separate blocked squares, not 4⁴ = 256
+//!   states:** blocked squares never change during a game, so their 49 inputs cost nothing in
+//!   the incremental update; most positions have no or few blocked squares, so with 256 states
+//!   per window the states with a blocked square (175 of the 256) would each be seen rarely and
+//!   stay under-trained, while all 81 stone states are common; and the first layer is 3× smaller
+//!   (2965 rows against 9216, 760 KB at `H` = 128). The cost: a window does not tell a blocked
+//!   square from an empty one, only the blocked square's own input (added to every hidden unit)
+//!   does. This is also Zataxx's choice of 81 states. The header's feature-set id
+//!   ([`FEATURE_SET_WINDOWS_2X2`] = 1) names this set, so that others (4×2 tuples, 256 states)
+//!   can be added as new ids.
+//! - **Accumulator**: the same [`Accumulator`] (room for 512 values per perspective; a
+//!   network of `H` hidden neurons uses the first `2 × H`, each perspective's `H` in a row, so
+//!   that a small network's values stay together), `b1 + Σ W1[f]` per perspective. A move changes the
+//!   squares `to`, the flipped stones (all within one step of `to`) and, for a jump, `from`;
+//!   exactly the windows holding one of them change state, at most 16 around `to` and 4 around
+//!   `from`. [`PatternNetwork::apply_move`] updates each such window once per perspective
+//!   (its old state's row subtracted, its new state's added) in one pass over each
+//!   perspective's values. Since both perspectives see the same window with digits 1 and 2
+//!   swapped, both states come from the same two 4-bit masks.
+//! - **Output** ([`PatternNetwork::evaluate`]): CReLU as format 1, or SCReLU:
+//!   `y = W2 · [clamp(a_stm, 0, 1)², clamp(a_other, 0, 1)²] + b2`; centipawns `y × scale`.
+//!
+//! **Quantisation** (`QA` = 255, `QB` = 2048 as format 1). The accumulator sums `b1` and at most
+//! 36 window rows and 49 blocked-square rows: 86 terms, so the trainer keeps `W1` and `b1`
+//! within ±1.49 (`round(1.49 × 255)` = 380, and 86 × 380 = 32 680 < 32 767 fits `i16`) and
+//! `W2` within ±1.98 (4055). CReLU's output sum has at most 2 × 512 terms of
+//! 255 × 4055: 1.06 × 10⁹ < 2³¹, in `i32`. SCReLU's terms are `clamp(a, 0, QA)² × W2` in
+//! units of `1/(QA² × QB)`: one term is at most 255² × 32 768 < 2³¹ for any `i16` weight, so it
+//! is formed in `i32`, but 1024 of them may reach 2.7 × 10¹¹, so they are summed in `i64`; the
+//! sum is divided by `QA` (to `1/(QA × QB)`, the unit of `b2`) before `b2` is added. Then
+//! `cp = (sum + b2) × scale / (QA × QB)` as format 1. The update arithmetic wraps, so a file
+//! that breaks the bounds gives wrong values but no panic.
+//!
+//! **File format version 2**, all little-endian:
+//!
+//! | offset | type | field |
+//! |---|---|---|
+//! | 0 | 4 bytes | magic `SKNN` |
+//! | 4 | `u16` | format version, 2 |
+//! | 6 | `u16` | inputs, 2965 ([`NUM_PATTERN_FEATURES`]) |
+//! | 8 | `u16` | hidden size per perspective `H`: a multiple of 32, 32 to 512 |
+//! | 10 | `u16` | `QA`, 255 |
+//! | 12 | `u16` | `QB`, 2048 |
+//! | 14 | `u16` | feature set, 1 (2×2 windows of 3 states, then blocked squares) |
+//! | 16 | `i32` | `scale`: centipawns per unit of output logit, ≥ 1 |
+//! | 20 | `u16` | activation: 0 CReLU, 1 SCReLU |
+//! | 22 | `u16` | reserved, 0 |
+//! | 24 | `i16` × inputs × `H` | `W1`, feature-major |
+//! | … | `i16` × `H` | `b1` |
+//! | … | `i16` × 2 × `H` | `W2`: the side to move's accumulator's weights, then the other's |
+//! | … | `i32` | `b2` |
+//!
+//! Nothing follows ([`pattern_file_len`]: 759 836 bytes at `H` = 128, 1 519 644 at 256,
+//! 3 039 260 at 512). [`load_network`] (the engine option `EvalFile`) reads either format by the
+//! version field; the built-in network stays a format-1 file.
 
 mod accumulator;
 mod format;
 mod kernels;
+mod patterns;
 
 pub use accumulator::{Accumulator, AtaxxEval};
 pub use format::{
-    EMBEDDED_NAME, FILE_LEN, HEADER_LEN, MAGIC, NetworkError, VERSION, embedded, load_network,
+    EMBEDDED_NAME, FILE_LEN, HEADER_LEN, MAGIC, NetworkError, PATTERN_HEADER_LEN, PATTERN_VERSION,
+    VERSION, embedded, load_network, pattern_file_len,
+};
+/// A pattern network with random weights, for the search's tests.
+#[cfg(test)]
+pub(crate) use patterns::tests::random_pattern_network;
+pub use patterns::{
+    Activation, FEATURE_SET_WINDOWS_2X2, HIDDEN_MULTIPLE, MAX_HIDDEN, NUM_PATTERN_FEATURES,
+    PATTERN_BLOCKED, PatternNetwork, WINDOW_STATES, WINDOWS, pattern_features, patterns_of,
+    window_base, window_squares, window_state,
 };
 
 use super::bitboard::{NUM_SQUARES, Squares};
@@ -170,8 +252,8 @@ impl Network {
     /// of `side_to_move`. Integer arithmetic only; the two loops over `HIDDEN` vectorise.
     #[inline]
     pub fn evaluate(&self, acc: &Accumulator, side_to_move: Side) -> i32 {
-        let us = &acc.v[side_to_move.index()];
-        let them = &acc.v[side_to_move.index() ^ 1];
+        let us = acc.half(side_to_move.index());
+        let them = acc.half(side_to_move.index() ^ 1);
         let sum = crelu_dot(us, &self.w2[0]).wrapping_add(crelu_dot(them, &self.w2[1]));
         let out = sum.wrapping_add(self.b2) as i64;
         (out * self.scale as i64 / (QA * QB) as i64) as i32
