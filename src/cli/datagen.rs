@@ -27,7 +27,8 @@
 //! `--format binary` (Ataxx only) writes the same positions, scores and results as 18-byte
 //! records after a 12-byte header instead ([`skald::ataxx::packed`] documents the bytes). Without
 //! `--format`, the format follows `--output`: binary when its name ends in `.bin`, text
-//! otherwise (and for standard output); `--format` always wins over the name.
+//! otherwise (and for standard output); `--format` always wins over the name. Binary output to
+//! standard output is refused when that is a terminal.
 //!
 //! Positions whose score is a forced result (a mate score: the search saw the game's end) are
 //! not written, and neither is the final position (nothing to search). The output is the same
@@ -43,7 +44,7 @@ use skald::engine::{Outcome, Side};
 use skald::rng::SeededRng;
 use skald::variant::Variant;
 use std::collections::BTreeMap;
-use std::io::Write;
+use std::io::{IsTerminal, Write};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::mpsc;
 use std::time::Instant;
@@ -114,7 +115,7 @@ pub struct Args {
 pub enum Format {
     /// `FEN | score | result` lines.
     Text,
-    /// The packed binary records of `skald::ataxx::packed` (Ataxx only).
+    /// 18-byte records after a 12-byte header (Ataxx only; the bytes: docs/training.md).
     Binary,
 }
 
@@ -267,6 +268,9 @@ pub fn run(mut args: Args) -> Result<()> {
             "the binary format holds Ataxx positions only; use --format text for {}",
             args.variant
         );
+    }
+    if format == Format::Binary && args.output.is_none() && std::io::stdout().is_terminal() {
+        bail!("binary output to a terminal; give --output <file> or redirect standard output");
     }
     let out: Box<dyn Write> = match &args.output {
         None => Box::new(std::io::stdout().lock()),
