@@ -1,6 +1,6 @@
 //! `skald datagen` from its binary: a few small games whose lines parse, whose results agree
-//! within a game, and whose output does not depend on the thread count; bad input is a one-line
-//! error.
+//! within a game, and whose output does not depend on the thread count; the binary format holds
+//! the same positions and decodes with the library; bad input is a one-line error.
 
 use skald::ataxx::Position;
 use skald::game::{Game, Side};
@@ -111,6 +111,59 @@ fn same_output_for_any_thread_count_and_a_file() {
     let (ok, other, _) = datagen(&["--games", "3", "--nodes", "200", "--seed", "10"]);
     assert!(ok);
     assert_ne!(one, other, "another seed gives other games");
+}
+
+#[test]
+fn binary_output_decodes_to_the_text_output() {
+    use skald::ataxx::packed::PackedReader;
+    let base = ["--games", "2", "--nodes", "200", "--seed", "5"];
+    let (ok, text, err) = datagen(&base);
+    assert!(ok, "{err}");
+    // `.bin` chooses the binary format; `--format text` overrides the name.
+    let dir = std::env::temp_dir();
+    let bin = dir.join(format!("skald-datagen-{}.bin", std::process::id()));
+    let txt = dir.join(format!("skald-datagen-{}-text.bin", std::process::id()));
+    for (path, extra) in [(&bin, &[][..]), (&txt, &["--format", "text"][..])] {
+        let mut args = base.to_vec();
+        args.extend_from_slice(&["--concurrency", "2", "--output", path.to_str().unwrap()]);
+        args.extend_from_slice(extra);
+        let (ok, _, err) = datagen(&args);
+        assert!(ok, "{err}");
+    }
+    let bytes = std::fs::read(&bin).unwrap();
+    let as_text = std::fs::read_to_string(&txt).unwrap();
+    let _ = std::fs::remove_file(&bin);
+    let _ = std::fs::remove_file(&txt);
+    assert_eq!(as_text, text);
+    let records: Vec<_> = PackedReader::new(&bytes[..])
+        .expect("a packed header")
+        .collect::<Result<_, _>>()
+        .expect("records decode");
+    let lines: Vec<_> = text.lines().collect();
+    assert!(!lines.is_empty());
+    assert_eq!(records.len(), lines.len());
+    for (rec, line) in records.iter().zip(&lines) {
+        let (pos, score, result) = parse(line);
+        assert_eq!(rec.position.fen(), pos.fen(), "{line}");
+        assert_eq!(i32::from(rec.score), score, "{line}");
+        assert_eq!(f64::from(rec.result.value()), result, "{line}");
+        // Legal and not over: the position has moves.
+        assert!(!rec.position.is_game_over(), "{line}");
+        let mut moves = Vec::new();
+        rec.position.legal_moves(&mut moves);
+        assert!(!moves.is_empty(), "{line}");
+    }
+    // Tafl positions do not fit the format.
+    let (ok, _, err) = datagen(&[
+        "--variant",
+        "brandubh",
+        "--games",
+        "1",
+        "--format",
+        "binary",
+    ]);
+    assert!(!ok);
+    assert!(err.contains("Ataxx positions only"), "{err}");
 }
 
 #[test]

@@ -5,6 +5,7 @@
 //!   [`crate::game::Game`].
 //! - [`Move`]: clone / jump / pass; text `f2`, `a7a5`, `0000`.
 //! - [`nnue`]: the NNUE network evaluation (file format, accumulator, forward pass).
+//! - [`packed`]: the compact binary format of training positions (18 bytes a position).
 //!
 //! Rule choices (libataxx): the game is over when a side has no stones, when the halfmove clock
 //! (+1 per jump or pass, 0 after a clone) reaches 100 (a draw), or when no empty square is within
@@ -16,6 +17,7 @@ mod eval;
 mod game_impl;
 mod mv;
 pub mod nnue;
+pub mod packed;
 mod perft;
 mod position;
 pub mod zobrist;

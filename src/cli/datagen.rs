@@ -24,6 +24,12 @@
 //! - `result`: the final result of the game **from the side to move's view**: `1.0` it won,
 //!   `0.5` draw, `0.0` it lost.
 //!
+//! `--format binary` (Ataxx only) writes the same positions, scores and results as 18-byte
+//! records after a 12-byte header instead ([`skald::ataxx::packed`] documents the bytes). Without
+//! `--format`, the format follows `--output`: binary when its name ends in `.bin`, text
+//! otherwise (and for standard output); `--format` always wins over the name. Binary output to
+//! standard output is refused when that is a terminal.
+//!
 //! Positions whose score is a forced result (a mate score: the search saw the game's end) are
 //! not written, and neither is the final position (nothing to search). The output is the same
 //! for every `--concurrency` (games are written in order), so jobs are reproducible by seed.
@@ -31,13 +37,14 @@
 use super::Whole;
 use anyhow::{Context, Result, bail};
 use clap::builder::TypedValueParser;
+use skald::ataxx::packed::{PackedPosition, PackedWriter, Wdl};
 use skald::engine::{Engine, new_session};
 use skald::engine::{Limits, Score};
 use skald::engine::{Outcome, Side};
 use skald::rng::SeededRng;
 use skald::variant::Variant;
 use std::collections::BTreeMap;
-use std::io::Write;
+use std::io::{IsTerminal, Write};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::mpsc;
 use std::time::Instant;
@@ -94,9 +101,31 @@ pub struct Args {
     /// Write to this file instead of standard output.
     #[arg(long)]
     pub output: Option<std::path::PathBuf>,
+    /// Output format: text (`FEN | score | result` lines) or binary (18-byte records, Ataxx
+    /// only). Default: binary when --output ends in `.bin`, else text.
+    #[arg(long, value_enum)]
+    pub format: Option<Format>,
     /// No progress lines on standard error.
     #[arg(long)]
     pub quiet: bool,
+}
+
+/// `--format`.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, clap::ValueEnum)]
+pub enum Format {
+    /// `FEN | score | result` lines.
+    Text,
+    /// 18-byte records after a 12-byte header (Ataxx only; the bytes: docs/training.md).
+    Binary,
+}
+
+/// The format to write: `--format`, else binary for an `--output` ending in `.bin`, else text.
+fn output_format(args: &Args) -> Format {
+    match (args.format, &args.output) {
+        (Some(f), _) => f,
+        (None, Some(p)) if p.extension().is_some_and(|e| e == "bin") => Format::Binary,
+        (None, _) => Format::Text,
+    }
 }
 
 /// One position of a game: FEN, side to move, score (side to move's view, centipawns).
@@ -104,6 +133,40 @@ struct Sample {
     fen: String,
     side: Side,
     score: i32,
+}
+
+/// One position to write: FEN, score (side to move's view, centipawns) and the game's result
+/// from the side to move's view.
+struct Line {
+    fen: String,
+    score: i32,
+    result: Wdl,
+}
+
+impl Line {
+    /// The text line `FEN | score | result`.
+    fn text(&self) -> String {
+        let result = match self.result {
+            Wdl::Win => "1.0",
+            Wdl::Draw => "0.5",
+            Wdl::Loss => "0.0",
+        };
+        format!("{} | {} | {result}", self.fen, self.score)
+    }
+
+    /// The packed record (Ataxx).
+    fn packed(&self) -> Result<PackedPosition> {
+        let position = skald::ataxx::Position::from_fen(&self.fen)
+            .map_err(|e| anyhow::anyhow!("datagen wrote a bad Ataxx FEN '{}': {e}", self.fen))?;
+        // Scores that are not mate scores are within ±29 000 centipawns.
+        let score = i16::try_from(self.score)
+            .with_context(|| format!("score {} does not fit 16 bits", self.score))?;
+        Ok(PackedPosition {
+            position,
+            score,
+            result: self.result,
+        })
+    }
 }
 
 /// A different, well-mixed seed for each game of each job (SplitMix64 of both).
@@ -120,7 +183,7 @@ fn game_seed(seed: u64, game: u64) -> u64 {
 const DEFAULT_MAX_SCORE: i32 = 150;
 
 /// Plays game number `game` and returns its lines (see the module docs).
-fn play_game(engine: &mut Engine, args: &Args, game: u64) -> Result<Vec<String>> {
+fn play_game(engine: &mut Engine, args: &Args, game: u64) -> Result<Vec<Line>> {
     let mut rng = SeededRng::new(game_seed(args.seed, game));
     let limits = Limits {
         nodes: Some(args.nodes),
@@ -178,11 +241,15 @@ fn play_game(engine: &mut Engine, args: &Args, game: u64) -> Result<Vec<String>>
         .into_iter()
         .map(|s| {
             let result = match winner {
-                None => "0.5",
-                Some(w) if w == s.side => "1.0",
-                Some(_) => "0.0",
+                None => Wdl::Draw,
+                Some(w) if w == s.side => Wdl::Win,
+                Some(_) => Wdl::Loss,
             };
-            format!("{} | {} | {result}", s.fen, s.score)
+            Line {
+                fen: s.fen,
+                score: s.score,
+                result,
+            }
         })
         .collect())
 }
@@ -195,15 +262,29 @@ pub fn run(mut args: Args) -> Result<()> {
         args.max_score =
             super::renamed(None, Some(old), "--max-opening-score", "--max-score").unwrap_or(old);
     }
-    let mut out: Box<dyn Write> = match &args.output {
+    let format = output_format(&args);
+    if format == Format::Binary && args.variant != Variant::Ataxx {
+        bail!(
+            "the binary format holds Ataxx positions only; use --format text for {}",
+            args.variant
+        );
+    }
+    if format == Format::Binary && args.output.is_none() && std::io::stdout().is_terminal() {
+        bail!("binary output to a terminal; give --output <file> or redirect standard output");
+    }
+    let out: Box<dyn Write> = match &args.output {
         None => Box::new(std::io::stdout().lock()),
         Some(p) => Box::new(std::io::BufWriter::new(
             std::fs::File::create(p).with_context(|| format!("cannot write {}", p.display()))?,
         )),
     };
+    let mut out = match format {
+        Format::Text => Output::Text(out),
+        Format::Binary => Output::Binary(PackedWriter::new(out)?),
+    };
     let start = Instant::now();
     let next = AtomicU64::new(0);
-    let (tx, rx) = mpsc::channel::<(u64, Result<Vec<String>>)>();
+    let (tx, rx) = mpsc::channel::<(u64, Result<Vec<Line>>)>();
     let concurrency = match args.threads {
         Some(old) => super::renamed(None, Some(old), "--threads", "--concurrency").unwrap_or(old),
         None => args.concurrency,
@@ -261,7 +342,10 @@ pub fn run(mut args: Args) -> Result<()> {
             pending.insert(game, lines);
             while let Some(lines) = pending.remove(&written) {
                 for l in &lines {
-                    writeln!(out, "{l}")?;
+                    match &mut out {
+                        Output::Text(w) => writeln!(w, "{}", l.text())?,
+                        Output::Binary(w) => w.write(&l.packed()?)?,
+                    }
                 }
                 positions += lines.len() as u64;
                 written += 1;
@@ -276,8 +360,19 @@ pub fn run(mut args: Args) -> Result<()> {
         }
         Ok(())
     })?;
-    out.flush()?;
+    match out {
+        Output::Text(mut w) => w.flush()?,
+        Output::Binary(w) => {
+            w.into_inner()?;
+        }
+    }
     Ok(())
+}
+
+/// Where the positions go, in the chosen format.
+enum Output {
+    Text(Box<dyn Write>),
+    Binary(PackedWriter<Box<dyn Write>>),
 }
 
 #[cfg(test)]

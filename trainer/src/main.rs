@@ -4,8 +4,10 @@
 //! pattern-input network (format 2: 2×2 windows and blocked squares, `--hidden` 32–512 in
 //! steps of 32, `--activation crelu` or `screlu`).
 //!
-//! Each line `FEN | score | result` (score in centipawns and result 1.0/0.5/0.0, both from the
-//! side to move's view) gives the target
+//! The data: `skald datagen` files, text (lines `FEN | score | result`) or binary (the packed
+//! records of [`skald::ataxx::packed`], recognised by their `SKALDATX` header), mixed freely.
+//! Each position, with its score in centipawns and result 1.0/0.5/0.0 (both from the side to
+//! move's view), gives the target
 //! `t = λ × result + (1 − λ) × sigmoid(score / K)`; the network's output `y` is a logit and the
 //! loss is the mean squared error between `sigmoid(y)` and `t`. Adam, cosine learning-rate decay
 //! from `--lr` to `--lr / 10`, weights clipped after every step so that the quantised
@@ -14,6 +16,11 @@
 //! printed after each epoch, on standard output as CSV lines `epoch,train_loss,val_loss,seconds`
 //! (for plotting loss curves), on standard error for people. The network is written quantised,
 //! with `scale = K`, so the network's `evaluate` gives centipawns on the data's scale.
+//!
+//! Duplicates are merged before the split (unless `--no-dedup`): positions with the same stones
+//! of the side to move, of the other side and blocked squares, up to the board's 8 symmetries
+//! (which training treats as one position anyway), are one sample whose target is the mean of
+//! their targets; clocks and colours are ignored. The number merged is printed.
 //!
 //! ```sh
 //! cargo run --release -p skald-trainer -- --data data.txt --output net.nnue --epochs 10
@@ -32,6 +39,7 @@ use skald::ataxx::Position;
 use skald::ataxx::nnue::{
     self, Activation, NUM_FEATURES, NUM_PATTERN_FEATURES, PATTERN_BLOCKED, QA, QB, WINDOWS,
 };
+use skald::ataxx::packed::{self, PackedReader};
 use skald::game::Game;
 use std::io::BufRead;
 use std::path::PathBuf;
@@ -83,6 +91,10 @@ struct Args {
     /// Do not show each training position in one of the board's 8 symmetries at random.
     #[arg(long)]
     no_augment: bool,
+    /// Keep duplicate positions (by default they are merged into one sample with the mean
+    /// target; see the module docs).
+    #[arg(long)]
+    no_dedup: bool,
 }
 
 /// The 8 symmetries of the 7×7 board (rotations and reflections) as square permutations,
@@ -120,14 +132,43 @@ fn sigmoid(x: f64) -> f64 {
     1.0 / (1.0 + (-x).exp())
 }
 
-/// Reads datagen lines; errors name the file and line.
+/// The training sample of a position with its search score (centipawns) and result (1.0, 0.5
+/// or 0.0), both from the side to move's view.
+fn sample(args: &Args, pos: Position, score: i32, result: f32) -> Sample {
+    let from_score = sigmoid(score as f64 / args.k as f64) as f32;
+    Sample {
+        pos,
+        target: args.lambda * result + (1.0 - args.lambda) * from_score,
+    }
+}
+
+/// Reads datagen files, text or binary (by the packed header); errors name the file and the
+/// line or record.
 fn read_data(args: &Args) -> Result<Vec<Sample>> {
     let mut out = Vec::new();
     let start = Position::start();
     for path in &args.data {
         let file =
             std::fs::File::open(path).with_context(|| format!("cannot read {}", path.display()))?;
-        for (i, line) in std::io::BufReader::new(file).lines().enumerate() {
+        let mut reader = std::io::BufReader::with_capacity(1 << 16, file);
+        let head = reader
+            .fill_buf()
+            .with_context(|| format!("cannot read {}", path.display()))?;
+        if packed::has_magic(head) {
+            let records =
+                PackedReader::new(reader).with_context(|| format!("{}", path.display()))?;
+            for (i, rec) in records.enumerate() {
+                let rec = rec.with_context(|| format!("{}: record {}", path.display(), i + 1))?;
+                out.push(sample(
+                    args,
+                    rec.position,
+                    rec.score.into(),
+                    rec.result.value(),
+                ));
+            }
+            continue;
+        }
+        for (i, line) in reader.lines().enumerate() {
             let line = line.with_context(|| format!("cannot read {}", path.display()))?;
             if line.trim().is_empty() {
                 continue;
@@ -149,14 +190,49 @@ fn read_data(args: &Args) -> Result<Vec<Sample>> {
                 "0.0" | "0" => 0.0,
                 _ => bail!("{}: result '{result}' is not 1.0, 0.5 or 0.0", at()),
             };
-            let from_score = sigmoid(score as f64 / args.k as f64) as f32;
-            out.push(Sample {
-                pos,
-                target: args.lambda * result + (1.0 - args.lambda) * from_score,
-            });
+            out.push(sample(args, pos, score, result));
         }
     }
     Ok(out)
+}
+
+/// The dedup key of a position: the stones of the side to move, of the other side and the
+/// blocked squares, the least such triple over the board's 8 symmetries.
+fn canonical_key(pos: &Position, syms: &[[usize; 49]; 8]) -> [Bitboard; 3] {
+    let side = pos.side_to_move();
+    let (own, their, blocked) = (pos.stones(side), pos.stones(side.opponent()), pos.blocked());
+    syms.iter()
+        .map(|p| [permute(own, p), permute(their, p), permute(blocked, p)])
+        .min()
+        .expect("8 symmetries")
+}
+
+/// Merges duplicates (same [`canonical_key`]): the first one stays, in its place, with the mean
+/// target of all of them. Returns the samples left and the number merged away.
+fn dedup(samples: Vec<Sample>, syms: &[[usize; 49]; 8]) -> (Vec<Sample>, usize) {
+    use std::collections::hash_map::{Entry, HashMap};
+    let total = samples.len();
+    let mut index: HashMap<[Bitboard; 3], usize> = HashMap::with_capacity(total);
+    let mut out: Vec<Sample> = Vec::with_capacity(total);
+    let mut counts: Vec<u32> = Vec::with_capacity(total);
+    for s in samples {
+        match index.entry(canonical_key(&s.pos, syms)) {
+            Entry::Occupied(e) => {
+                out[*e.get()].target += s.target;
+                counts[*e.get()] += 1;
+            }
+            Entry::Vacant(e) => {
+                e.insert(out.len());
+                out.push(s);
+                counts.push(1);
+            }
+        }
+    }
+    for (s, &c) in out.iter_mut().zip(&counts) {
+        s.target /= c as f32;
+    }
+    let merged = total - out.len();
+    (out, merged)
 }
 
 /// The network to train (`--arch`).
@@ -529,6 +605,16 @@ fn run(args: Args) -> Result<()> {
     static SYMS: std::sync::LazyLock<[[usize; 49]; 8]> = std::sync::LazyLock::new(symmetries);
     let t0 = Instant::now();
     let mut samples = read_data(&args)?;
+    if !args.no_dedup {
+        let read = samples.len();
+        let merged;
+        (samples, merged) = dedup(samples, &SYMS);
+        eprintln!(
+            "{read} positions read, {merged} duplicates merged ({:.1} %), {} distinct",
+            100.0 * merged as f64 / read.max(1) as f64,
+            samples.len()
+        );
+    }
     if samples.len() < 2 {
         bail!("only {} positions in the data", samples.len());
     }
@@ -747,6 +833,85 @@ mod tests {
             let from_fen: Vec<usize> = nnue::patterns_of(&img, img.side_to_move()).collect();
             assert_eq!(from_bits, from_fen, "{fen}");
         }
+    }
+
+    /// A binary datagen file and a text one with the same positions read to the same samples;
+    /// a damaged binary file is an error naming the record.
+    #[test]
+    fn binary_and_text_data_read_alike() {
+        use skald::ataxx::packed::{PackedPosition, PackedWriter, Wdl};
+        let rows = [
+            ("x5o/7/7/7/7/7/o5x x 0 1", 12, Wdl::Draw),
+            ("x5o/7/2-1-2/7/2-1-2/7/o5x o 3 7", -250, Wdl::Loss),
+            ("xx4o/xxo4/2-1-2/3x3/2-1-2/7/o4ox x 0 5", 400, Wdl::Win),
+        ];
+        let dir = std::env::temp_dir();
+        let id = std::process::id();
+        let bin = dir.join(format!("skald-trainer-{id}.bin"));
+        let txt = dir.join(format!("skald-trainer-{id}.txt"));
+        let mut w = PackedWriter::new(Vec::new()).unwrap();
+        let mut text = String::new();
+        for (fen, score, result) in rows {
+            let position = Position::start().with_fen(fen).unwrap();
+            w.write(&PackedPosition {
+                position,
+                score,
+                result,
+            })
+            .unwrap();
+            text += &format!("{fen} | {score} | {:.1}\n", result.value());
+        }
+        let bytes = w.into_inner().unwrap();
+        std::fs::write(&bin, &bytes).unwrap();
+        std::fs::write(&txt, text).unwrap();
+        let read = |path: &std::path::Path| {
+            let argv = ["t", "--data", path.to_str().unwrap(), "--output", "n.nnue"];
+            read_data(&Args::parse_from(argv))
+        };
+        let from_bin = read(&bin).unwrap();
+        let from_txt = read(&txt).unwrap();
+        assert_eq!(from_bin.len(), 3);
+        for ((b, t), (fen, _, _)) in from_bin.iter().zip(&from_txt).zip(rows) {
+            assert_eq!(b.pos.fen(), fen);
+            assert_eq!(b.pos, t.pos);
+            assert_eq!(b.target, t.target);
+        }
+        std::fs::write(&bin, &bytes[..bytes.len() - 3]).unwrap();
+        let err = format!("{:#}", read(&bin).err().unwrap());
+        let _ = std::fs::remove_file(&bin);
+        let _ = std::fs::remove_file(&txt);
+        assert!(err.contains("record 3"), "{err}");
+    }
+
+    /// Duplicates, also under a symmetry or with the colours swapped, merge into the first with
+    /// the mean target; other positions stay in order.
+    #[test]
+    fn duplicates_merge_with_the_mean_target() {
+        let syms = symmetries();
+        let s = |fen: &str, target: f32| Sample {
+            pos: Position::start().with_fen(fen).unwrap(),
+            target,
+        };
+        let samples = vec![
+            s("x5o/7/7/7/7/7/o5x x 0 1", 0.2),
+            s("xx4o/7/7/7/7/7/o5x o 1 3", 0.5),
+            // The start position with other clocks: a duplicate.
+            s("x5o/7/7/7/7/7/o5x x 4 9", 0.4),
+            // The second position mirrored left to right: a duplicate.
+            s("o4xx/7/7/7/7/7/x5o o 0 1", 0.7),
+            // The start position with the colours swapped and o to move: a duplicate.
+            s("o5x/7/7/7/7/7/x5o o 0 1", 0.6),
+            // x to move instead of o: the side to move's view differs, not a duplicate.
+            s("xx4o/7/7/7/7/7/o5x x 1 3", 0.9),
+        ];
+        let (out, merged) = dedup(samples, &syms);
+        assert_eq!(merged, 3);
+        assert_eq!(out.len(), 3);
+        assert_eq!(out[0].pos.fen(), "x5o/7/7/7/7/7/o5x x 0 1");
+        assert!((out[0].target - 0.4).abs() < 1e-6, "{}", out[0].target);
+        assert_eq!(out[1].pos.fen(), "xx4o/7/7/7/7/7/o5x o 1 3");
+        assert!((out[1].target - 0.6).abs() < 1e-6, "{}", out[1].target);
+        assert_eq!(out[2].target, 0.9);
     }
 
     /// Each symmetry is a permutation that keeps Chebyshev distances (so clones stay clones and
