@@ -117,6 +117,33 @@ struct Reader<'a> {
     pos: usize,
 }
 
+impl<'a> Reader<'a> {
+    /// A reader past the magic and the version of a file of `version` whose header is
+    /// `header_len` bytes: the checks both formats start with.
+    fn after_magic(
+        bytes: &'a [u8],
+        header_len: usize,
+        version: u16,
+    ) -> Result<Reader<'a>, NetworkError> {
+        if bytes.len() < header_len {
+            return Err(NetworkError::Truncated {
+                expected: header_len,
+                got: bytes.len(),
+            });
+        }
+        let mut r = Reader { bytes, pos: 0 };
+        let magic: [u8; 4] = r.take();
+        if magic != MAGIC {
+            return Err(NetworkError::BadMagic(magic));
+        }
+        let found = r.u16();
+        if found != version {
+            return Err(NetworkError::Version(found));
+        }
+        Ok(r)
+    }
+}
+
 impl Reader<'_> {
     fn take<const N: usize>(&mut self) -> [u8; N] {
         let mut out = [0; N];
@@ -148,15 +175,7 @@ impl Network {
                 got: bytes.len(),
             });
         }
-        let mut r = Reader { bytes, pos: 0 };
-        let magic: [u8; 4] = r.take();
-        if magic != MAGIC {
-            return Err(NetworkError::BadMagic(magic));
-        }
-        let version = r.u16();
-        if version != VERSION {
-            return Err(NetworkError::Version(version));
-        }
+        let mut r = Reader::after_magic(bytes, HEADER_LEN, VERSION)?;
         let (inputs, hidden, qa, qb, _reserved) = (r.u16(), r.u16(), r.u16(), r.u16(), r.u16());
         if inputs as usize != NUM_FEATURES || hidden as usize != HIDDEN {
             return Err(NetworkError::Shape { inputs, hidden });
@@ -264,21 +283,7 @@ impl PatternNetwork {
     /// feature set, activation or quantisation this build does not have, or a scale below 1.
     /// Never panics.
     pub fn from_bytes(bytes: &[u8]) -> Result<PatternNetwork, NetworkError> {
-        if bytes.len() < PATTERN_HEADER_LEN {
-            return Err(NetworkError::Truncated {
-                expected: PATTERN_HEADER_LEN,
-                got: bytes.len(),
-            });
-        }
-        let mut r = Reader { bytes, pos: 0 };
-        let magic: [u8; 4] = r.take();
-        if magic != MAGIC {
-            return Err(NetworkError::BadMagic(magic));
-        }
-        let version = r.u16();
-        if version != PATTERN_VERSION {
-            return Err(NetworkError::Version(version));
-        }
+        let mut r = Reader::after_magic(bytes, PATTERN_HEADER_LEN, PATTERN_VERSION)?;
         let (inputs, hidden, qa, qb, feature_set) = (r.u16(), r.u16(), r.u16(), r.u16(), r.u16());
         let scale = r.i32();
         let (activation, _reserved) = (r.u16(), r.u16());
