@@ -7,12 +7,8 @@ use super::{HIDDEN, QA};
 /// `Σ clamp(a_i, 0, QA) × w_i` in `i32` (wrapping).
 #[inline(always)]
 pub(super) fn crelu_dot(acc: &[i16; HIDDEN], w: &[i16; HIDDEN]) -> i32 {
-    let mut sum = 0i32;
-    for (&a, &w) in acc.iter().zip(w.iter()) {
-        let c = a.clamp(0, QA as i16) as i32;
-        sum = sum.wrapping_add(c.wrapping_mul(w as i32));
-    }
-    sum
+    // Inlined, the slices keep the array length: the loop vectorises as over the arrays.
+    crelu_dot_slice(acc, w)
 }
 
 /// `out = base + add − sub ± Σ flips` (wrapping; `+` when `flips_add`), in chunks that stay in
