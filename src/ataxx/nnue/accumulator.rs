@@ -399,43 +399,32 @@ mod tests {
         let mut samples = Vec::new();
         random_games(8, |before, mv, after| samples.push((*before, mv, *after)));
         let rounds = 50;
-        let n = (samples.len() * rounds) as f64;
+        // Nanoseconds a sample of `f` over `rounds` passes of the samples.
+        let per_sample = |f: &mut dyn FnMut(&(Position, Move, Position))| {
+            let t = Instant::now();
+            for _ in 0..rounds {
+                samples.iter().for_each(&mut *f);
+            }
+            t.elapsed().as_nanos() as f64 / (samples.len() * rounds) as f64
+        };
         let mut acc = Accumulator::new(&net, &samples[0].0);
-        let t = Instant::now();
-        for _ in 0..rounds {
-            for (_, _, after) in &samples {
-                acc.refresh(&net, black_box(after));
-                black_box(&acc);
-            }
-        }
-        let refresh = t.elapsed().as_nanos() as f64 / n;
-        let t = Instant::now();
-        for _ in 0..rounds {
-            for (before, mv, _) in &samples {
-                let mut a = black_box(acc);
-                a.apply_move(&net, before, *mv);
-                black_box(&a);
-            }
-        }
-        let update = t.elapsed().as_nanos() as f64 / n;
-        let t = Instant::now();
+        let refresh = per_sample(&mut |(_, _, after)| {
+            acc.refresh(&net, black_box(after));
+            black_box(&acc);
+        });
+        let update = per_sample(&mut |(before, mv, _)| {
+            let mut a = black_box(acc);
+            a.apply_move(&net, before, *mv);
+            black_box(&a);
+        });
         let mut child = acc;
-        for _ in 0..rounds {
-            for (before, mv, _) in &samples {
-                child.apply_move_from(black_box(&acc), &net, before, *mv);
-                black_box(&child);
-            }
-        }
-        let fused = t.elapsed().as_nanos() as f64 / n;
-        let t = Instant::now();
+        let fused = per_sample(&mut |(before, mv, _)| {
+            child.apply_move_from(black_box(&acc), &net, before, *mv);
+            black_box(&child);
+        });
         let mut s = 0;
-        for _ in 0..rounds {
-            for (_, _, after) in &samples {
-                s += net.evaluate(black_box(&acc), after.side);
-            }
-        }
+        let eval = per_sample(&mut |(_, _, after)| s += net.evaluate(black_box(&acc), after.side));
         black_box(s);
-        let eval = t.elapsed().as_nanos() as f64 / n;
         println!(
             "{} positions: refresh {refresh:.1} ns, copy + apply_move {update:.1} ns, \
              apply_move_from {fused:.1} ns, evaluate {eval:.1} ns",
@@ -450,23 +439,14 @@ mod tests {
             let net = super::super::patterns::tests::random_pattern_network(7, hidden, act);
             let acc = net.accumulator(&samples[0].0);
             let mut child = acc;
-            let t = Instant::now();
-            for _ in 0..rounds {
-                for (before, mv, _) in &samples {
-                    net.apply_move(&mut child, black_box(&acc), before, *mv);
-                    black_box(&child);
-                }
-            }
-            let update = t.elapsed().as_nanos() as f64 / n;
-            let t = Instant::now();
+            let update = per_sample(&mut |(before, mv, _)| {
+                net.apply_move(&mut child, black_box(&acc), before, *mv);
+                black_box(&child);
+            });
             let mut s = 0;
-            for _ in 0..rounds {
-                for (_, _, after) in &samples {
-                    s += net.evaluate(black_box(&acc), after.side);
-                }
-            }
+            let eval =
+                per_sample(&mut |(_, _, after)| s += net.evaluate(black_box(&acc), after.side));
             black_box(s);
-            let eval = t.elapsed().as_nanos() as f64 / n;
             println!("patterns {hidden} {act:?}: apply_move {update:.1} ns, evaluate {eval:.1} ns");
         }
     }
