@@ -10,7 +10,8 @@ use super::super::mv::Move;
 use super::super::position::Position;
 use super::kernels::{add_row, fused, sub_row};
 use super::{
-    EMBEDDED_NAME, HIDDEN, MAX_HIDDEN, Network, PatternNetwork, THEIR, embedded, features,
+    EMBEDDED_NAME, EmbeddedNetwork, HIDDEN, MAX_HIDDEN, Network, PatternNetwork, THEIR, embedded,
+    features,
 };
 use crate::game::Side;
 
@@ -29,11 +30,11 @@ pub enum AtaxxEval {
         /// Its file name or path.
         name: String,
     },
-    /// A pattern-input network (file format 2) read from a file.
+    /// A pattern-input network (file format 2).
     Patterns {
         /// The network.
         net: Arc<PatternNetwork>,
-        /// Its path.
+        /// Its file name or path.
         name: String,
     },
 }
@@ -41,9 +42,16 @@ pub enum AtaxxEval {
 impl AtaxxEval {
     /// The network built into the binary.
     pub fn embedded() -> AtaxxEval {
-        AtaxxEval::Network {
-            net: Arc::clone(embedded()),
-            name: format!("{EMBEDDED_NAME} (built in)"),
+        let name = format!("{EMBEDDED_NAME} (built in)");
+        match embedded() {
+            EmbeddedNetwork::Squares(net) => AtaxxEval::Network {
+                net: Arc::clone(net),
+                name,
+            },
+            EmbeddedNetwork::Patterns(net) => AtaxxEval::Patterns {
+                net: Arc::clone(net),
+                name,
+            },
         }
     }
 

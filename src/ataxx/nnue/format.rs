@@ -377,15 +377,43 @@ pub const EMBEDDED_NAME: &str = embedded_file_name!();
 
 static EMBEDDED_BYTES: &[u8] = include_bytes!(concat!("../../../nets/", embedded_file_name!()));
 
-static EMBEDDED: LazyLock<Arc<Network>> = LazyLock::new(|| {
-    Arc::new(
-        Network::from_bytes(EMBEDDED_BYTES)
-            .expect("the network built into the binary is a valid network file (a test checks)"),
-    )
+/// The network built into the binary, of either file format (the header's version says which).
+#[derive(Clone, Debug)]
+pub enum EmbeddedNetwork {
+    /// A square-input network (file format 1).
+    Squares(Arc<Network>),
+    /// A pattern-input network (file format 2).
+    Patterns(Arc<PatternNetwork>),
+}
+
+impl EmbeddedNetwork {
+    /// The network's score of `pos` from its side to move's view, centipawns (from scratch).
+    pub fn evaluate_position(&self, pos: &super::Position) -> i32 {
+        match self {
+            EmbeddedNetwork::Squares(net) => net.evaluate_position(pos),
+            EmbeddedNetwork::Patterns(net) => net.evaluate_position(pos),
+        }
+    }
+}
+
+/// Whether `bytes` start with a format-2 (pattern-input) network's magic and version.
+fn is_pattern_file(bytes: &[u8]) -> bool {
+    bytes.len() >= 6 && bytes[..4] == MAGIC && bytes[4..6] == PATTERN_VERSION.to_le_bytes()
+}
+
+static EMBEDDED: LazyLock<EmbeddedNetwork> = LazyLock::new(|| {
+    const VALID: &str = "the network built into the binary is a valid network file (a test checks)";
+    if is_pattern_file(EMBEDDED_BYTES) {
+        EmbeddedNetwork::Patterns(Arc::new(
+            PatternNetwork::from_bytes(EMBEDDED_BYTES).expect(VALID),
+        ))
+    } else {
+        EmbeddedNetwork::Squares(Arc::new(Network::from_bytes(EMBEDDED_BYTES).expect(VALID)))
+    }
 });
 
 /// The network built into the binary (`nets/` [`EMBEDDED_NAME`]), read on first use.
-pub fn embedded() -> &'static Arc<Network> {
+pub fn embedded() -> &'static EmbeddedNetwork {
     &EMBEDDED
 }
 
@@ -397,7 +425,7 @@ pub fn embedded() -> &'static Arc<Network> {
 /// As [`Network::load`] or [`PatternNetwork::load`] (the message is the [`NetworkError`]'s).
 pub fn load_network(path: &Path) -> Result<crate::eval::AnyNetwork, crate::eval::NetworkLoadError> {
     let bytes = read_capped(path, MAX_FILE_LEN + 1)?;
-    if bytes.len() >= 6 && bytes[..4] == MAGIC && bytes[4..6] == PATTERN_VERSION.to_le_bytes() {
+    if is_pattern_file(&bytes) {
         Ok(Arc::new(PatternNetwork::from_bytes(&bytes)?))
     } else {
         Ok(Arc::new(Network::from_bytes(&bytes)?))
@@ -433,7 +461,12 @@ mod tests {
             embedded_file_name!()
         ))
         .unwrap();
-        assert_eq!(**embedded(), Network::from_bytes(&file).unwrap());
+        match embedded() {
+            EmbeddedNetwork::Squares(net) => assert_eq!(**net, Network::from_bytes(&file).unwrap()),
+            EmbeddedNetwork::Patterns(net) => {
+                assert_eq!(**net, PatternNetwork::from_bytes(&file).unwrap())
+            }
+        }
         let eval = AtaxxEval::for_choice(&EvalChoice::Default);
         assert!(eval.describe().contains(EMBEDDED_NAME));
         let pos = Position::from_fen("xx4o/xx5/7/7/7/7/o5x o 0 2").unwrap();
@@ -466,7 +499,14 @@ mod tests {
         let path = concat!(env!("CARGO_MANIFEST_DIR"), "/nets/", embedded_file_name!());
         match EvalChoice::from_eval_file(path, load_network) {
             Ok(choice @ EvalChoice::Network { .. }) => {
-                assert_eq!(*choice.network::<Network>().unwrap(), **embedded());
+                match embedded() {
+                    EmbeddedNetwork::Squares(net) => {
+                        assert_eq!(*choice.network::<Network>().unwrap(), **net)
+                    }
+                    EmbeddedNetwork::Patterns(net) => {
+                        assert_eq!(*choice.network::<PatternNetwork>().unwrap(), **net)
+                    }
+                }
                 assert_eq!(choice.eval_file(), path);
                 assert!(choice.network::<u8>().is_none());
             }

@@ -143,8 +143,8 @@ mod patterns;
 
 pub use accumulator::{Accumulator, AtaxxEval};
 pub use format::{
-    EMBEDDED_NAME, FILE_LEN, HEADER_LEN, MAGIC, NetworkError, PATTERN_HEADER_LEN, PATTERN_VERSION,
-    VERSION, embedded, load_network, pattern_file_len,
+    EMBEDDED_NAME, EmbeddedNetwork, FILE_LEN, HEADER_LEN, MAGIC, NetworkError, PATTERN_HEADER_LEN,
+    PATTERN_VERSION, VERSION, embedded, load_network, pattern_file_len,
 };
 /// A pattern network with random weights, for the search's tests.
 #[cfg(test)]
