@@ -138,6 +138,19 @@ search_params! {
     se_tt_depth_margin: i32 = 3, tune 0..=10;
     /// The test's bound lies this far below the TT score per ply of depth, centipawns.
     se_margin: i32 = 2, tune 0..=100;
+    /// 1: a PV node (not the root) takes the transposition table's cutoff too, as a non-PV node
+    /// does (its principal variation then ends there); 0: PV nodes are always searched.
+    tt_cutoff_pv: i32 = 0, tune 0..=1;
+    /// 1: futility pruning ends the move loop (the moves after the first pruned one come later
+    /// in the order and are pruned too, once every move is scored); 0: it skips one move.
+    fp_ends_loop: i32 = 0, tune 0..=1;
+    /// 1: singular extensions also reduce: a TT move whose score reaches beta while another move
+    /// reaches the singular bound is searched one ply shallower; 0: no negative extension.
+    se_negative: i32 = 0, tune 0..=1;
+    /// 1: the time manager scales the soft limit by the best move's share of the root's nodes
+    /// (`(1.5 − share) × 1.35`: a best move that took most of the effort is settled, one that
+    /// took little earns more time; Viridithas's factor); 0: not.
+    tm_node_share: i32 = 0, tune 0..=1;
     /// Moves the time manager plans for when the clock gives no `movestogo`: the soft limit is
     /// this share of the usable time (plus most of the increment); short games want fewer.
     expected_moves: i32 = 30, tune 5..=60;

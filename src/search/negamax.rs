@@ -95,7 +95,7 @@ impl<'a, G: Game> Worker<'a, G> {
         let singular_excluded = self.stack[ply].singular_excluded;
         let hash = pos.hash();
         let entry = self.shared.tt.probe(hash);
-        if !pv_node
+        if (!pv_node || (!root && self.shared.params.tt_cutoff_pv != 0))
             && singular_excluded == 0
             && let Some(score) = tt_cutoff(pos, entry, depth, alpha, beta, ply)
         {
@@ -236,7 +236,8 @@ impl<'a, G: Game> Worker<'a, G> {
     /// fails low against a margin below it at a reduced depth, the TT move is the only good one
     /// and is searched one ply deeper (`Continue(1)`, else `Continue(0)`); when the others reach
     /// beta too (multi-cut), the node fails high at once (`Break` with its score; 0 when the
-    /// search was aborted).
+    /// search was aborted); with `se_negative`, a TT move whose score reaches beta while another
+    /// move reaches the bound is searched one ply shallower (`Continue(-1)`).
     fn singular_extension(
         &mut self,
         pos: &G,
@@ -279,6 +280,8 @@ impl<'a, G: Game> Worker<'a, G> {
                     return ControlFlow::Continue(1);
                 } else if singular_beta >= beta {
                     return ControlFlow::Break(singular_beta);
+                } else if params.se_negative != 0 && tt_score >= beta {
+                    return ControlFlow::Continue(-1);
                 }
             }
         }
@@ -340,9 +343,13 @@ impl<'a, G: Game> Worker<'a, G> {
                 continue;
             }
             if self.futility_pruning(node, depth, i, best, alpha, kind) {
+                if params.fp_ends_loop != 0 && scores.len() == moves.len() {
+                    break;
+                }
                 continue;
             }
 
+            let nodes_before = self.nodes;
             let child = self.make_move(pos, mv, ply);
             let new_depth = if tt_first && i == 0 {
                 depth - 1 + tt_extension
@@ -380,6 +387,9 @@ impl<'a, G: Game> Worker<'a, G> {
                 }
             }
             self.path.pop();
+            if node.root {
+                self.count_root_nodes(pos.encode_move(mv), self.nodes - nodes_before);
+            }
             if self.aborted {
                 self.stack[ply].moves = moves;
                 self.stack[ply].scores = scores;

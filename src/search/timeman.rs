@@ -179,6 +179,13 @@ pub fn time_scale(stable_iterations: usize, last_score: Option<i32>, score: i32)
     START_SHARE * stability * (1.0 + drop as f64 * SCORE_DROP_SCALE_PER_CP)
 }
 
+/// The soft limit's factor for the best move's share of the root's nodes (0 to 1),
+/// [`crate::tuning::SearchParams::tm_node_share`]: `(1.5 − share) × 1.35`, from 2.03 (the best
+/// move took none of the effort) down to 0.68 (all of it); Viridithas's formula.
+pub fn node_share_scale(share: f64) -> f64 {
+    (1.5 - share.clamp(0.0, 1.0)) * 1.35
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -189,6 +196,13 @@ mod tests {
         assert!(time_scale(2, Some(50), -50) > time_scale(2, Some(50), 50));
         assert_eq!(time_scale(9, None, 0), START_SHARE * STABILITY_SCALE[4]);
         assert!(time_scale(0, Some(1000), -1000) <= START_SHARE * 1.6 * 1.5 + 1e-9);
+    }
+
+    #[test]
+    fn a_best_move_with_little_of_the_effort_earns_more_time() {
+        assert!(node_share_scale(0.2) > node_share_scale(0.9));
+        assert!((node_share_scale(1.0) - 0.675).abs() < 1e-9);
+        assert_eq!(node_share_scale(7.0), node_share_scale(1.0));
     }
 
     #[test]

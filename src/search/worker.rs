@@ -8,7 +8,7 @@ use super::ordering::NO_ROW;
 use super::smp::{Shared, ThreadResult};
 use super::stack::{self, Acc, StackEntry};
 use super::threads::ThreadData;
-use super::timeman::{TimeKind, time_scale};
+use super::timeman::{TimeKind, node_share_scale, time_scale};
 use super::types::{INF, MATE, MATE_BOUND, MAX_PLY, Report, Score, SearchResult};
 use crate::eval::Evaluator;
 use crate::game::Game;
@@ -56,6 +56,9 @@ pub(super) struct Worker<'a, G: Game> {
     /// raised it and whose score is a mate score does not store that score in the
     /// transposition table, where another path could find it.
     pub(super) path_verdicts: u64,
+    /// Nodes searched below each root move in this search, by move code (for the time
+    /// manager's best-move node share, [`crate::tuning::SearchParams::tm_node_share`]).
+    pub(super) root_nodes: Vec<(u16, u64)>,
 }
 
 impl<'a, G: Game> Worker<'a, G> {
@@ -115,6 +118,7 @@ impl<'a, G: Game> Worker<'a, G> {
             lmr,
             eval,
             path_verdicts: 0,
+            root_nodes: Vec::new(),
         }
     }
 
@@ -318,7 +322,13 @@ impl<'a, G: Game> Worker<'a, G> {
                 }
             }
             result.lines = lines;
-            let scale = time_scale(stable_iterations, last_score, result.score);
+            let mut scale = time_scale(stable_iterations, last_score, result.score);
+            if self.shared.params.tm_node_share != 0
+                && depth >= 5
+                && let Some(best) = result.best_move
+            {
+                scale *= node_share_scale(self.best_move_node_share(root, best));
+            }
             if self.aborted || self.should_stop_between_iterations(scale) || forced {
                 break;
             }
@@ -361,6 +371,26 @@ impl<'a, G: Game> Worker<'a, G> {
             return true;
         }
         false
+    }
+
+    /// Adds `nodes` to the root move `code`'s count in [`Worker::root_nodes`].
+    pub(super) fn count_root_nodes(&mut self, code: u16, nodes: u64) {
+        match self.root_nodes.iter_mut().find(|(c, _)| *c == code) {
+            Some((_, n)) => *n += nodes,
+            None => self.root_nodes.push((code, nodes)),
+        }
+    }
+
+    /// The share of the root's nodes (this thread's, this search) spent below `best`, 0 to 1.
+    fn best_move_node_share(&self, root: &G, best: G::Move) -> f64 {
+        let code = root.encode_move(best);
+        let total: u64 = self.root_nodes.iter().map(|(_, n)| n).sum();
+        let best = self
+            .root_nodes
+            .iter()
+            .find(|(c, _)| *c == code)
+            .map_or(0, |(_, n)| *n);
+        best as f64 / total.max(1) as f64
     }
 
     fn flush_nodes(&self) {
