@@ -84,8 +84,91 @@ pub(crate) fn terms(pos: &Position) -> [(&'static str, i32); 5] {
     ]
 }
 
+/// The base of a decided score ([`decided_by_block`]), centipawns: far beyond any evaluation
+/// and far below the search's mate scores (29 000 and up).
+pub const DECIDED: i32 = 15_000;
+
+/// The score of a position whose side to move is blocked (no empty square within two squares
+/// of any of its stones: it can only pass, now and for the rest of the game, since empty squares
+/// only fill) and will lose: the opponent can clone into every empty square its stones connect to
+/// (each clone resets the halfmove clock, and none lands next to a blocked stone, so none is
+/// flipped), and that count beats the blocked side's. Then `-(DECIDED + 10 × margin)` from the
+/// side to move's view, `margin` the final stone margin the clones alone reach; `None` otherwise
+/// (the game over by the rules is the search's business, not this). The rules of the end: the
+/// rule book's "How the game ends" (docs/rules/ataxx.md); the same reading as cuteataxx's
+/// "easyfill" adjudication, for the losing side only: a blocked side that leads may still be
+/// held to a draw by the move limit (jumps do not reset the clock).
+pub fn decided_by_block(pos: &Position) -> Option<i32> {
+    let own = pos.stones(pos.side);
+    let empty = pos.empty();
+    if own == 0 || doubles(own) & empty != 0 {
+        return None;
+    }
+    let theirs = pos.stones(pos.side.opponent());
+    if doubles(theirs) & empty == 0 {
+        return None;
+    }
+    let mut filled = theirs;
+    loop {
+        let next = filled | (singles(filled) & empty);
+        if next == filled {
+            break;
+        }
+        filled = next;
+    }
+    let margin = filled.count_ones() as i32 - own.count_ones() as i32;
+    (margin > 0).then(|| -(DECIDED + 10 * margin))
+}
+
 /// The sum of [`terms`].
 #[inline]
 pub(crate) fn evaluate(pos: &Position) -> i32 {
     terms(pos).iter().map(|t| t.1).sum()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// ```text
+    ///   a b c d e f g
+    /// 7 . . . . . . .
+    /// 6 . . . . . . .
+    /// 5 . . . . . . .
+    /// 4 . . . . . . .
+    /// 3 o o o o o o o
+    /// 2 o o o o o o o
+    /// 1 x x x x x x x
+    /// ```
+    /// x to move is blocked for good (no empty square within two of its stones); o clones into
+    /// all 28 empty squares and wins 42 to 7: decided, whoever's evaluation. With o to move
+    /// nothing is decided by this rule (o is not blocked), nor when nobody is blocked.
+    #[test]
+    fn a_blocked_side_that_will_be_outnumbered_has_lost() {
+        let pos = Position::from_fen("7/7/7/7/ooooooo/ooooooo/xxxxxxx x 0 1").unwrap();
+        assert_eq!(decided_by_block(&pos), Some(-(DECIDED + 10 * (42 - 7))));
+        let pos = Position::from_fen("7/7/7/7/ooooooo/ooooooo/xxxxxxx o 0 1").unwrap();
+        assert_eq!(decided_by_block(&pos), None);
+        let pos = Position::from_fen("x6/7/7/7/7/7/6o x 0 1").unwrap();
+        assert_eq!(decided_by_block(&pos), None);
+    }
+
+    /// ```text
+    ///   a b c d e f g
+    /// 7 . . . . . . .
+    /// 6 o o o o o o o
+    /// 5 o o o o o o o
+    /// 4 x x x x x x x
+    /// 3 x x x x x x x
+    /// 2 x x x x x x x
+    /// 1 x x x x x x x
+    /// ```
+    /// x to move is blocked, but its 28 stones beat o's 14 plus the 7 empty squares: not
+    /// decided by this rule (o may still hold the move-limit draw by jumping).
+    #[test]
+    fn a_blocked_side_that_leads_is_not_decided() {
+        let pos =
+            Position::from_fen("7/ooooooo/ooooooo/xxxxxxx/xxxxxxx/xxxxxxx/xxxxxxx x 0 1").unwrap();
+        assert_eq!(decided_by_block(&pos), None);
+    }
 }

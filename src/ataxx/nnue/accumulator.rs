@@ -6,6 +6,7 @@
 use std::sync::Arc;
 
 use super::super::bitboard::{Bitboard, SINGLE, Squares};
+use super::super::eval::decided_by_block;
 use super::super::mv::Move;
 use super::super::position::Position;
 use super::kernels::{add_row, fused, sub_row};
@@ -123,6 +124,9 @@ impl crate::eval::Evaluator<Position, Move> for AtaxxEval {
 
     #[inline]
     fn evaluate(&self, pos: &Position, acc: &Accumulator) -> i32 {
+        if let Some(decided) = decided_by_block(pos) {
+            return decided;
+        }
         match self {
             AtaxxEval::Hand => super::super::eval::evaluate(pos),
             AtaxxEval::Network { net, .. } => net.evaluate(acc, pos.side),
@@ -131,6 +135,9 @@ impl crate::eval::Evaluator<Position, Move> for AtaxxEval {
     }
 
     fn terms(&self, pos: &Position) -> Vec<(&'static str, i32)> {
+        if let Some(decided) = decided_by_block(pos) {
+            return vec![("blocked", decided)];
+        }
         match self {
             AtaxxEval::Hand => super::super::eval::terms(pos).to_vec(),
             AtaxxEval::Network { net, .. } => vec![("network", net.evaluate_position(pos))],
