@@ -92,8 +92,11 @@ pub const DECIDED: i32 = 15_000;
 /// of any of its stones: it can only pass, now and for the rest of the game, since empty squares
 /// only fill) and will lose: the opponent can clone into every empty square its stones connect to
 /// (each clone resets the halfmove clock, and none lands next to a blocked stone, so none is
-/// flipped), and that count beats the blocked side's. Then `-(DECIDED + 10 × margin)` from the
-/// side to move's view, `margin` the final stone margin the clones alone reach; `None` otherwise
+/// flipped), and that count beats the blocked side's. Then `-(DECIDED + 10 × margin + stones)`
+/// from the side to move's view, `margin` the final stone margin the clones alone reach and
+/// `stones` the opponent's stones now (so that the winner prefers a clone, which fills a square
+/// and resets the halfmove clock, to a jump, which reaches the same final margin but could
+/// shuffle to the move-limit draw); `None` otherwise
 /// (the game over by the rules is the search's business, not this). The rules of the end: the
 /// rule book's "How the game ends" (docs/rules/ataxx.md); the same reading as cuteataxx's
 /// "easyfill" adjudication, for the losing side only: a blocked side that leads may still be
@@ -117,7 +120,7 @@ pub fn decided_by_block(pos: &Position) -> Option<i32> {
         filled = next;
     }
     let margin = filled.count_ones() as i32 - own.count_ones() as i32;
-    (margin > 0).then(|| -(DECIDED + 10 * margin))
+    (margin > 0).then(|| -(DECIDED + 10 * margin + theirs.count_ones() as i32))
 }
 
 /// The sum of [`terms`].
@@ -146,7 +149,7 @@ mod tests {
     #[test]
     fn a_blocked_side_that_will_be_outnumbered_has_lost() {
         let pos = Position::from_fen("7/7/7/7/ooooooo/ooooooo/xxxxxxx x 0 1").unwrap();
-        assert_eq!(decided_by_block(&pos), Some(-(DECIDED + 10 * (42 - 7))));
+        assert_eq!(decided_by_block(&pos), Some(-(DECIDED + 10 * (42 - 7) + 14)));
         let pos = Position::from_fen("7/7/7/7/ooooooo/ooooooo/xxxxxxx o 0 1").unwrap();
         assert_eq!(decided_by_block(&pos), None);
         let pos = Position::from_fen("x6/7/7/7/7/7/6o x 0 1").unwrap();
