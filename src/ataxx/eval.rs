@@ -149,7 +149,10 @@ mod tests {
     #[test]
     fn a_blocked_side_that_will_be_outnumbered_has_lost() {
         let pos = Position::from_fen("7/7/7/7/ooooooo/ooooooo/xxxxxxx x 0 1").unwrap();
-        assert_eq!(decided_by_block(&pos), Some(-(DECIDED + 10 * (42 - 7) + 14)));
+        assert_eq!(
+            decided_by_block(&pos),
+            Some(-(DECIDED + 10 * (42 - 7) + 14))
+        );
         let pos = Position::from_fen("7/7/7/7/ooooooo/ooooooo/xxxxxxx o 0 1").unwrap();
         assert_eq!(decided_by_block(&pos), None);
         let pos = Position::from_fen("x6/7/7/7/7/7/6o x 0 1").unwrap();

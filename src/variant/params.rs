@@ -52,6 +52,13 @@ pub const BRANDUBH: SearchParams = SearchParams {
 /// → 108 + 59 cp per ply, aspiration window 30 → 31: against the values before, 600 games at
 /// 2+0.02, 326-259-15, +39.0 ± 27.0 Elo (pentanomial, two runs of 300: +27.9 ± 37.8 and
 /// +50.1 ± 38.6).
+///
+/// With the pattern network `ataxx-p128-g1` (issue 21), each against the same tune build
+/// without it, 200 games at 2+0.02, SPRT [0, 10], none accepted, so all stay as they were:
+/// the time manager's best-move node share (`tm_node_share` 1) −15.6 ± 50.8 (94-103-3);
+/// TT cutoffs at PV nodes (`tt_cutoff_pv` 1) +3.5 ± 50.2 (100-98-2); futility pruning that
+/// ends the move loop (`fp_ends_loop` 1) +3.5 ± 44.4 (99-97-4); internal iterative reductions
+/// from depth 3 (`iir_min_depth` 3) +49.0 ± 48.5 (112-84-4, llr 0.72: promising, not yet shown).
 pub const ATAXX: SearchParams = SearchParams {
     rfp_max_depth: 6,
     rfp_margin: 112,
