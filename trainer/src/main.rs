@@ -480,11 +480,17 @@ impl Model {
             Inputs::Patterns { us, them, blocked } => {
                 let n = blocked.dim(0)?;
                 let from_blocked = blocked.matmul(&w1.narrow(0, PATTERN_BLOCKED, 49)?)?;
+                // The sum over each position's windows as a batched product with a row of
+                // ones: candle's `sum` over a middle dimension takes a slow general path
+                // (a division per element), which had been half of the training time.
+                let ones = Tensor::ones((n, 1, WINDOWS), DType::F32, blocked.device())?;
                 let hidden = |idx: &Tensor| -> Result<Tensor> {
-                    let windows = w1
-                        .index_select(idx, 0)?
-                        .reshape((n, WINDOWS, self.hidden))?
-                        .sum(1)?;
+                    let windows = ones
+                        .matmul(
+                            &w1.index_select(idx, 0)?
+                                .reshape((n, WINDOWS, self.hidden))?,
+                        )?
+                        .reshape((n, self.hidden))?;
                     self.activate((windows + &from_blocked)?.broadcast_add(b1)?)
                 };
                 (hidden(us)?, hidden(them)?)
@@ -565,14 +571,15 @@ impl Model {
 /// Each training step allocates and frees tensors of tens of MB (a batch of 4096 × 36 windows ×
 /// 128 hidden is 75 MB). By default glibc's malloc maps such blocks from the kernel and unmaps
 /// them when freed, every step, and the page faults took more time than the arithmetic: an
-/// epoch ran 2.3× slower, most of it system time. Keeping freed memory in the heap (the
-/// largest mmap threshold glibc allows, 32 MB; no trimming; 1 GB of padding when the heap
-/// grows) takes the system time away; memory use stays at its peak. Other C libraries: no-op.
+/// epoch ran 2.3× slower, most of it system time. Keeping freed memory in one heap (no mmap,
+/// one arena for all threads, no trimming, 1 GB of padding when the heap grows) takes most
+/// of the system time away; memory use stays at its peak. Other C libraries: no-op.
 fn keep_freed_memory() {
     #[cfg(all(target_os = "linux", target_env = "gnu"))]
     // SAFETY: `mallopt` only sets glibc's malloc tuning values; called before any thread starts.
     unsafe {
-        libc::mallopt(libc::M_MMAP_THRESHOLD, 32 << 20);
+        libc::mallopt(libc::M_MMAP_MAX, 0);
+        libc::mallopt(libc::M_ARENA_MAX, 1);
         libc::mallopt(libc::M_TRIM_THRESHOLD, i32::MAX);
         libc::mallopt(libc::M_TOP_PAD, 1 << 30);
     }
