@@ -158,6 +158,7 @@ impl<'a, G: Game> Worker<'a, G> {
     pub(super) fn make_move(&mut self, pos: &G, mv: G::Move, ply: usize) -> G {
         let mut child = pos.clone();
         child.make_move(mv);
+        self.shared.tt.prefetch(child.hash());
         self.update_acc(pos, mv, &child, ply);
         self.stack[ply + 1].came_by = pos.encode_move(mv);
         self.stack[ply + 1].cont_row = if self.cont_n > 0 {
