@@ -75,12 +75,16 @@ pub(super) fn tt_move_first<G: Game>(
 
 /// Selection sort, one step: brings the best-ordered move of `moves[i..]` (all scored) to
 /// position `i`.
+///
+/// The scan keeps the best score in a register and picks with selects rather than branches
+/// (which the processor mispredicted often: the scan was a seventh of an Ataxx search's time).
+#[inline]
 pub(super) fn pick_best<M>(moves: &mut [M], scores: &mut [(i64, MoveKind)], i: usize) {
-    let mut top = i;
-    for j in i + 1..moves.len() {
-        if scores[j].0 > scores[top].0 {
-            top = j;
-        }
+    let (mut top, mut best) = (i, scores[i].0);
+    for (j, s) in scores.iter().enumerate().take(moves.len()).skip(i + 1) {
+        let better = s.0 > best;
+        best = if better { s.0 } else { best };
+        top = if better { j } else { top };
     }
     moves.swap(i, top);
     scores.swap(i, top);
