@@ -327,9 +327,15 @@ def analysis(d, shot_dir, rng):
     click_move(d, s, rng)
     wait(d, "the move", lambda d: (n := state(d)) and n["version"] > version)
     s = idle(d)
-    wait(d, "analysis of the new position", lambda d: d.execute_script(
-        "const a = window.skald.analysis; return a.lines.length > 0 && "
-        "a.lines[0].version === window.skald.state.version"))
+    if s["result"]:
+        # The random move (or the engine's answer) ended the game: there is nothing to
+        # analyse, and the analysis says so.
+        wait(d, "the analysis of the finished game", lambda d: d.execute_script(
+            "const a = window.skald.analysis; return a.info && a.info.state === 'over'"))
+    else:
+        wait(d, "analysis of the new position", lambda d: d.execute_script(
+            "const a = window.skald.analysis; return a.lines.length > 0 && "
+            "a.lines[0].version === window.skald.state.version"))
     d.find_element(By.ID, "analyse").click()
     assert not d.find_element(By.ID, "evalbar").is_displayed()
     print(f"analysis: {info}; {len(lines)} lines")
