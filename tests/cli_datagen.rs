@@ -187,3 +187,39 @@ fn bad_input_is_one_line_and_non_zero() {
         assert!(err.contains("error"), "{args:?}: {err}");
     }
 }
+
+/// Plies played from the start position to reach `pos` (from its FEN's move number and side).
+fn plies_of(line: &str) -> u32 {
+    let fields: Vec<&str> = line.split(" | ").next().unwrap().split(' ').collect();
+    let fullmove: u32 = fields[3].parse().unwrap();
+    2 * (fullmove - 1) + u32::from(fields[1] == "o")
+}
+
+#[test]
+fn a_plies_range_draws_each_games_openings_length() {
+    // `--plies N-N` is `--plies N`: the same games.
+    let args = |plies| {
+        [
+            "--games", "2", "--nodes", "200", "--seed", "4", "--plies", plies,
+        ]
+    };
+    let (ok, single, err) = datagen(&args("4"));
+    assert!(ok, "{err}");
+    let (ok, range, err) = datagen(&args("4-4"));
+    assert!(ok, "{err}");
+    assert_eq!(single, range);
+    // A range: each game's first position is 2 to 5 plies in, not always the same number.
+    let mut seen = std::collections::BTreeSet::new();
+    for seed in 1..=12 {
+        let seed = seed.to_string();
+        let (ok, out, err) = datagen(&[
+            "--games", "1", "--nodes", "200", "--seed", &seed, "--plies", "2-5",
+        ]);
+        assert!(ok, "{err}");
+        let first = out.lines().next().expect("a position");
+        let plies = plies_of(first);
+        assert!((2..=5).contains(&plies), "{plies} plies: {first}");
+        seen.insert(plies);
+    }
+    assert!(seen.len() >= 2, "every game had {seen:?} plies");
+}

@@ -143,6 +143,22 @@ fn numbers_above_their_bound_are_refused() {
         ),
         (&["datagen", "--plies", "41"], "--plies must be at most 40"),
         (
+            &["datagen", "--plies", "14-41"],
+            "--plies must be at most 40, got 41",
+        ),
+        (
+            &["datagen", "--plies", "17-14"],
+            "--plies: the range 17-14 runs backwards; write 14-17",
+        ),
+        (
+            &["datagen", "--plies", "-3"],
+            "--plies must be a whole number from 0 to 40",
+        ),
+        (
+            &["datagen", "--plies", "4-x"],
+            "--plies must be a whole number from 0 to 40",
+        ),
+        (
             &["datagen", "--max-score", "10001"],
             "--max-score must be at most 10000",
         ),

@@ -2,8 +2,9 @@
 //! ([`skald::ataxx::nnue`]) or tuning the tafl evaluation's weights (`examples/texel.rs`), one
 //! position a line. `--variant` picks the game (default `ataxx`).
 //!
-//! Each game starts from `--plies` uniformly random legal moves from the start position, drawn
-//! by a generator seeded from `--seed` and the game's number; the opening is kept when the game
+//! Each game starts from `--plies` uniformly random legal moves from the start position (or,
+//! for a range `N-M`, a number of them drawn uniformly from N to M first), drawn by a generator
+//! seeded from `--seed` and the game's number; the opening is kept when the game
 //! is still on and a search of `--nodes` nodes scores it within `--max-score`
 //! centipawns of equal, else another is drawn. Then both sides play the best move of a search
 //! of `--nodes` nodes (one search thread, fresh tables each game, so a game depends only on the
@@ -34,7 +35,7 @@
 //! not written, and neither is the final position (nothing to search). The output is the same
 //! for every `--concurrency` (games are written in order), so jobs are reproducible by seed.
 
-use super::Whole;
+use super::{Whole, WholeRange};
 use anyhow::{Context, Result, bail};
 use clap::builder::TypedValueParser;
 use skald::ataxx::packed::{PackedPosition, PackedWriter, Wdl};
@@ -76,10 +77,11 @@ pub struct Args {
     #[arg(long, hide = true, conflicts_with = "concurrency", allow_negative_numbers = true,
           value_parser = Whole::new(1, 256, ""))]
     pub threads: Option<u64>,
-    /// Random plies from the start position before the game is played out, 0 to 40.
-    #[arg(long, default_value_t = 6, allow_negative_numbers = true,
-          value_parser = Whole::new(0, 40, "").map(|v| v as u32))]
-    pub plies: u32,
+    /// Random plies from the start position before the game is played out, 0 to 40, or a
+    /// range `N-M` (e.g. 14-17: each game draws its number uniformly from N to M).
+    #[arg(long, default_value = "6", allow_negative_numbers = true,
+          value_parser = WholeRange(Whole::new(0, 40, "")).map(|(a, b)| (a as u32, b as u32)))]
+    pub plies: (u32, u32),
     /// Keep openings whose score is within this many centipawns of 0, 0 to 10000 (`openings`
     /// has the same flag).
     #[arg(long, default_value_t = DEFAULT_MAX_SCORE, allow_negative_numbers = true,
@@ -199,7 +201,15 @@ fn play_game(engine: &mut Engine, args: &Args, game: u64) -> Result<Vec<Line>> {
             );
         }
         let mut s = new_session(args.variant);
-        for _ in 0..args.plies {
+        // A range draws the game's number of plies; a single number draws nothing, so that
+        // its games stay those of earlier versions.
+        let (least, most) = args.plies;
+        let plies = if most > least {
+            least + rng.below(u64::from(most - least) + 1) as u32
+        } else {
+            least
+        };
+        for _ in 0..plies {
             let moves = s.legal_moves();
             if moves.is_empty() {
                 break;

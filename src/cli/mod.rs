@@ -296,6 +296,46 @@ impl clap::builder::TypedValueParser for Whole {
     }
 }
 
+/// A clap value parser for a whole number or a range of them, `N` or `N-M` (each from `lo` to
+/// `hi`, as [`Whole`], and `N` ≤ `M`): the pair `(N, M)`, `(N, N)` for a single number. Errors
+/// name the option as [`Whole`]'s do: `--plies must be at most 40, got 41`,
+/// `--plies: the range 17-14 runs backwards; write 14-17`.
+#[derive(Clone, Copy, Debug)]
+pub struct WholeRange(pub Whole);
+
+impl clap::builder::TypedValueParser for WholeRange {
+    type Value = (u64, u64);
+
+    fn parse_ref(
+        &self,
+        cmd: &clap::Command,
+        arg: Option<&clap::Arg>,
+        value: &std::ffi::OsStr,
+    ) -> Result<(u64, u64), clap::Error> {
+        let text = value.to_string_lossy();
+        let trimmed = text.trim();
+        // A '-' after the first character separates the ends (a leading one is a sign, which
+        // `Whole` reports as below the range).
+        let Some(dash) = trimmed.get(1..).and_then(|t| t.find('-')).map(|i| i + 1) else {
+            let n = self.0.parse_ref(cmd, arg, value)?;
+            return Ok((n, n));
+        };
+        let (a, b) = (&trimmed[..dash], &trimmed[dash + 1..]);
+        let lo = self.0.parse_ref(cmd, arg, std::ffi::OsStr::new(a))?;
+        let hi = self.0.parse_ref(cmd, arg, std::ffi::OsStr::new(b))?;
+        if lo > hi {
+            return Err(clap::Error::raw(
+                clap::error::ErrorKind::ValueValidation,
+                format!(
+                    "{}: the range {text} runs backwards; write {hi}-{lo}",
+                    arg_name(arg)
+                ),
+            ));
+        }
+        Ok((lo, hi))
+    }
+}
+
 /// The range of the engine option `name` (a spin option of the registry, so that a flag and
 /// the option cannot disagree).
 fn option_range(name: &str) -> (u64, u64) {
