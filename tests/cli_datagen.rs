@@ -188,7 +188,8 @@ fn bad_input_is_one_line_and_non_zero() {
     }
 }
 
-/// Plies played from the start position to reach `pos` (from its FEN's move number and side).
+/// Plies played from the start position to reach the position of the datagen `line` (from its
+/// FEN's move number and side to move).
 fn plies_of(line: &str) -> u32 {
     let fields: Vec<&str> = line.split(" | ").next().unwrap().split(' ').collect();
     let fullmove: u32 = fields[3].parse().unwrap();
