@@ -368,7 +368,7 @@ impl PatternNetwork {
 /// Changing the network built in is a change of this one line.
 macro_rules! embedded_file_name {
     () => {
-        "ataxx-p128-g6.nnue"
+        "ataxx-p128-g7.nnue"
     };
 }
 
