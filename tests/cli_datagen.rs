@@ -41,12 +41,14 @@ fn parse(line: &str) -> (Position, i32, f64) {
 fn one_game_is_consistent() {
     let mut total = 0;
     // The built-in network and the hand-written evaluation (the built-in network's 300-node games
-    // are short: one side is soon crushed, and mate scores are left out).
+    // are short: one side is soon crushed, and mate scores are left out; with `ataxx-p128-g7`,
+    // every search of seed 1's game ends in a mate score, so it writes no position: seed 2 is
+    // used for the network).
     for (seed, eval) in [
         ("1", "hand"),
         ("2", "hand"),
         ("3", "hand"),
-        ("1", "<default>"),
+        ("2", "<default>"),
     ] {
         let (ok, out, err) = datagen(&[
             "--games",
