@@ -336,6 +336,14 @@ pub trait Game: Clone + Send + Sync + fmt::Debug + 'static {
     /// Ataxx: pieces flipped and the cloned piece). Never negative; 0 for a quiet move.
     fn move_gain(&self, mv: Self::Move) -> i32;
 
+    /// What a quiet move is worth in the move order beyond its [`Game::move_gain`], in
+    /// centipawns; the search adds it only when `Tune order_bonus` is 1 (Ataxx: a clone ranks one
+    /// stone above a jump that flips as many, as Zataxx orders them: clone 2 + flips, jump
+    /// flips). The default is 0.
+    fn order_bonus(&self, _mv: Self::Move) -> i32 {
+        0
+    }
+
     /// `true` for moves that quiescence search should still look at (tafl: captures and king
     /// moves to an escape square; Ataxx: none).
     fn is_tactical(&self, mv: Self::Move) -> bool;

@@ -151,6 +151,9 @@ search_params! {
     /// (`(1.5 − share) × 1.35`: a best move that took most of the effort is settled, one that
     /// took little earns more time; Viridithas's factor); 0: not.
     tm_node_share: i32 = 0, tune 0..=1;
+    /// 1: quiet moves are ordered by their gain plus the game's order bonus
+    /// ([`crate::game::Game::order_bonus`]); 0: by their gain alone.
+    order_bonus: i32 = 0, tune 0..=1;
     /// Moves the time manager plans for when the clock gives no `movestogo`: the soft limit is
     /// this share of the usable time (plus most of the increment); short games want fewer.
     expected_moves: i32 = 30, tune 5..=60;

@@ -41,6 +41,16 @@ fn clone_flips_adjacent_opponent_stones() {
     assert_eq!(c.fen(), "6o/7/7/2o4/1xx4/1x5/x6 o 0 1");
 }
 
+/// The same board: in the move order (`Tune order_bonus`) a clone ranks one stone above a jump
+/// that flips as many; a jump's bonus is 0, so jumps that flip nothing still come last.
+#[test]
+fn order_bonus_is_one_stone_for_a_clone() {
+    let p = pos("6o/7/7/2o4/1oo4/7/x6 x 5 1");
+    assert_eq!(p.order_bonus(p.parse_move("b2").unwrap()), 100);
+    let jump = p.parse_move("a1c2").unwrap();
+    assert_eq!((p.move_gain(jump), p.order_bonus(jump)), (200, 0));
+}
+
 /// ```text
 /// 7 x . . . . . o       x jumps a7 → a5: a7 becomes empty, the clock goes up by one
 /// 1 o . . . . . x

@@ -109,6 +109,14 @@ impl Game for Position {
         eval::MATERIAL * self.stones_gained(mv) as i32
     }
 
+    /// 100 cp for a clone (it leaves no hole behind), 0 for a jump or the pass.
+    fn order_bonus(&self, mv: Move) -> i32 {
+        match mv {
+            Move::Clone { .. } => eval::MATERIAL,
+            _ => 0,
+        }
+    }
+
     /// Always `false`: Ataxx has no quiescence moves.
     fn is_tactical(&self, _mv: Move) -> bool {
         false

@@ -327,6 +327,7 @@ impl<'a, G: Game> Worker<'a, G> {
                         &history,
                         killers,
                         self.shared.basic,
+                        params.order_bonus != 0,
                     ));
                 }
             }

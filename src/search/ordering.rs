@@ -107,6 +107,8 @@ impl ThreadData {
     /// (neither tactical nor a killer). Order: tactical moves by gain; then the rest by immediate
     /// gain (Ataxx flips; 0 for a quiet tafl move), killers first among equal gains, then
     /// history. `basic`: plain alpha-beta ([`super::SearchOptions::basic`]), gain only.
+    /// `bonus`: the gain of a quiet move counts its [`Game::order_bonus`] too (`Tune
+    /// order_bonus`).
     pub(super) fn order_score<G: Game>(
         &self,
         pos: &G,
@@ -114,6 +116,7 @@ impl ThreadData {
         node: &NodeHistory,
         killers: [u16; 2],
         basic: bool,
+        bonus: bool,
     ) -> (i64, MoveKind) {
         let code = pos.encode_move(mv);
         let (gain, tactical) = pos.gain_and_tactical(mv);
@@ -149,7 +152,12 @@ impl ThreadData {
         {
             history += self.cont_score(rows, pos.history_index(mv)) as i64;
         }
-        let score = ((gain.max(0) as i64) << 32)
+        let order_gain = if bonus {
+            gain.max(0) + pos.order_bonus(mv)
+        } else {
+            gain.max(0)
+        };
+        let score = ((order_gain as i64) << 32)
             + if special > 0 {
                 (HISTORY_MAX as i64) * 4 + special
             } else {

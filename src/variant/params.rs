@@ -64,6 +64,17 @@ pub const BRANDUBH: SearchParams = SearchParams {
 /// llr 0.72) and +24.4 ± 48.3 on another book (200, 106-92-2); on `ataxx-p128-g2` +23.2 ± 39.4
 /// (300, 159-139-2, llr 0.45). No run reached the bound; all three lean the same way, and
 /// together they are 377-315-8 in 700 games, about +31 ± 26 Elo (LOS about 99 %): adopted.
+///
+/// With `ataxx-p128-g7` (issue 21), each against the same tune build without it, 200 games
+/// at 2+0.02, SPRT [0, 10]: singular extensions from depth 6 with negative extensions
+/// (`se_min_depth` 6, `se_negative` 1; Zataxx's depth) +40.1 ± 48.2 (109-86-5, llr 0.58) and
+/// +26.1 ± 48.0 on another book (`--seed 8`; 105-90-5), together 214-176-10 in 400 games,
+/// about +33 ± 34 (LOS about 97 %): adopted. Not adopted: the time manager's node share
+/// −45.4 ± 48.4 (85-111-4); futility margins at Zataxx's scale (400 + 200 cp per ply, its
+/// 160 + 80 at 400 cp a logit unit) ending the loop −12.2 ± 47.6 (93-100-7); clones ordered one
+/// stone above jumps (`order_bonus` 1, Zataxx's order) +3.5 ± 48.2 (100-98-2); TT cutoffs at
+/// PV nodes +22.6 ± 47.7 (103-90-7) and, on top of the singular extensions, −10.4 ± 48.0
+/// (95-101-4).
 pub const ATAXX: SearchParams = SearchParams {
     rfp_max_depth: 6,
     rfp_margin: 112,
@@ -80,10 +91,11 @@ pub const ATAXX: SearchParams = SearchParams {
     aspiration_delta: 31,
     // Continuation history (+26.7 ± 40.4 over 300 games) and singular extensions on top
     // of it (+27.9 ± 37.0 over 300) each looked good, but both together against the
-    // build without them scored -27.9 ± 40.2 (300 games, 2+0.02): not shown to help,
-    // so they stay off (`Tune cont_history_plies` 2 and `Tune se_min_depth` 7 turn
-    // them on for a longer test).
+    // build without them scored -27.9 ± 40.2 (300 games, 2+0.02, hand-evaluation era):
+    // continuation history stays off (`Tune cont_history_plies` 2 turns it on). Singular
+    // extensions, with negative ones, measured again on `ataxx-p128-g7`: on (above).
     cont_history_plies: 0,
-    se_min_depth: 0,
+    se_min_depth: 6,
+    se_negative: 1,
     ..SearchParams::DEFAULT
 };
