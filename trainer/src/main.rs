@@ -88,6 +88,11 @@ struct Args {
     /// Seed of the initial weights, the shuffle and the validation split.
     #[arg(long, default_value_t = 1)]
     seed: u64,
+    /// Start from this format-2 network (`--arch patterns`; its hidden size and activation
+    /// are used, its scale must equal `--k`) instead of random weights: the next generation
+    /// fine-tuned on new data, usually with a smaller `--lr` and fewer `--epochs`.
+    #[arg(long, value_name = "NNUE")]
+    init: Option<PathBuf>,
     /// Do not show each training position in one of the board's 8 symmetries at random.
     #[arg(long)]
     no_augment: bool,
@@ -457,6 +462,44 @@ impl Model {
         })
     }
 
+    /// The weights of the format-2 network at `path`, dequantised (`w1`, `b1` divided by `QA`,
+    /// `w2` by `QB`, `b2` by `QA × QB`). Errors if the file is not a pattern network, or its
+    /// hidden size, activation or scale differ from `args`'.
+    fn from_network(args: &Args, path: &std::path::Path, dev: &Device) -> Result<Model> {
+        let net = nnue::PatternNetwork::load(path)
+            .with_context(|| format!("--init {}", path.display()))?;
+        if args.arch != Arch::Patterns
+            || net.hidden() != args.hidden
+            || net.activation() != args.activation.nnue()
+            || net.scale() != args.k
+        {
+            bail!(
+                "--init {} has {} hidden, {:?} and scale {}: give --arch patterns --hidden {} \
+                 and its --activation and --k",
+                path.display(),
+                net.hidden(),
+                net.activation(),
+                net.scale(),
+                net.hidden()
+            );
+        }
+        let (w1, b1, w2, b2) = net.parts();
+        let deq = |v: &[i16], q: i32| v.iter().map(|&w| w as f32 / q as f32).collect::<Vec<_>>();
+        let hidden = net.hidden();
+        let var = |v: Vec<f32>, shape: (usize, usize)| -> Result<Var> {
+            Ok(Var::from_tensor(&Tensor::from_vec(v, shape, dev)?)?)
+        };
+        Ok(Model {
+            arch: Arch::Patterns,
+            activation: args.activation,
+            hidden,
+            w1: var(deq(w1, QA), (NUM_PATTERN_FEATURES, hidden))?,
+            b1: Var::from_tensor(&Tensor::from_vec(deq(b1, QA), hidden, dev)?)?,
+            w2: var(deq(w2, QB), (2 * hidden, 1))?,
+            b2: Var::from_tensor(&Tensor::new(&[b2 as f32 / (QA * QB) as f32], dev)?)?,
+        })
+    }
+
     /// The hidden layer after activation, `(n, hidden)`, from its sums.
     fn activate(&self, a: Tensor) -> Result<Tensor> {
         let c = a.clamp(0f32, 1f32)?;
@@ -653,7 +696,10 @@ fn run(args: Args) -> Result<()> {
         val.len(),
         t0.elapsed().as_secs_f64()
     );
-    let model = Model::new(&args, &mut rng, &dev)?;
+    let model = match &args.init {
+        Some(path) => Model::from_network(&args, path, &dev)?,
+        None => Model::new(&args, &mut rng, &dev)?,
+    };
     let mut opt = AdamW::new(
         vec![
             model.w1.clone(),
@@ -813,6 +859,40 @@ mod tests {
                 );
             }
         }
+    }
+
+    /// `--init` reads a written network back as the same weights: quantising the model built
+    /// from the file gives the file's bytes again. A mismatched hidden size is refused.
+    #[test]
+    fn a_network_read_back_quantises_to_the_same_file() {
+        let dev = Device::Cpu;
+        let a = args(&[
+            "--arch",
+            "patterns",
+            "--hidden",
+            "64",
+            "--activation",
+            "screlu",
+        ]);
+        let mut rng = rand::rngs::StdRng::seed_from_u64(5);
+        let model = Model::new(&a, &mut rng, &dev).unwrap();
+        model.clip().unwrap();
+        let bytes = model.quantise(a.k).unwrap().to_bytes();
+        let path =
+            std::env::temp_dir().join(format!("skald-trainer-init-{}.nnue", std::process::id()));
+        std::fs::write(&path, &bytes).unwrap();
+        let back = Model::from_network(&a, &path, &dev).unwrap();
+        assert_eq!(back.quantise(a.k).unwrap().to_bytes(), bytes);
+        let other = args(&[
+            "--arch",
+            "patterns",
+            "--hidden",
+            "96",
+            "--activation",
+            "screlu",
+        ]);
+        assert!(Model::from_network(&other, &path, &dev).is_err());
+        std::fs::remove_file(&path).unwrap();
     }
 
     /// A symmetry of the board maps the pattern features of a position to those of its image

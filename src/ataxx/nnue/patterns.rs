@@ -204,6 +204,14 @@ impl PatternNetwork {
         self.scale
     }
 
+    /// The quantised parts, as [`PatternNetwork::from_parts`] takes them: `w1` feature-major
+    /// (`NUM_PATTERN_FEATURES × hidden`, units of `1/QA`), `b1` (`hidden`, `1/QA`), `w2`
+    /// (`2 × hidden`, the side to move's half first, `1/QB`) and `b2` (`1/(QA × QB)`). For a
+    /// trainer that starts from a network (`skald-trainer --init`).
+    pub fn parts(&self) -> (&[i16], &[i16], &[i16], i32) {
+        (&self.w1, &self.b1, &self.w2, self.b2)
+    }
+
     #[inline(always)]
     fn row(&self, f: usize) -> &[i16] {
         &self.w1[f * self.hidden..(f + 1) * self.hidden]
