@@ -10,7 +10,6 @@ use skald::ataxx::nnue::{
 use skald::ataxx::{Move, Position};
 use skald::engine::{Engine, Limits};
 use skald::eval::EvalChoice;
-use skald::game::Game;
 use skald::variant::Variant;
 use std::sync::Arc;
 
@@ -35,7 +34,7 @@ fn pattern_net(seed: u64, hidden: usize, activation: Activation) -> PatternNetwo
         &weights(seed, NUM_PATTERN_FEATURES * hidden, 380),
         &weights(seed + 1, hidden, 380),
         &weights(seed + 2, 2 * hidden, 400),
-        1234,
+        &[1234],
         400,
     )
     .unwrap()
@@ -111,7 +110,7 @@ proptest! {
             prop_assert_eq!(child1, Accumulator::new(square, &pos));
             prop_assert_eq!(child2, patterns.accumulator(&pos));
             prop_assert_eq!(
-                patterns.evaluate(&child2, pos.side_to_move()),
+                patterns.evaluate(&child2, &pos),
                 patterns.evaluate_position(&pos)
             );
             acc1 = child1;
@@ -127,7 +126,7 @@ fn a_pattern_file_round_trips_and_loads_by_its_version() {
     for (hidden, activation) in [(128, Activation::CReLU), (256, Activation::SCReLU)] {
         let net = pattern_net(hidden as u64, hidden, activation);
         let bytes = net.to_bytes();
-        assert_eq!(bytes.len(), nnue::pattern_file_len(hidden));
+        assert_eq!(bytes.len(), nnue::pattern_file_len(hidden, 1));
         assert_eq!(&bytes[4..6], &[2, 0]);
         let back = PatternNetwork::from_bytes(&bytes).unwrap();
         assert_eq!(back, net);

@@ -2,7 +2,8 @@
 //! formats in its docs) from `skald datagen` output, on the CPU with candle: `--arch v1` the
 //! square-input network (file format 1, 147 inputs, 128 hidden, CReLU), `--arch patterns` the
 //! pattern-input network (format 2: 2×2 windows and blocked squares, `--hidden` 32–512 in
-//! steps of 32, `--activation crelu` or `screlu`).
+//! steps of 32, `--activation crelu` or `screlu`, `--buckets` 1–8 output buckets by the
+//! number of stones on the board).
 //!
 //! The data: `skald datagen` files, text (lines `FEN | score | result`) or binary (the packed
 //! records of [`skald::ataxx::packed`], recognised by their `SKALDATX` header), mixed freely.
@@ -85,6 +86,10 @@ struct Args {
     /// The hidden layer's activation (`v1`: crelu only).
     #[arg(long, value_enum, default_value_t = Act::Crelu)]
     activation: Act,
+    /// Output buckets (`patterns` only, 1 to 8): one output layer per range of the number of
+    /// stones on the board (`skald::ataxx::nnue::output_bucket`).
+    #[arg(long, default_value_t = 1)]
+    buckets: usize,
     /// Seed of the initial weights, the shuffle and the validation split.
     #[arg(long, default_value_t = 1)]
     seed: u64,
@@ -287,9 +292,13 @@ struct Model {
     arch: Arch,
     activation: Act,
     hidden: usize,
+    /// Output buckets `B` (1 for `v1`).
+    buckets: usize,
     w1: Var,
     b1: Var,
+    /// `(2 × hidden, B)`: bucket `b`'s output weights are column `b`.
     w2: Var,
+    /// `(B)`.
     b2: Var,
 }
 
@@ -298,11 +307,13 @@ enum Inputs {
     /// Dense 0/1 features `(n, 147)`.
     Dense(Tensor, Tensor),
     /// Pattern features: per perspective the `n × 36` window feature indices (`u32`, flat),
-    /// and the blocked squares `(n, 49)` 0/1, the same for both perspectives.
+    /// the blocked squares `(n, 49)` 0/1, the same for both perspectives, and each position's
+    /// output bucket `(n, 1)` (`u32`).
     Patterns {
         us: Tensor,
         them: Tensor,
         blocked: Tensor,
+        bucket: Tensor,
     },
 }
 
@@ -328,10 +339,12 @@ const IDENTITY: [usize; 49] = {
     id
 };
 
-/// Inputs of a batch for `arch`, and the targets. With `symmetry`, each position is shown as
-/// its image under a symmetry picked by `symmetry` (for patterns: the windows of the image).
+/// Inputs of a batch for `arch` (with `buckets` output buckets), and the targets. With
+/// `symmetry`, each position is shown as its image under a symmetry picked by `symmetry` (for
+/// patterns: the windows of the image).
 fn batch_tensors(
     arch: Arch,
+    buckets: usize,
     samples: &[Sample],
     dev: &Device,
     mut symmetry: Option<&mut dyn FnMut() -> &'static [usize; 49]>,
@@ -370,6 +383,7 @@ fn batch_tensors(
             let mut us = Vec::with_capacity(n * WINDOWS);
             let mut them = Vec::with_capacity(n * WINDOWS);
             let mut blocked = vec![0f32; n * 49];
+            let mut bucket = Vec::with_capacity(n);
             for (i, s) in samples.iter().enumerate() {
                 let side = s.pos.side_to_move();
                 let perm = pick();
@@ -390,12 +404,14 @@ fn batch_tensors(
                 for sq in skald::ataxx::bitboard::Squares(block) {
                     blocked[i * 49 + sq.index()] = 1.0;
                 }
+                bucket.push(nnue::output_bucket((own | their).count_ones(), buckets) as u32);
             }
             Ok((
                 Inputs::Patterns {
                     us: Tensor::from_vec(us, n * WINDOWS, dev)?,
                     them: Tensor::from_vec(them, n * WINDOWS, dev)?,
                     blocked: Tensor::from_vec(blocked, (n, 49), dev)?,
+                    bucket: Tensor::from_vec(bucket, (n, 1), dev)?,
                 },
                 targets,
             ))
@@ -439,64 +455,80 @@ impl Quantised {
 impl Model {
     /// Random first-layer weights (σ 0.15 for `v1`, whose 20–49 active features then give
     /// hidden values of σ ≈ 1; σ 0.15 too for `patterns`' 36 windows), random output weights
-    /// (σ 1/√(2·hidden)), zero biases.
+    /// (σ 1/√(2·hidden), each bucket's its own), zero biases.
     fn new(args: &Args, rng: &mut rand::rngs::StdRng, dev: &Device) -> Result<Model> {
         let (inputs, hidden) = match args.arch {
             Arch::V1 => (NUM_FEATURES, nnue::HIDDEN),
             Arch::Patterns => (NUM_PATTERN_FEATURES, args.hidden),
         };
         let w1 = Tensor::from_vec(normal(rng, inputs * hidden, 0.15), (inputs, hidden), dev)?;
+        let buckets = args.buckets;
         let w2 = Tensor::from_vec(
-            normal(rng, 2 * hidden, 1.0 / (2.0 * hidden as f32).sqrt()),
-            (2 * hidden, 1),
+            normal(
+                rng,
+                2 * hidden * buckets,
+                1.0 / (2.0 * hidden as f32).sqrt(),
+            ),
+            (2 * hidden, buckets),
             dev,
         )?;
         Ok(Model {
             arch: args.arch,
             activation: args.activation,
             hidden,
+            buckets,
             w1: Var::from_tensor(&w1)?,
             b1: Var::zeros(hidden, DType::F32, dev)?,
             w2: Var::from_tensor(&w2)?,
-            b2: Var::zeros(1, DType::F32, dev)?,
+            b2: Var::zeros(buckets, DType::F32, dev)?,
         })
     }
 
     /// The weights of the format-2 network at `path`, dequantised (`w1`, `b1` divided by `QA`,
     /// `w2` by `QB`, `b2` by `QA × QB`). Errors if the file is not a pattern network, or its
-    /// hidden size, activation or scale differ from `args`'.
+    /// hidden size, activation, output buckets or scale differ from `args`'.
     fn from_network(args: &Args, path: &std::path::Path, dev: &Device) -> Result<Model> {
         let net = nnue::PatternNetwork::load(path)
             .with_context(|| format!("--init {}", path.display()))?;
         if args.arch != Arch::Patterns
             || net.hidden() != args.hidden
             || net.activation() != args.activation.nnue()
+            || net.buckets() != args.buckets
             || net.scale() != args.k
         {
             bail!(
-                "--init {} has {} hidden, {:?} and scale {}: give --arch patterns --hidden {} \
-                 and its --activation and --k",
+                "--init {} has {} hidden, {:?}, {} output bucket(s) and scale {}: give --arch \
+                 patterns --hidden {} --buckets {} and its --activation and --k",
                 path.display(),
                 net.hidden(),
                 net.activation(),
+                net.buckets(),
                 net.scale(),
-                net.hidden()
+                net.hidden(),
+                net.buckets()
             );
         }
         let (w1, b1, w2, b2) = net.parts();
+        let buckets = b2.len();
         let deq = |v: &[i16], q: i32| v.iter().map(|&w| w as f32 / q as f32).collect::<Vec<_>>();
         let hidden = net.hidden();
         let var = |v: Vec<f32>, shape: (usize, usize)| -> Result<Var> {
             Ok(Var::from_tensor(&Tensor::from_vec(v, shape, dev)?)?)
         };
+        // The file holds W2 bucket by bucket; the model's columns are the buckets.
+        let w2: Vec<i16> = (0..2 * hidden * buckets)
+            .map(|i| w2[(i % buckets) * 2 * hidden + i / buckets])
+            .collect();
+        let b2: Vec<f32> = b2.iter().map(|&b| b as f32 / (QA * QB) as f32).collect();
         Ok(Model {
             arch: Arch::Patterns,
             activation: args.activation,
             hidden,
+            buckets,
             w1: var(deq(w1, QA), (NUM_PATTERN_FEATURES, hidden))?,
             b1: Var::from_tensor(&Tensor::from_vec(deq(b1, QA), hidden, dev)?)?,
-            w2: var(deq(w2, QB), (2 * hidden, 1))?,
-            b2: Var::from_tensor(&Tensor::new(&[b2 as f32 / (QA * QB) as f32], dev)?)?,
+            w2: var(deq(&w2, QB), (2 * hidden, buckets))?,
+            b2: Var::from_tensor(&Tensor::from_vec(b2, buckets, dev)?)?,
         })
     }
 
@@ -509,7 +541,7 @@ impl Model {
         })
     }
 
-    /// The output logits `(n, 1)`.
+    /// The output logits `(n, 1)`: each position's bucket's.
     fn forward(&self, inputs: &Inputs) -> Result<Tensor> {
         let w1 = self.w1.as_tensor();
         let b1 = self.b1.as_tensor();
@@ -520,7 +552,9 @@ impl Model {
                 };
                 (hidden(us)?, hidden(them)?)
             }
-            Inputs::Patterns { us, them, blocked } => {
+            Inputs::Patterns {
+                us, them, blocked, ..
+            } => {
                 let n = blocked.dim(0)?;
                 let from_blocked = blocked.matmul(&w1.narrow(0, PATTERN_BLOCKED, 49)?)?;
                 // The sum over each position's windows as a batched product with a row of
@@ -540,8 +574,13 @@ impl Model {
             }
         };
         let h = Tensor::cat(&[us, them], 1)?;
-        Ok(h.matmul(self.w2.as_tensor())?
-            .broadcast_add(self.b2.as_tensor())?)
+        let out = h
+            .matmul(self.w2.as_tensor())?
+            .broadcast_add(self.b2.as_tensor())?;
+        Ok(match inputs {
+            Inputs::Patterns { bucket, .. } if self.buckets > 1 => out.gather(bucket, 1)?,
+            _ => out,
+        })
     }
 
     fn loss(&self, inputs: &Inputs, targets: &Tensor) -> Result<Tensor> {
@@ -553,7 +592,7 @@ impl Model {
     fn eval_loss(&self, samples: &[Sample], batch: usize, dev: &Device) -> Result<f64> {
         let mut total = 0.0;
         for chunk in samples.chunks(batch) {
-            let (inputs, t) = batch_tensors(self.arch, chunk, dev, None)?;
+            let (inputs, t) = batch_tensors(self.arch, self.buckets, chunk, dev, None)?;
             total += self.loss(&inputs, &t)?.to_scalar::<f32>()? as f64 * chunk.len() as f64;
         }
         Ok(total / samples.len().max(1) as f64)
@@ -576,8 +615,9 @@ impl Model {
 
     /// The quantised network, scale `k`.
     fn quantise(&self, k: i32) -> Result<Quantised> {
-        let q16 = |v: &Var, q: i32| -> Result<Vec<i16>> {
-            Ok(Model::values(v)?
+        let q16 = |v: &Tensor, q: i32| -> Result<Vec<i16>> {
+            Ok(v.flatten_all()?
+                .to_vec1::<f32>()?
                 .iter()
                 .map(|&w| {
                     (w * q as f32)
@@ -586,13 +626,17 @@ impl Model {
                 })
                 .collect())
         };
-        let w1 = q16(&self.w1, QA)?;
-        let b1 = q16(&self.b1, QA)?;
-        let w2 = q16(&self.w2, QB)?;
-        let b2 = (Model::values(&self.b2)?[0] * (QA * QB) as f32).round() as i32;
+        let w1 = q16(self.w1.as_tensor(), QA)?;
+        let b1 = q16(self.b1.as_tensor(), QA)?;
+        // The model's columns are the buckets; the file holds W2 bucket by bucket.
+        let w2 = q16(&self.w2.as_tensor().t()?.contiguous()?, QB)?;
+        let b2: Vec<i32> = Model::values(&self.b2)?
+            .iter()
+            .map(|&b| (b * (QA * QB) as f32).round() as i32)
+            .collect();
         Ok(match self.arch {
             Arch::V1 => Quantised::V1(Box::new(
-                nnue::Network::from_parts(&w1, &b1, &w2, b2, k)
+                nnue::Network::from_parts(&w1, &b1, &w2, b2[0], k)
                     .context("the network's sizes do not match the nnue module")?,
             )),
             Arch::Patterns => Quantised::Patterns(
@@ -602,7 +646,7 @@ impl Model {
                     &w1,
                     &b1,
                     &w2,
-                    b2,
+                    &b2,
                     k,
                 )
                 .context("the network's sizes do not match the nnue module")?,
@@ -644,12 +688,21 @@ fn check_args(args: &Args) -> Result<()> {
     if !(args.validation > 0.0 && args.validation < 1.0) {
         bail!("--validation must be a fraction between 0 and 1 (exclusive)");
     }
+    if !(1..=nnue::MAX_BUCKETS).contains(&args.buckets) {
+        bail!("--buckets must be from 1 to {}", nnue::MAX_BUCKETS);
+    }
     match args.arch {
-        Arch::V1 if args.hidden != nnue::HIDDEN || args.activation != Act::Crelu => bail!(
-            "--arch v1 has {} hidden neurons and CReLU; --hidden and --activation are for \
-             --arch patterns",
-            nnue::HIDDEN
-        ),
+        Arch::V1
+            if args.hidden != nnue::HIDDEN
+                || args.activation != Act::Crelu
+                || args.buckets != 1 =>
+        {
+            bail!(
+                "--arch v1 has {} hidden neurons, CReLU and one output; --hidden, --activation \
+                 and --buckets are for --arch patterns",
+                nnue::HIDDEN
+            )
+        }
         Arch::Patterns
             if args.hidden == 0
                 || args.hidden > nnue::MAX_HIDDEN
@@ -738,6 +791,7 @@ fn run(args: Args) -> Result<()> {
             let mut pick = || &SYMS[rng.random_range(0..8)];
             let (inputs, t) = batch_tensors(
                 args.arch,
+                args.buckets,
                 chunk,
                 &dev,
                 (!args.no_augment).then_some(&mut pick as &mut dyn FnMut() -> _),
@@ -762,7 +816,7 @@ fn run(args: Args) -> Result<()> {
         .with_context(|| format!("cannot write {}", args.output.display()))?;
     // The quantised network against the float one on the validation positions.
     let check = &val[..val.len().min(1000)];
-    let (inputs, _) = batch_tensors(args.arch, check, &dev, None)?;
+    let (inputs, _) = batch_tensors(args.arch, args.buckets, check, &dev, None)?;
     let float: Vec<f32> = model.forward(&inputs)?.flatten_all()?.to_vec1()?;
     let diff: f64 = check
         .iter()
@@ -801,13 +855,17 @@ mod tests {
             &["--arch", "patterns", "--hidden", "544"],
             &["--validation", "0"],
             &["--val-fraction", "1.5"],
+            &["--buckets", "2"],
+            &["--arch", "patterns", "--buckets", "0"],
+            &["--arch", "patterns", "--buckets", "9"],
         ] {
             assert!(check_args(&args(bad)).is_err(), "{bad:?}");
         }
     }
 
     /// The quantised network evaluates as the float one, within a few centipawns, for both
-    /// architectures and activations (so the file's arithmetic is the trainer's).
+    /// architectures and activations, and with output buckets (so the file's arithmetic is the
+    /// trainer's).
     #[test]
     fn quantised_networks_match_the_float_ones() {
         let positions: Vec<Position> = [
@@ -827,6 +885,7 @@ mod tests {
         for extra in [
             &["--arch", "v1"][..],
             &["--arch", "patterns", "--hidden", "64"],
+            &["--arch", "patterns", "--hidden", "64", "--buckets", "8"],
             &[
                 "--arch",
                 "patterns",
@@ -841,7 +900,7 @@ mod tests {
             let model = Model::new(&a, &mut rng, &dev).unwrap();
             model.clip().unwrap();
             let net = model.quantise(a.k).unwrap();
-            let (inputs, _) = batch_tensors(a.arch, &samples, &dev, None).unwrap();
+            let (inputs, _) = batch_tensors(a.arch, a.buckets, &samples, &dev, None).unwrap();
             let float: Vec<f32> = model
                 .forward(&inputs)
                 .unwrap()
@@ -862,29 +921,37 @@ mod tests {
     }
 
     /// `--init` reads a written network back as the same weights: quantising the model built
-    /// from the file gives the file's bytes again. A mismatched activation is refused.
+    /// from the file gives the file's bytes again, with one output bucket and with four. A
+    /// mismatched activation or bucket count is refused.
     #[test]
     fn a_network_read_back_quantises_to_the_same_file() {
         let dev = Device::Cpu;
-        let a = args(&[
-            "--arch",
-            "patterns",
-            "--hidden",
-            "64",
-            "--activation",
-            "screlu",
-        ]);
-        let mut rng = rand::rngs::StdRng::seed_from_u64(5);
-        let model = Model::new(&a, &mut rng, &dev).unwrap();
-        model.clip().unwrap();
-        let bytes = model.quantise(a.k).unwrap().to_bytes();
         let path =
             std::env::temp_dir().join(format!("skald-trainer-init-{}.nnue", std::process::id()));
-        std::fs::write(&path, &bytes).unwrap();
-        let back = Model::from_network(&a, &path, &dev).unwrap();
-        assert_eq!(back.quantise(a.k).unwrap().to_bytes(), bytes);
-        let crelu = args(&["--arch", "patterns", "--hidden", "64"]);
-        assert!(Model::from_network(&crelu, &path, &dev).is_err());
+        for buckets in ["1", "4"] {
+            let with = |activation: &str, buckets: &str| {
+                args(&[
+                    "--arch",
+                    "patterns",
+                    "--hidden",
+                    "64",
+                    "--activation",
+                    activation,
+                    "--buckets",
+                    buckets,
+                ])
+            };
+            let a = with("screlu", buckets);
+            let mut rng = rand::rngs::StdRng::seed_from_u64(5);
+            let model = Model::new(&a, &mut rng, &dev).unwrap();
+            model.clip().unwrap();
+            let bytes = model.quantise(a.k).unwrap().to_bytes();
+            std::fs::write(&path, &bytes).unwrap();
+            let back = Model::from_network(&a, &path, &dev).unwrap();
+            assert_eq!(back.quantise(a.k).unwrap().to_bytes(), bytes);
+            assert!(Model::from_network(&with("crelu", buckets), &path, &dev).is_err());
+            assert!(Model::from_network(&with("screlu", "2"), &path, &dev).is_err());
+        }
         std::fs::remove_file(&path).unwrap();
     }
 

@@ -130,7 +130,7 @@ impl crate::eval::Evaluator<Position, Move> for AtaxxEval {
         match self {
             AtaxxEval::Hand => super::super::eval::evaluate(pos),
             AtaxxEval::Network { net, .. } => net.evaluate(acc, pos.side),
-            AtaxxEval::Patterns { net, .. } => net.evaluate(acc, pos.side),
+            AtaxxEval::Patterns { net, .. } => net.evaluate(acc, pos),
         }
     }
 
@@ -445,13 +445,15 @@ mod tests {
              apply_move_from {fused:.1} ns, evaluate {eval:.1} ns",
             samples.len()
         );
-        for (hidden, act) in [
-            (128, super::super::Activation::CReLU),
-            (128, super::super::Activation::SCReLU),
-            (256, super::super::Activation::SCReLU),
-            (512, super::super::Activation::SCReLU),
+        for (hidden, act, buckets) in [
+            (128, super::super::Activation::CReLU, 1),
+            (128, super::super::Activation::SCReLU, 1),
+            (128, super::super::Activation::SCReLU, 8),
+            (256, super::super::Activation::SCReLU, 1),
+            (512, super::super::Activation::SCReLU, 1),
         ] {
-            let net = super::super::patterns::tests::random_pattern_network(7, hidden, act);
+            let net =
+                super::super::patterns::tests::random_bucketed_network(7, hidden, act, buckets);
             let acc = net.accumulator(&samples[0].0);
             let mut child = acc;
             let update = per_sample(&mut |(before, mv, _)| {
@@ -459,10 +461,12 @@ mod tests {
                 black_box(&child);
             });
             let mut s = 0;
-            let eval =
-                per_sample(&mut |(_, _, after)| s += net.evaluate(black_box(&acc), after.side));
+            let eval = per_sample(&mut |(_, _, after)| s += net.evaluate(black_box(&acc), after));
             black_box(s);
-            println!("patterns {hidden} {act:?}: apply_move {update:.1} ns, evaluate {eval:.1} ns");
+            println!(
+                "patterns {hidden} {act:?} {buckets} bucket(s): apply_move {update:.1} ns, \
+                 evaluate {eval:.1} ns"
+            );
         }
     }
 }

@@ -11,8 +11,8 @@ use std::sync::{Arc, LazyLock};
 
 use super::patterns::valid_hidden;
 use super::{
-    Activation, FEATURE_SET_WINDOWS_2X2, HIDDEN, MAX_HIDDEN, NUM_FEATURES, NUM_PATTERN_FEATURES,
-    Network, PatternNetwork, QA, QB,
+    Activation, FEATURE_SET_WINDOWS_2X2, HIDDEN, MAX_BUCKETS, MAX_HIDDEN, NUM_FEATURES,
+    NUM_PATTERN_FEATURES, Network, PatternNetwork, QA, QB,
 };
 
 /// The file's first four bytes.
@@ -28,13 +28,16 @@ pub const PATTERN_VERSION: u16 = 2;
 /// Length of a format-2 header, bytes.
 pub const PATTERN_HEADER_LEN: usize = 24;
 
-/// Length of a whole format-2 network file with `hidden` neurons per perspective, bytes.
-pub const fn pattern_file_len(hidden: usize) -> usize {
-    PATTERN_HEADER_LEN + 2 * (NUM_PATTERN_FEATURES * hidden + hidden + 2 * hidden) + 4
+/// Length of a whole format-2 network file with `hidden` neurons per perspective and `buckets`
+/// output buckets, bytes.
+pub const fn pattern_file_len(hidden: usize, buckets: usize) -> usize {
+    PATTERN_HEADER_LEN
+        + 2 * (NUM_PATTERN_FEATURES * hidden + hidden + 2 * hidden * buckets)
+        + 4 * buckets
 }
 
 /// The longest network file of either format, bytes.
-const MAX_FILE_LEN: usize = pattern_file_len(MAX_HIDDEN);
+const MAX_FILE_LEN: usize = pattern_file_len(MAX_HIDDEN, MAX_BUCKETS);
 
 /// Why a network file cannot be used.
 #[derive(Debug, thiserror::Error)]
@@ -106,6 +109,9 @@ pub enum NetworkError {
         /// `QB` in the file.
         qb: u16,
     },
+    /// A format-2 output-bucket count above [`MAX_BUCKETS`].
+    #[error("network has {0} output buckets, this build reads 1 to {MAX_BUCKETS}")]
+    Buckets(u16),
     /// A scale below 1 centipawn per logit unit.
     #[error("network scale {0} is not a positive number of centipawns")]
     Scale(i32),
@@ -286,7 +292,7 @@ impl PatternNetwork {
         let mut r = Reader::after_magic(bytes, PATTERN_HEADER_LEN, PATTERN_VERSION)?;
         let (inputs, hidden, qa, qb, feature_set) = (r.u16(), r.u16(), r.u16(), r.u16(), r.u16());
         let scale = r.i32();
-        let (activation, _reserved) = (r.u16(), r.u16());
+        let (activation, buckets) = (r.u16(), r.u16());
         if inputs as usize != NUM_PATTERN_FEATURES || !valid_hidden(hidden as usize) {
             return Err(NetworkError::PatternShape { inputs, hidden });
         }
@@ -301,8 +307,13 @@ impl PatternNetwork {
         if scale < 1 {
             return Err(NetworkError::Scale(scale));
         }
+        if buckets as usize > MAX_BUCKETS {
+            return Err(NetworkError::Buckets(buckets));
+        }
+        // 0 (the files from before output buckets) and 1 are both one bucket.
+        let buckets = (buckets as usize).max(1);
         let hidden = hidden as usize;
-        let len = pattern_file_len(hidden);
+        let len = pattern_file_len(hidden, buckets);
         match bytes.len() {
             n if n < len => {
                 return Err(NetworkError::Truncated {
@@ -316,8 +327,8 @@ impl PatternNetwork {
         let mut i16s = |n: usize| -> Vec<i16> { (0..n).map(|_| r.i16()).collect() };
         let w1 = i16s(NUM_PATTERN_FEATURES * hidden);
         let b1 = i16s(hidden);
-        let w2 = i16s(2 * hidden);
-        let b2 = r.i32();
+        let w2 = i16s(2 * hidden * buckets);
+        let b2 = (0..buckets).map(|_| r.i32()).collect();
         Ok(PatternNetwork {
             hidden,
             activation,
@@ -338,9 +349,11 @@ impl PatternNetwork {
         PatternNetwork::from_bytes(&read_capped(path, MAX_FILE_LEN + 1)?)
     }
 
-    /// The network as the bytes of a format-2 file ([`pattern_file_len`] of its hidden size).
+    /// The network as the bytes of a format-2 file ([`pattern_file_len`] of its hidden size and
+    /// output buckets; one bucket is written as 0, as before buckets, so such files are
+    /// unchanged).
     pub fn to_bytes(&self) -> Vec<u8> {
-        let mut out = Vec::with_capacity(pattern_file_len(self.hidden));
+        let mut out = Vec::with_capacity(pattern_file_len(self.hidden, self.buckets()));
         out.extend_from_slice(&MAGIC);
         for v in [
             PATTERN_VERSION,
@@ -353,13 +366,19 @@ impl PatternNetwork {
             out.extend_from_slice(&v.to_le_bytes());
         }
         out.extend_from_slice(&self.scale.to_le_bytes());
-        for v in [self.activation.id(), 0] {
+        let buckets = match self.buckets() {
+            1 => 0,
+            n => n as u16,
+        };
+        for v in [self.activation.id(), buckets] {
             out.extend_from_slice(&v.to_le_bytes());
         }
         for w in self.w1.iter().chain(&self.b1).chain(&self.w2) {
             out.extend_from_slice(&w.to_le_bytes());
         }
-        out.extend_from_slice(&self.b2.to_le_bytes());
+        for b in &self.b2 {
+            out.extend_from_slice(&b.to_le_bytes());
+        }
         out
     }
 }
@@ -590,8 +609,10 @@ mod tests {
     fn pattern_file_round_trip_and_bad_files() {
         let net = super::super::patterns::tests::random_pattern_network(8, 64, Activation::SCReLU);
         let bytes = net.to_bytes();
-        let len = pattern_file_len(64);
+        let len = pattern_file_len(64, 1);
         assert_eq!(bytes.len(), len);
+        // One output bucket is written as 0 in the header, as before buckets.
+        assert_eq!(&bytes[22..24], &[0, 0]);
         assert_eq!(PatternNetwork::from_bytes(&bytes).unwrap(), net);
         for cut in [
             0,
@@ -642,14 +663,32 @@ mod tests {
             patched(20, &[2, 0]),
             Err(NetworkError::Activation(2))
         ));
-        // A 512-wide network is the longest file; one more byte is refused, not read on.
+        assert!(matches!(
+            patched(22, &[9, 0]),
+            Err(NetworkError::Buckets(9))
+        ));
+        // A header that says 8 buckets over one bucket's weights is a truncated file.
+        assert!(matches!(
+            patched(22, &[8, 0]),
+            Err(NetworkError::Truncated { .. })
+        ));
+        // Bucketed networks round-trip, their count in the header.
+        let bucketed =
+            super::super::patterns::tests::random_bucketed_network(3, 64, Activation::SCReLU, 8);
+        let b = bucketed.to_bytes();
+        assert_eq!(
+            (b.len(), &b[22..24]),
+            (pattern_file_len(64, 8), &[8u8, 0][..])
+        );
+        assert_eq!(PatternNetwork::from_bytes(&b).unwrap(), bucketed);
+        // A 512-wide network of 8 buckets is the longest file; one more byte is refused.
         let big = PatternNetwork::from_parts(
             512,
             Activation::CReLU,
             &vec![1; NUM_PATTERN_FEATURES * 512],
             &[0; 512],
-            &[0; 1024],
-            0,
+            &[0; 1024 * MAX_BUCKETS],
+            &[0; MAX_BUCKETS],
             1,
         )
         .unwrap();

@@ -101,6 +101,12 @@
 //!   swapped, both states come from the same two 4-bit masks.
 //! - **Output** ([`PatternNetwork::evaluate`]): CReLU as format 1, or SCReLU:
 //!   `y = W2 · [clamp(a_stm, 0, 1)², clamp(a_other, 0, 1)²] + b2`; centipawns `y × scale`.
+//!   A network may have up to [`MAX_BUCKETS`] = 8 **output buckets**: one `W2` and `b2` per
+//!   bucket, and a position is read by the bucket of its number of stones `n` (both sides'),
+//!   [`output_bucket`] = `min(B − 1, n × B / 49)`, so that the opening, the middle game and
+//!   the full board each have their own output layer (chess NNUE's output buckets by piece
+//!   count). The accumulators and their update are the same; the evaluation counts the stones
+//!   (one `popcnt`) and reads its bucket's row.
 //!
 //! **Quantisation** (`QA` = 255, `QB` = 2048 as format 1). The accumulator sums `b1` and at most
 //! 36 window rows and 49 blocked-square rows: 86 terms, so the trainer keeps `W1` and `b1`
@@ -126,14 +132,14 @@
 //! | 14 | `u16` | feature set, 1 (2×2 windows of 3 states, then blocked squares) |
 //! | 16 | `i32` | `scale`: centipawns per unit of output logit, ≥ 1 |
 //! | 20 | `u16` | activation: 0 CReLU, 1 SCReLU |
-//! | 22 | `u16` | reserved, 0 |
+//! | 22 | `u16` | output buckets `B`, 1 to 8; 0 (the files from before buckets) is 1, and one bucket is written as 0 |
 //! | 24 | `i16` × inputs × `H` | `W1`, feature-major |
 //! | … | `i16` × `H` | `b1` |
-//! | … | `i16` × 2 × `H` | `W2`: the side to move's accumulator's weights, then the other's |
-//! | … | `i32` | `b2` |
+//! | … | `i16` × 2 × `H` × `B` | `W2`, per bucket (bucket 0 first): the side to move's accumulator's weights, then the other's |
+//! | … | `i32` × `B` | `b2`, per bucket |
 //!
-//! Nothing follows ([`pattern_file_len`]: 759 836 bytes at `H` = 128, 1 519 644 at 256,
-//! 3 039 260 at 512). [`load_network`] (the engine option `EvalFile`) reads either format by the
+//! Nothing follows ([`pattern_file_len`]: 759 836 bytes at `H` = 128 with one bucket, 1 519 644
+//! at 256, 3 039 260 at 512; 8 buckets add 3612 bytes at `H` = 128). [`load_network`] (the engine option `EvalFile`) reads either format by the
 //! version field; the built-in network stays a format-1 file.
 
 mod accumulator;
@@ -150,9 +156,9 @@ pub use format::{
 #[cfg(test)]
 pub(crate) use patterns::tests::random_pattern_network;
 pub use patterns::{
-    Activation, FEATURE_SET_WINDOWS_2X2, HIDDEN_MULTIPLE, MAX_HIDDEN, NUM_PATTERN_FEATURES,
-    PATTERN_BLOCKED, PatternNetwork, WINDOW_STATES, WINDOWS, pattern_features, patterns_of,
-    window_base, window_squares, window_state,
+    Activation, FEATURE_SET_WINDOWS_2X2, HIDDEN_MULTIPLE, MAX_BUCKETS, MAX_HIDDEN,
+    NUM_PATTERN_FEATURES, PATTERN_BLOCKED, PatternNetwork, WINDOW_STATES, WINDOWS, output_bucket,
+    pattern_features, patterns_of, window_base, window_squares, window_state,
 };
 
 use super::bitboard::{NUM_SQUARES, Squares};

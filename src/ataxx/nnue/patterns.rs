@@ -27,6 +27,18 @@ pub const MAX_HIDDEN: usize = 512;
 pub const HIDDEN_MULTIPLE: usize = CHUNK;
 /// Feature-set id in the file header: overlapping 2×2 windows of 3 states plus blocked squares.
 pub const FEATURE_SET_WINDOWS_2X2: u16 = 1;
+/// The most output buckets a pattern network may have ([`output_bucket`]).
+pub const MAX_BUCKETS: usize = 8;
+
+/// The output bucket of a position with `stones` stones on the board (both sides') in a network
+/// of `buckets` output buckets: `min(buckets − 1, stones × buckets / 49)`, so that the buckets
+/// split the game by how full the board is (with 8: 0–6 stones bucket 0, 7–12 bucket 1, …,
+/// 43–49 bucket 7). One bucket is the plain network. The idea is chess NNUE's output buckets
+/// by piece count (Stockfish, Viridithas): one output layer per phase of the game.
+#[inline(always)]
+pub fn output_bucket(stones: u32, buckets: usize) -> usize {
+    (stones as usize * buckets / NUM_SQUARES).min(buckets - 1)
+}
 
 /// The activation of a pattern network's hidden layer (a field of the file header).
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -142,7 +154,8 @@ pub fn patterns_of(pos: &Position, perspective: Side) -> impl Iterator<Item = us
 
 /// A quantised pattern network (file format 2, see the module docs): `W1` and `b1` in units of
 /// `1/QA`, `W2` in units of `1/QB`, `b2` in units of `1/(QA × QB)`, any hidden size that is a
-/// multiple of 32 up to [`MAX_HIDDEN`].
+/// multiple of 32 up to [`MAX_HIDDEN`], and 1 to [`MAX_BUCKETS`] output buckets (one `W2` and
+/// `b2` per bucket, [`output_bucket`]).
 #[derive(Clone, PartialEq, Eq, Debug)]
 pub struct PatternNetwork {
     pub(super) hidden: usize,
@@ -150,30 +163,34 @@ pub struct PatternNetwork {
     /// Feature-major, `NUM_PATTERN_FEATURES × hidden`.
     pub(super) w1: Vec<i16>,
     pub(super) b1: Vec<i16>,
-    /// The side to move's `hidden` weights, then the other's.
+    /// Per output bucket (bucket 0 first), the side to move's `hidden` weights, then the other's.
     pub(super) w2: Vec<i16>,
-    pub(super) b2: i32,
+    /// One per output bucket.
+    pub(super) b2: Vec<i32>,
     pub(super) scale: i32,
 }
 
 impl PatternNetwork {
     /// A network from its quantised parts: hidden size `hidden` (a multiple of 32 from 32 to
     /// [`MAX_HIDDEN`]), `activation`, `w1` feature-major (`NUM_PATTERN_FEATURES × hidden`),
-    /// `b1` (`hidden`), `w2` (`2 × hidden`, the side to move's half first), `b2`, and `scale`
-    /// (centipawns per logit unit). `None` if a size is wrong or `scale < 1`.
+    /// `b1` (`hidden`), `w2` (`2 × hidden` per output bucket, bucket 0 first, each the side to
+    /// move's half first), `b2` (one per output bucket: its length is the number of buckets, 1
+    /// to [`MAX_BUCKETS`]), and `scale` (centipawns per logit unit). `None` if a size is wrong
+    /// or `scale < 1`.
     pub fn from_parts(
         hidden: usize,
         activation: Activation,
         w1: &[i16],
         b1: &[i16],
         w2: &[i16],
-        b2: i32,
+        b2: &[i32],
         scale: i32,
     ) -> Option<PatternNetwork> {
         if !valid_hidden(hidden)
+            || !(1..=MAX_BUCKETS).contains(&b2.len())
             || w1.len() != NUM_PATTERN_FEATURES * hidden
             || b1.len() != hidden
-            || w2.len() != 2 * hidden
+            || w2.len() != 2 * hidden * b2.len()
             || scale < 1
         {
             return None;
@@ -184,9 +201,14 @@ impl PatternNetwork {
             w1: w1.to_vec(),
             b1: b1.to_vec(),
             w2: w2.to_vec(),
-            b2,
+            b2: b2.to_vec(),
             scale,
         })
+    }
+
+    /// Output buckets, 1 to [`MAX_BUCKETS`].
+    pub fn buckets(&self) -> usize {
+        self.b2.len()
     }
 
     /// Hidden neurons per perspective.
@@ -206,10 +228,10 @@ impl PatternNetwork {
 
     /// The quantised parts, as [`PatternNetwork::from_parts`] takes them: `w1` feature-major
     /// (`NUM_PATTERN_FEATURES × hidden`, units of `1/QA`), `b1` (`hidden`, `1/QA`), `w2`
-    /// (`2 × hidden`, the side to move's half first, `1/QB`) and `b2` (`1/(QA × QB)`). For a
-    /// trainer that starts from a network (`skald-trainer --init`).
-    pub fn parts(&self) -> (&[i16], &[i16], &[i16], i32) {
-        (&self.w1, &self.b1, &self.w2, self.b2)
+    /// (`2 × hidden` per output bucket, the side to move's half first, `1/QB`) and `b2` (one per
+    /// bucket, `1/(QA × QB)`). For a trainer that starts from a network (`skald-trainer --init`).
+    pub fn parts(&self) -> (&[i16], &[i16], &[i16], &[i32]) {
+        (&self.w1, &self.b1, &self.w2, &self.b2)
     }
 
     #[inline(always)]
@@ -310,15 +332,20 @@ impl PatternNetwork {
         }
     }
 
-    /// The evaluation of the position whose accumulators are `acc`, in centipawns from the view
-    /// of `side_to_move`. Integer arithmetic only. Never inlined, as
-    /// [`PatternNetwork::apply_move`].
+    /// The evaluation of `pos`, whose accumulators are `acc`, in centipawns from the view of
+    /// its side to move (the output bucket by its stones, [`output_bucket`]). Integer
+    /// arithmetic only. Never inlined, as [`PatternNetwork::apply_move`].
     #[inline(never)]
-    pub fn evaluate(&self, acc: &Accumulator, side_to_move: Side) -> i32 {
+    pub fn evaluate(&self, acc: &Accumulator, pos: &Position) -> i32 {
         let h = self.hidden;
+        let side_to_move = pos.side;
         let us = acc.side(side_to_move.index(), h);
         let them = acc.side(side_to_move.index() ^ 1, h);
-        let (w_us, w_them) = self.w2.split_at(h);
+        let bucket = match self.b2.len() {
+            1 => 0,
+            n => output_bucket(stone_count(pos), n),
+        };
+        let (w_us, w_them) = self.w2[2 * h * bucket..2 * h * (bucket + 1)].split_at(h);
         let out: i64 = match self.activation {
             Activation::CReLU => {
                 crelu_dot_slice(us, w_us).wrapping_add(crelu_dot_slice(them, w_them)) as i64
@@ -328,13 +355,19 @@ impl PatternNetwork {
                 (screlu_dot_slice(us, w_us) + screlu_dot_slice(them, w_them)) / QA as i64
             }
         };
-        ((out + self.b2 as i64) * self.scale as i64 / (QA * QB) as i64) as i32
+        ((out + self.b2[bucket] as i64) * self.scale as i64 / (QA * QB) as i64) as i32
     }
 
     /// The evaluation of `pos` from scratch, centipawns from the side to move's view.
     pub fn evaluate_position(&self, pos: &Position) -> i32 {
-        self.evaluate(&self.accumulator(pos), pos.side)
+        self.evaluate(&self.accumulator(pos), pos)
     }
+}
+
+/// The stones on the board, both sides'.
+#[inline(always)]
+fn stone_count(pos: &Position) -> u32 {
+    (pos.stones(Side::First) | pos.stones(Side::Second)).count_ones()
 }
 
 /// Whether `hidden` is a hidden size a pattern network may have.
@@ -364,7 +397,23 @@ pub(crate) mod tests {
         let w1 = w(NUM_PATTERN_FEATURES * hidden, 380);
         let b1 = w(hidden, 380);
         let w2 = w(2 * hidden, 300);
-        PatternNetwork::from_parts(hidden, activation, &w1, &b1, &w2, -4321, 400).unwrap()
+        PatternNetwork::from_parts(hidden, activation, &w1, &b1, &w2, &[-4321], 400).unwrap()
+    }
+
+    /// A random pattern network as [`random_pattern_network`] with `buckets` output buckets.
+    pub(crate) fn random_bucketed_network(
+        seed: u64,
+        hidden: usize,
+        activation: Activation,
+        buckets: usize,
+    ) -> PatternNetwork {
+        let one = random_pattern_network(seed, hidden, activation);
+        let mut rng = SeededRng::new(seed ^ 0xb0c4);
+        let w2: Vec<i16> = (0..2 * hidden * buckets)
+            .map(|_| (rng.below(601) as i64 - 300) as i16)
+            .collect();
+        let b2: Vec<i32> = (0..buckets).map(|b| -4321 + 1000 * b as i32).collect();
+        PatternNetwork::from_parts(hidden, activation, &one.w1, &one.b1, &w2, &b2, 400).unwrap()
     }
 
     /// The forward pass written out plainly from the feature lists, in `i64`.
@@ -387,14 +436,16 @@ pub(crate) mod tests {
                 Activation::SCReLU => c * c,
             }
         };
+        let bucket = output_bucket(stone_count(pos), net.buckets());
+        let w2 = &net.w2[2 * h * bucket..];
         let mut sum = 0i64;
         for i in 0..h {
-            sum += act(us[i]) * net.w2[i] as i64 + act(them[i]) * net.w2[h + i] as i64;
+            sum += act(us[i]) * w2[i] as i64 + act(them[i]) * w2[h + i] as i64;
         }
         if net.activation == Activation::SCReLU {
             sum /= QA as i64;
         }
-        ((sum + net.b2 as i64) * net.scale as i64 / (QA * QB) as i64) as i32
+        ((sum + net.b2[bucket] as i64) * net.scale as i64 / (QA * QB) as i64) as i32
     }
 
     #[test]
@@ -450,10 +501,7 @@ pub(crate) mod tests {
                         "{mv} from {}",
                         before.to_fen()
                     );
-                    assert_eq!(
-                        net.evaluate(&child, after.side),
-                        reference_eval(&net, after)
-                    );
+                    assert_eq!(net.evaluate(&child, after), reference_eval(&net, after));
                 }
                 carried = Some((*after, child));
                 count += 1;
@@ -464,12 +512,40 @@ pub(crate) mod tests {
 
     #[test]
     fn colour_swap_keeps_the_evaluation() {
-        let net = random_pattern_network(6, 64, Activation::SCReLU);
-        random_games(7, |_, _, pos| {
-            let mut swapped = *pos;
-            swapped.stones.swap(0, 1);
-            swapped.side = pos.side.opponent();
-            assert_eq!(net.evaluate_position(pos), net.evaluate_position(&swapped));
+        for net in [
+            random_pattern_network(6, 64, Activation::SCReLU),
+            random_bucketed_network(8, 64, Activation::SCReLU, 8),
+        ] {
+            random_games(7, |_, _, pos| {
+                let mut swapped = *pos;
+                swapped.stones.swap(0, 1);
+                swapped.side = pos.side.opponent();
+                assert_eq!(net.evaluate_position(pos), net.evaluate_position(&swapped));
+            });
+        }
+    }
+
+    #[test]
+    fn output_buckets_split_the_game_by_stones() {
+        // One bucket is the plain network; 8 split 0..=49 stones in steps of about 6.
+        assert!((0..=49).all(|n| output_bucket(n, 1) == 0));
+        let eight: Vec<usize> = [0, 4, 6, 7, 12, 13, 24, 25, 42, 43, 48, 49]
+            .iter()
+            .map(|&n| output_bucket(n, 8))
+            .collect();
+        assert_eq!(eight, [0, 0, 0, 1, 1, 2, 3, 4, 6, 7, 7, 7]);
+        assert!((0..=49).all(|n| output_bucket(n, 4) == (n as usize * 4 / 49).min(3)));
+    }
+
+    #[test]
+    fn a_bucketed_network_evaluates_as_written_out_plainly() {
+        // Every bucket is met: random games fill the board from 4 stones to the end.
+        let net = random_bucketed_network(9, 128, Activation::SCReLU, 8);
+        let mut seen = [false; 8];
+        random_games(10, |_, _, pos| {
+            seen[output_bucket(stone_count(pos), 8)] = true;
+            assert_eq!(net.evaluate_position(pos), reference_eval(&net, pos));
         });
+        assert!(seen.iter().all(|&s| s), "buckets met: {seen:?}");
     }
 }
