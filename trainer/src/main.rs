@@ -485,15 +485,18 @@ impl Model {
     }
 
     /// The weights of the format-2 network at `path`, dequantised (`w1`, `b1` divided by `QA`,
-    /// `w2` by `QB`, `b2` by `QA × QB`). Errors if the file is not a pattern network, or its
-    /// hidden size, activation, output buckets or scale differ from `args`'.
+    /// `w2` by `QB`, `b2` by `QA × QB`). A network of one output bucket may start a bucketed
+    /// model: every bucket begins as its output layer (the model then evaluates as the file
+    /// does, and training lets the buckets part). Errors if the file is not a pattern network,
+    /// or its hidden size, activation or scale differ from `args`', or it has several buckets
+    /// and not `args`' number.
     fn from_network(args: &Args, path: &std::path::Path, dev: &Device) -> Result<Model> {
         let net = nnue::PatternNetwork::load(path)
             .with_context(|| format!("--init {}", path.display()))?;
         if args.arch != Arch::Patterns
             || net.hidden() != args.hidden
             || net.activation() != args.activation.nnue()
-            || net.buckets() != args.buckets
+            || (net.buckets() != 1 && net.buckets() != args.buckets)
             || net.scale() != args.k
         {
             bail!(
@@ -509,17 +512,20 @@ impl Model {
             );
         }
         let (w1, b1, w2, b2) = net.parts();
-        let buckets = b2.len();
+        let (from, buckets) = (b2.len(), args.buckets);
         let deq = |v: &[i16], q: i32| v.iter().map(|&w| w as f32 / q as f32).collect::<Vec<_>>();
         let hidden = net.hidden();
         let var = |v: Vec<f32>, shape: (usize, usize)| -> Result<Var> {
             Ok(Var::from_tensor(&Tensor::from_vec(v, shape, dev)?)?)
         };
-        // The file holds W2 bucket by bucket; the model's columns are the buckets.
+        // The file holds W2 bucket by bucket; the model's columns are the buckets (a file of
+        // one bucket gives each column the same weights).
         let w2: Vec<i16> = (0..2 * hidden * buckets)
-            .map(|i| w2[(i % buckets) * 2 * hidden + i / buckets])
+            .map(|i| w2[(i % buckets % from) * 2 * hidden + i / buckets])
             .collect();
-        let b2: Vec<f32> = b2.iter().map(|&b| b as f32 / (QA * QB) as f32).collect();
+        let b2: Vec<f32> = (0..buckets)
+            .map(|b| b2[b % from] as f32 / (QA * QB) as f32)
+            .collect();
         Ok(Model {
             arch: Arch::Patterns,
             activation: args.activation,
@@ -922,7 +928,8 @@ mod tests {
 
     /// `--init` reads a written network back as the same weights: quantising the model built
     /// from the file gives the file's bytes again, with one output bucket and with four. A
-    /// mismatched activation or bucket count is refused.
+    /// mismatched activation or bucket count is refused; a one-bucket network starts a
+    /// bucketed model that evaluates as it does.
     #[test]
     fn a_network_read_back_quantises_to_the_same_file() {
         let dev = Device::Cpu;
@@ -950,7 +957,19 @@ mod tests {
             let back = Model::from_network(&a, &path, &dev).unwrap();
             assert_eq!(back.quantise(a.k).unwrap().to_bytes(), bytes);
             assert!(Model::from_network(&with("crelu", buckets), &path, &dev).is_err());
-            assert!(Model::from_network(&with("screlu", "2"), &path, &dev).is_err());
+            if buckets == "1" {
+                let wide = Model::from_network(&with("screlu", "8"), &path, &dev).unwrap();
+                let (one, eight) = (back.quantise(a.k).unwrap(), wide.quantise(a.k).unwrap());
+                for fen in [
+                    "x5o/7/7/7/7/7/o5x x 0 1",
+                    "xxxxxxx/ooooooo/xxxxxxx/7/7/7/o5x o 0 9",
+                ] {
+                    let pos = Position::start().with_fen(fen).unwrap();
+                    assert_eq!(one.evaluate_position(&pos), eight.evaluate_position(&pos));
+                }
+            } else {
+                assert!(Model::from_network(&with("screlu", "2"), &path, &dev).is_err());
+            }
         }
         std::fs::remove_file(&path).unwrap();
     }
