@@ -75,20 +75,30 @@ pub const BRANDUBH: SearchParams = SearchParams {
 /// stone above jumps (`order_bonus` 1, Zataxx's order) +3.5 ± 48.2 (100-98-2); TT cutoffs at
 /// PV nodes +22.6 ± 47.7 (103-90-7) and, on top of the singular extensions, −10.4 ± 48.0
 /// (95-101-4).
+///
+/// SPSA again on `ataxx-p128-g7` with singular extensions (`scripts/spsa.py`, 140 iterations
+/// × 8 game pairs at 1 s + 10 ms, `--seed 31`, a 500-position book `skald openings --plies 6
+/// --max-score 150 --seed 21`; 8 values): reverse futility margin 112 → 105, LMR base 62 → 73
+/// and divisor 229 → 209, history divisor 8192 → 6562, futility margin 108 + 59 → 78 + 77 cp
+/// per ply, singular margin 2 → 8 cp per ply (aspiration window stayed at 31). Against the
+/// values before, 200 games at 2+0.02, SPRT [0, 10]: 105-90-5, +26.1 ± 48.0
+/// (llr 0.35) on one book and 112-86-2, +45.4 ± 48.6 (llr 0.66) on another; together 217-176-7
+/// in 400 games, about +36 ± 34 (LOS about 98 %).
 pub const ATAXX: SearchParams = SearchParams {
     rfp_max_depth: 6,
-    rfp_margin: 112,
+    rfp_margin: 105,
     lmr_min_depth: 3,
-    lmr_base: 62,
-    lmr_divisor: 229,
-    lmr_history_divisor: 8192,
+    lmr_base: 73,
+    lmr_divisor: 209,
+    lmr_history_divisor: 6562,
     improving: true,
     iir_min_depth: 3,
     lmp_no_gain_moves: 3,
     fp_max_depth: 6,
-    fp_margin_base: 108,
-    fp_margin: 59,
+    fp_margin_base: 78,
+    fp_margin: 77,
     aspiration_delta: 31,
+    se_margin: 8,
     // Continuation history (+26.7 ± 40.4 over 300 games) and singular extensions on top
     // of it (+27.9 ± 37.0 over 300) each looked good, but both together against the
     // build without them scored -27.9 ± 40.2 (300 games, 2+0.02, hand-evaluation era):
