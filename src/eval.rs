@@ -66,7 +66,7 @@ pub trait Evaluator<P, M>: Send + Sync + 'static {
     /// move's view, summing to its evaluation (for the protocols' `eval` display).
     fn terms(&self, pos: &P) -> Vec<(&'static str, i32)>;
 
-    /// What evaluates, in a few words for people (`hand-written`, `network ataxx-p128-g7.nnue`).
+    /// What evaluates, in a few words for people (`hand-written`, `network ataxx-p128-g16-ft.nnue`).
     fn describe(&self) -> String;
 
     /// The evaluation of `pos` from scratch: a fresh accumulator, then [`Evaluator::evaluate`].

@@ -387,7 +387,7 @@ impl PatternNetwork {
 /// Changing the network built in is a change of this one line.
 macro_rules! embedded_file_name {
     () => {
-        "ataxx-p128-g7.nnue"
+        "ataxx-p128-g16-ft.nnue"
     };
 }
 
