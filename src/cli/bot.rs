@@ -1058,7 +1058,9 @@ impl Bot {
         };
         let session: &dyn Session = self.engine.session();
         let legal = session.legal_moves();
-        let allowed = |mv: &String| legal.contains(mv) && !htp::forbidden_repetition(session, mv);
+        // The session's legal moves leave out what the rules forbid by the game's history
+        // (a Copenhagen defender move that recreates a board).
+        let allowed = |mv: &String| legal.contains(mv);
         let choice = best
             .filter(allowed)
             .or_else(|| legal.iter().find(|m| allowed(m)).cloned());

@@ -167,22 +167,6 @@ pub fn move_text(size: u8, mv: &str) -> String {
         .join(" ")
 }
 
-/// Whether `mv` (legal or not) repeats a position where the rules forbid it (Copenhagen: the
-/// defenders may not repeat a board). skald's session lets such a move through and scores it as
-/// a loss for the mover; HTP and hnefatafl.org's server refuse it as a move.
-pub fn forbidden_repetition(session: &dyn Session, mv: &str) -> bool {
-    let mut after = session.boxed_clone();
-    let mover = after.side_to_move();
-    after.play(mv).is_ok()
-        && matches!(
-            after.outcome(),
-            Outcome::Decided {
-                winner: Some(w),
-                reason: crate::engine::Reason::Repetition,
-            } if w == mover.opponent()
-        )
-}
-
 impl Htp {
     /// A new front-end writing to `out`, over `engine` (set to Copenhagen 11×11 here).
     pub fn new(out: Output, mut engine: Engine, settings: Settings) -> Htp {
@@ -431,6 +415,8 @@ impl Htp {
         self.engine.session_mut().play(mv).map_err(|e| match e {
             MoveError::GameOver(_) => "play: the game is already over".to_string(),
             MoveError::Illegal(e) => format!("play: {e}"),
+            // The reference's words (6.4.1, `InvalidMove::RepeatMove`).
+            MoveError::RepeatsBoard(_) => "play: you already reached that position".to_string(),
         })?;
         self.charge_clock(mover);
         let mut captures = String::new();
@@ -474,15 +460,7 @@ impl Htp {
                 role_name(to_move)
             ));
         }
-        let mv = format!("{from}-{to}");
-        if self.forbidden_repetition(&mv) {
-            return Err("play: you already reached that position".to_string());
-        }
-        self.play_move(&mv)
-    }
-
-    fn forbidden_repetition(&self, mv: &str) -> bool {
-        forbidden_repetition(self.engine.session(), mv)
+        self.play_move(&format!("{from}-{to}"))
     }
 
     /// The limits of a search for `side` to move now.
@@ -577,7 +555,6 @@ impl Htp {
             .session()
             .legal_moves()
             .iter()
-            .filter(|m| !self.forbidden_repetition(m))
             .filter_map(|m| {
                 let t = self.move_text(m);
                 let (a, b) = t.split_once(' ')?;

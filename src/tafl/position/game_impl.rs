@@ -78,6 +78,20 @@ impl<B: Bitboard> Game for Position<B> {
         self.make(mv.from, mv.to, kind);
     }
 
+    /// The board after the move before its captures are taken off (hnefatafl.org 6.4.1,
+    /// `Board::legal_move`, compares that board with the earlier ones): this position's hash
+    /// with the piece moved and the side flipped, and the halfmove clock plus one.
+    fn repetition_board(&self, mv: Move) -> (u64, u32) {
+        let Some(kind) = self.piece_at(mv.from) else {
+            return (self.hash, 0);
+        };
+        let keys = &PIECE_KEYS[kind.index()];
+        (
+            self.hash ^ keys[mv.from as usize] ^ keys[mv.to as usize] ^ SIDE_KEY,
+            self.clock.saturating_add(1),
+        )
+    }
+
     /// The opponent's pieces that are gone after the move: soldiers by custodial capture or
     /// shieldwall, the king when he is captured (he leaves the board then).
     fn captures(&self, mv: Move) -> Vec<Capture> {

@@ -84,8 +84,6 @@ pub struct Rules<B> {
     pub(crate) corners: B,
     /// The squares next to a corner.
     pub(crate) corner_adjacent: B,
-    /// The first and last ranks.
-    pub(crate) rank_edges: B,
     /// The four edge lines as (first square, step to the next square).
     pub(crate) edge_lines: [(Square, Square); 4],
     /// Some piece kind has a speed limit ([`RuleOptions::speed_limit`]).
@@ -287,11 +285,6 @@ impl<B: Bitboard> Rules<B> {
             corner_adjacent: corners(size)
                 .iter()
                 .fold(B::ZERO, |m, &c| m | adjacent[c as usize]),
-            rank_edges: mask::<B>(
-                &(0..n)
-                    .filter(|s| s / sz == 0 || s / sz == sz - 1)
-                    .collect::<Vec<_>>(),
-            ),
             edge_lines: [(0, 1), (sz * (sz - 1), 1), (0, sz), (sz - 1, sz)],
             file_rank,
             small_moves: n <= 128,
