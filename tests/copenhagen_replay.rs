@@ -179,3 +179,134 @@ fn the_reference_table_is_whole() {
     assert_eq!(count("defenders", "none"), 274);
     assert_eq!(count("draw", "game-over"), 21);
 }
+
+/// Random games that 6.4.1 played by its own move lists (11×11 and 13×13), as
+/// `size;moves;legal move counts;status` lines (`tests/data/copenhagen/README.md`): before each
+/// ply and after the last, skald must have as many legal moves as 6.4.1 (repetitions the
+/// defenders may not make left out), capture the same pieces, and end in the same state.
+fn replay_random(line: &str) -> Result<(), String> {
+    let f: Vec<&str> = line.split(';').collect();
+    let variant = match f[0] {
+        "11" => Variant::Copenhagen,
+        "13" => Variant::Copenhagen13,
+        other => return Err(format!("size {other}")),
+    };
+    let moves = moves_of(f[1]);
+    let counts: Vec<usize> = f[2].split(' ').map(|c| c.parse().unwrap()).collect();
+    let mut session = new_session(variant);
+    for (i, (mv, caps)) in moves.iter().enumerate() {
+        let legal = session.legal_moves().len();
+        if legal != counts[i] {
+            return Err(format!(
+                "ply {}: {legal} legal moves, 6.4.1 {}",
+                i + 1,
+                counts[i]
+            ));
+        }
+        session
+            .play(mv)
+            .map_err(|e| format!("ply {}: {mv} refused: {e}", i + 1))?;
+        let mut got: Vec<String> = session
+            .last_captures()
+            .into_iter()
+            .map(|c| c.square)
+            .collect();
+        got.sort();
+        if &got != caps {
+            return Err(format!(
+                "ply {}: {mv} captured {got:?}, 6.4.1 {caps:?}",
+                i + 1
+            ));
+        }
+    }
+    let legal = session.legal_moves().len();
+    let status = status_of(session.as_ref());
+    if legal != counts[moves.len()] || status != f[3] {
+        return Err(format!(
+            "at the end: {legal} legal moves and {status}, 6.4.1 {} and {}",
+            counts[moves.len()],
+            f[3]
+        ));
+    }
+    Ok(())
+}
+
+#[test]
+fn random_games_agree_with_hnefatafl_copenhagen_6_4_1() {
+    let data = include_str!("data/copenhagen/random-6.4.1.txt");
+    let failures: Vec<String> = data
+        .lines()
+        .enumerate()
+        .filter_map(|(i, l)| {
+            replay_random(l)
+                .err()
+                .map(|e| format!("line {}: {e}", i + 1))
+        })
+        .collect();
+    assert_eq!(data.lines().count(), 240);
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// Positions near edge forts (the king on an edge, defenders around him, attackers anywhere),
+/// each with one legal move and 6.4.1's judgement of the position after it
+/// (`fen;move;status;legal moves in the position`; `tests/data/copenhagen/README.md`). The
+/// move is made on the position whatever skald thinks of the position before it (6.4.1 judges
+/// only the result), and the result must agree; where skald's session can play it (the
+/// position is not over yet), the number of legal moves must agree too.
+#[test]
+fn positions_near_edge_forts_agree_with_hnefatafl_copenhagen_6_4_1() {
+    use skald::game::Game;
+    use skald::tafl::{Move, Position, copenhagen_rules, parse_square};
+    let data = include_str!("data/copenhagen/forts-6.4.1.txt");
+    let mut failures = Vec::new();
+    let mut forts = 0;
+    for line in data.lines() {
+        let f: Vec<&str> = line.split(';').collect();
+        let (fen, text, want) = (f[0], f[1], f[2]);
+        let pos = Position::from_fen(copenhagen_rules(), fen).unwrap();
+        let (a, b) = text.split_once('-').unwrap();
+        let mv = Move {
+            from: parse_square(a, 11).unwrap(),
+            to: parse_square(b, 11).unwrap(),
+        };
+        let mut after = pos;
+        after.make_move(mv);
+        let mut session = new_session(Variant::Copenhagen);
+        session.set_position(Some(fen), &[]).unwrap();
+        if !session.outcome().is_decided() {
+            let legal = session.legal_moves();
+            if legal.len() != f[3].parse::<usize>().unwrap() || !legal.iter().any(|m| m == text) {
+                failures.push(format!(
+                    "{fen}: {} legal moves, 6.4.1 {}",
+                    legal.len(),
+                    f[3]
+                ));
+            }
+            session.play(text).unwrap();
+            assert_eq!(session.outcome(), after.outcome(), "{line}");
+        }
+        let got = match after.outcome() {
+            Outcome::Ongoing => "ongoing",
+            Outcome::Decided {
+                winner: Some(Side::First),
+                ..
+            } => "attackers",
+            Outcome::Decided {
+                winner: Some(Side::Second),
+                reason,
+            } => {
+                forts += usize::from(reason == skald::engine::Reason::EdgeFort);
+                "defenders"
+            }
+            Outcome::Decided { winner: None, .. } => "draw",
+        };
+        if got != want {
+            failures.push(format!(
+                "{fen} {text}: skald {:?}, 6.4.1 {want}",
+                after.outcome()
+            ));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+    assert!(forts > 50, "only {forts} forts");
+}
