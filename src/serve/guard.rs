@@ -135,8 +135,8 @@ pub fn parse_allowed_host(value: &str) -> Result<String, String> {
 
 /// The checks of every request, before its handler: the `Host` (421 unless answered), the
 /// `Origin` when there is one (403 unless the server's own: `http://` or `https://` and the
-/// `Host`), `Content-Type: application/json` on every request with effects (all but GET, HEAD
-/// and OPTIONS; 415 otherwise), and no body on GET and HEAD (400).
+/// `Host`), `Content-Type: application/json` on every request with effects (POST and DELETE,
+/// the only such methods served; 415 otherwise), and no body on GET and HEAD (400).
 pub async fn check_request(State(app): State<Arc<App>>, request: Request, next: Next) -> Response {
     match refusal(&app, &request) {
         Some(error) => error.into_response(),
@@ -195,7 +195,7 @@ fn refusal(app: &App, request: &Request) -> Option<ApiError> {
                 "a {method} request has no body (see docs/serve.md)"
             )));
         }
-    } else if method != Method::OPTIONS {
+    } else if method == Method::POST || method == Method::DELETE {
         let json = text(header::CONTENT_TYPE).is_some_and(|t| {
             t.split(';')
                 .next()

@@ -56,8 +56,9 @@ pub struct Args {
     #[arg(long, default_value_t = 64, allow_negative_numbers = true,
           value_parser = crate::cli::Whole::new(1, 10_000, ""))]
     pub max_games: u64,
-    /// Engine moves searched at once, and analyses run at once (each; more wait their turn;
-    /// 1 to 64; default: the number of cores, at most 4).
+    /// Searches run at once of each kind: easy and medium engine moves, hard ones, analyses
+    /// (each its own engines, so that quick moves never wait behind long searches; more wait
+    /// their turn, the shortest first; 1 to 64; default: the number of cores, at most 4).
     #[arg(long, allow_negative_numbers = true, value_parser = crate::cli::Whole::new(1, 64, ""))]
     pub searches: Option<u64>,
     /// Longest analysis search, seconds (more than 0, at most 3600); a move starts the next.
