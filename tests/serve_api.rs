@@ -1176,6 +1176,18 @@ fn rule_sets_are_bounded() {
     assert_eq!(status, 400, "{e}");
 }
 
+/// Waits until `done` holds (polling; a guard of about a minute against a hang, which no
+/// result depends on).
+fn wait_for(what: &str, done: impl Fn() -> bool) {
+    for _ in 0..12_000 {
+        if done() {
+            return;
+        }
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    panic!("never happened: {what}");
+}
+
 /// Fairness: a hard search (here one that only its cancellation ends: the hidden --hard-time)
 /// does not delay easy and medium moves (they have engines of their own); a game has one search
 /// at a time; a search waiting for an engine or running is cancelled when its game is deleted
@@ -1209,9 +1221,7 @@ fn quick_moves_pass_long_ones_and_searches_end_with_their_game() {
             })
             .collect();
         for g in &hard {
-            while !thinking(g) {
-                std::thread::sleep(Duration::from_millis(5));
-            }
+            wait_for("the hard search", || thinking(g));
         }
         // Easy and medium moves of other games are answered while the hard ones search (one)
         // and wait (two).
@@ -1251,9 +1261,9 @@ fn quick_moves_pass_long_ones_and_searches_end_with_their_game() {
     std::thread::scope(|scope| {
         let pending =
             scope.spawn(|| server.post(&format!("/api/games/{g}/engine-move"), json!({})));
-        while !(server.get(&format!("/api/games/{g}")).1["thinking"] == true) {
-            std::thread::sleep(Duration::from_millis(5));
-        }
+        wait_for("the hard search", || {
+            server.get(&format!("/api/games/{g}")).1["thinking"] == true
+        });
         server.create(json!({ "mode": "hotseat" }));
         let (status, e) = pending.join().unwrap();
         assert_eq!(status, 404, "{e}");
