@@ -172,6 +172,77 @@ fn the_runner_adjudicates_illegal_moves_and_flag_falls() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// An engine that sends every answer twice: skald (with `args`) behind a shell loop that repeats
+/// each line starting with `answer` right after it.
+fn doubler(dir: &std::path::Path, name: &str, args: &str, answer: &str) -> String {
+    let path = dir.join(name);
+    let script = format!(
+        "#!/bin/sh\n'{SKALD}' {args} | while IFS= read -r l; do printf '%s\\n' \"$l\"; \
+         case \"$l\" in '{answer}'*) printf '%s\\n' \"$l\";; esac; done\n"
+    );
+    std::fs::write(&path, script).unwrap();
+    Command::new("chmod").arg("+x").arg(&path).status().unwrap();
+    path.to_str().unwrap().to_string()
+}
+
+/// An answer sent twice (a second `bestmove`, `move` or `= play`) is not taken for the answer to
+/// the next request (before, it was, and scored as an illegal move): it is ignored, and said so
+/// on standard error. For each protocol the runner speaks: UCI, OTEP, HTP.
+#[test]
+fn an_answer_sent_twice_is_ignored() {
+    let dir = temp_dir("doublers");
+    // OTEP engines play OTEP engines (one referee, one rules string).
+    let otep = format!("proto=otep cmd={SKALD} opentafl");
+    let cases = [
+        (
+            "uci",
+            "brandubh",
+            doubler(&dir, "uci", "", "bestmove"),
+            "bestmove",
+            SKALD.to_string(),
+        ),
+        (
+            "otep",
+            "brandubh",
+            doubler(&dir, "otep", "opentafl", "move "),
+            "move ",
+            otep,
+        ),
+        (
+            "htp",
+            "copenhagen",
+            doubler(&dir, "htp", "htp --depth 1", "= play"),
+            "= play",
+            SKALD.to_string(),
+        ),
+    ];
+    for (proto, variant, cmd, answer, other) in cases {
+        let engine = format!("name=doubler proto={proto} cmd={cmd}");
+        let (ok, text, err) = run_match(&[
+            "--variant",
+            variant,
+            "--games",
+            "2",
+            "--depth",
+            "1",
+            "--tc",
+            "1+0.01",
+            "--engine",
+            &engine,
+            "--engine",
+            &other,
+        ]);
+        assert!(ok, "{proto}: {text}\n{err}");
+        assert_clean_games(&text, 2);
+        assert!(
+            err.contains(&format!("skald match: engine 'doubler' sent '{answer}"))
+                && err.contains("with no request outstanding; ignored"),
+            "{proto}: {err}"
+        );
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 fn temp_dir(name: &str) -> std::path::PathBuf {
     let dir = std::env::temp_dir().join(format!("skald-{name}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
