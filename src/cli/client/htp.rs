@@ -112,11 +112,9 @@ impl Client for HtpClient {
             sent(self.process.send(&cmd))?;
             let line = self
                 .process
-                .wait_for(
-                    Some(Instant::now() + Duration::from_secs(10)),
-                    None,
-                    |l| answers_other_than_generate_move(&who, l),
-                )
+                .wait_for(Some(Instant::now() + Duration::from_secs(10)), None, |l| {
+                    answers_other_than_generate_move(&who, l)
+                })
                 .map_err(|e| format!("did not answer '{cmd}' ({e})"))?;
             if !line.starts_with('=') {
                 return Err(format!("answered '{cmd}' with '{line}'"));

@@ -135,9 +135,9 @@ impl Client for OtepClient {
         let record = notation::fen_to_record(&session.fen());
         // A `move` not asked for (one sent twice) must not be taken for the answer to this
         // `play`: the lines sent since the last answer are dropped first.
-        let who = self.who.clone();
+        let engine = self.who.clone();
         self.process
-            .discard_unasked(&who, |l| l.starts_with("move ") || l.starts_with("error"));
+            .discard_unasked(&engine, |l| l.starts_with("move ") || l.starts_with("error"));
         if moves.len() > self.told + 1 {
             // Several moves unseen (an opening's, played by the runner): the board.
             self.process.tell(&format!("position {record}"))?;
@@ -173,7 +173,7 @@ impl Client for OtepClient {
                     let again = last.as_deref() == Some(m.trim())
                         && notation::parse_move(m).is_ok_and(|mv| !legal.contains(&mv));
                     if again {
-                        super::process::ignored_answer(&who, l);
+                        super::process::ignored_answer(&engine, l);
                     }
                     return !again;
                 }
