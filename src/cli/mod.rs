@@ -70,6 +70,21 @@ fn range_words(expected: &str) -> String {
     expected.to_string()
 }
 
+/// The text of the file `path`, without a leading UTF-8 byte order mark
+/// ([`skald::protocol::without_bom`]): how the CLI reads every text file it is given (records,
+/// openings, a password file).
+///
+/// # Errors
+/// The file cannot be read or is not UTF-8: `cannot read <path>: <reason>`.
+pub fn read_text(path: &std::path::Path) -> anyhow::Result<String> {
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| anyhow::anyhow!("cannot read {}: {e}", path.display()))?;
+    Ok(match skald::protocol::without_bom(&text).len() {
+        n if n == text.len() => text,
+        _ => skald::protocol::without_bom(&text).to_string(),
+    })
+}
+
 /// `1 ply`, `30 plies`.
 pub fn plies(n: usize) -> String {
     if n == 1 {
