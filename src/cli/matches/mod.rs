@@ -64,7 +64,8 @@ pub struct Args {
     #[arg(long, num_args = 1..=4)]
     pub sprt: Option<Vec<String>>,
     /// Write the game records to this file: PGN, or OpenTafl game records when it ends in
-    /// `.otg` (tafl only; one file a game, `<name>-<round>.otg`). See README.
+    /// `.otg` (tafl only; one file a game, `<name>-<round>.otg`, the round zero-padded to the
+    /// digits of --games). See README.
     #[arg(long)]
     pub output: Option<std::path::PathBuf>,
     /// The old name of --output.
