@@ -289,12 +289,7 @@ impl clap::builder::TypedValueParser for Whole {
                 return Err(fail(format!("{name} must be {low}, got {text}")));
             }
             Ok(n) => n.min(u64::MAX as i128) as u64,
-            Err(_) => {
-                return Err(fail(format!(
-                    "{name} must be a whole number from {} to {}, got '{text}'",
-                    self.lo, self.hi
-                )));
-            }
+            Err(_) => return Err(fail(format!("{name} must be {low}, got '{text}'"))),
         };
         if n > self.hi {
             let why = if self.why.is_empty() {

@@ -46,7 +46,7 @@ pub struct Args {
     pub games: u32,
     /// Time control per side: <seconds>+<increment seconds>, each from 0 to 1000000 (not both
     /// 0), e.g. 10+0.1 or 0.5+0.01.
-    #[arg(long, default_value = "10+0.1")]
+    #[arg(long, default_value = "10+0.1", allow_hyphen_values = true)]
     pub tc: String,
     /// Search each move to this depth, 1 to 64, instead of playing on the clock (`go depth N`).
     #[arg(long, allow_negative_numbers = true, value_parser = super::depth_parser())]
