@@ -247,15 +247,16 @@ fn arg_name(arg: Option<&clap::Arg>) -> String {
 
 /// A clap value parser for a whole number from `lo` to `hi` (inclusive), whose errors name the
 /// option and fit on one line: `--depth must be a whole number from 1 to 64, got -3`,
-/// `--depth must be at most 10 (deeper runs take hours), got 30`. Options using it should set
-/// `allow_negative_numbers = true` so that `-3` reaches it as a value.
+/// `--depth must be at most 10 (each ply more doubles to triples the time), got 30`. Options
+/// using it should set `allow_negative_numbers = true` so that `-3` reaches it as a value.
 #[derive(Clone, Copy, Debug)]
 pub struct Whole {
     /// Smallest value allowed.
     pub lo: u64,
     /// Largest value allowed.
     pub hi: u64,
-    /// Why `hi` is the bound, in parentheses after "at most": e.g. "deeper runs take hours".
+    /// Why `hi` is the bound, in parentheses after "at most": e.g. "each ply more doubles to
+    /// triples the time".
     pub why: &'static str,
 }
 
