@@ -136,8 +136,9 @@ impl Client for OtepClient {
         // A `move` not asked for (one sent twice) must not be taken for the answer to this
         // `play`: the lines sent since the last answer are dropped first.
         let engine = self.who.clone();
-        self.process
-            .discard_unasked(&engine, |l| l.starts_with("move ") || l.starts_with("error"));
+        self.process.discard_unasked(&engine, |l| {
+            l.starts_with("move ") || l.starts_with("error")
+        });
         if moves.len() > self.told + 1 {
             // Several moves unseen (an opening's, played by the runner): the board.
             self.process.tell(&format!("position {record}"))?;
