@@ -471,6 +471,22 @@ fn bounds_and_defaults_are_in_help() {
             "match --help lacks '{want}':\n{matches}"
         );
     }
+    let tablut = help("tablut-client");
+    for want in ["1 to 3600 (the competition's default: 60)", "0 to 3600"] {
+        assert!(
+            tablut.contains(want),
+            "tablut-client --help lacks '{want}':\n{tablut}"
+        );
+    }
+    let bot = help("bot");
+    for want in [
+        "1 to 10000 minutes",
+        "0 to 3600 seconds",
+        "1 to 3600",
+        "0 to 1000",
+    ] {
+        assert!(bot.contains(want), "bot --help lacks '{want}':\n{bot}");
+    }
     for sub in ["analyze", "bench", "datagen", "openings"] {
         let text = help(sub);
         assert!(!text.contains("[default: <default>]"), "{sub}:\n{text}");
