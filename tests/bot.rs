@@ -22,6 +22,8 @@
 //! The server's port (49152) is fixed in its source: the test waits for it to be free (another
 //! run of this test), and its server's data live in a temporary HOME.
 
+mod skip;
+
 use std::io::{BufRead, BufReader};
 use std::net::{TcpListener, TcpStream};
 use std::path::PathBuf;
@@ -43,8 +45,9 @@ fn under_ci() -> bool {
     std::env::var("CI").is_ok_and(|v| !v.is_empty() && v != "false" && v != "0")
 }
 
-/// The server binary, or `None` (the test is skipped) when it is not installed.
-fn server_binary() -> Option<PathBuf> {
+/// The server binary, or `None` (test `test` is skipped, [`skip::skipped`]) when it is not
+/// installed.
+fn server_binary(test: &str) -> Option<PathBuf> {
     let path = match std::env::var_os("SKALD_HNEFATAFL_SERVER") {
         Some(p) => PathBuf::from(p),
         None => PathBuf::from(std::env::var_os("HOME")?)
@@ -58,7 +61,7 @@ fn server_binary() -> Option<PathBuf> {
         path.display()
     );
     assert!(!under_ci(), "{message}");
-    eprintln!("skipped: {message}");
+    skip::skipped(&format!("tests/bot.rs {test}"), &message);
     None
 }
 
@@ -201,7 +204,7 @@ fn start_server(binary: &PathBuf, home: &std::path::Path) -> Killed {
 
 #[test]
 fn bots_play_whole_games_on_the_real_server() {
-    let Some(binary) = server_binary() else {
+    let Some(binary) = server_binary("bots_play_whole_games_on_the_real_server") else {
         return;
     };
     let _lock = real_server_lock();
@@ -831,7 +834,7 @@ fn join_and_open(player: &mut Peer, id: &str) {
 /// the connection up), and the game then goes on as usual.
 #[test]
 fn the_real_server_answers_the_keepalive_ping() {
-    let Some(binary) = server_binary() else {
+    let Some(binary) = server_binary("the_real_server_answers_the_keepalive_ping") else {
         return;
     };
     let _lock = real_server_lock();
@@ -878,7 +881,9 @@ fn the_real_server_answers_the_keepalive_ping() {
 
 #[test]
 fn the_bot_reconnects_to_the_real_server_and_resumes_or_writes_off_its_game() {
-    let Some(binary) = server_binary() else {
+    let Some(binary) =
+        server_binary("the_bot_reconnects_to_the_real_server_and_resumes_or_writes_off_its_game")
+    else {
         return;
     };
     let _lock = real_server_lock();

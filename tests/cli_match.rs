@@ -3,6 +3,8 @@
 //! where a flag fall is the point, clocks that only the fake engine can run out of), so no
 //! result depends on the machine's speed.
 
+mod skip;
+
 use std::process::Command;
 
 const SKALD: &str = env!("CARGO_BIN_EXE_skald");
@@ -426,7 +428,7 @@ fn python_ataxx_reads_whole_records() {
         if in_ci() {
             panic!("{msg}");
         }
-        eprintln!("SKIPPED python-ataxx record read: {msg}");
+        skip::skipped("tests/cli_match.rs python_ataxx_reads_whole_records", msg);
         return;
     };
     let dir = temp_dir("pgn");
