@@ -461,3 +461,25 @@ fn pages_name_every_result_in_the_programs_words() {
         );
     }
 }
+
+/// Piped, a page is its Markdown (above); `--format text` and `--format terminal` show it as
+/// text, as on a terminal (before, the raw Markdown went to the terminal): no `#`, `**`,
+/// backticks or fences, the headings and diagrams kept.
+#[test]
+fn pages_are_text_for_a_terminal() {
+    for v in Variant::ALL {
+        for format in ["text", "terminal"] {
+            let out = rules(&[v.name(), "--format", format]);
+            assert!(out.status.success(), "{out:?}");
+            let text = String::from_utf8_lossy(&out.stdout);
+            for mark in ["**", "```", "`", "# "] {
+                assert!(!text.contains(mark), "{v} {format}: '{mark}' in\n{text}");
+            }
+            assert!(
+                text.contains(" a  b  c "),
+                "{v} {format}: no diagram\n{text}"
+            );
+            assert_eq!(text.contains('\x1b'), format == "terminal", "{v} {format}");
+        }
+    }
+}

@@ -533,12 +533,20 @@ impl Htp {
         Ok(format!("play {} {}", role_name(side), self.move_text(&mv)))
     }
 
+    /// `play_undo`: takes back a resignation or a loss on time, or else the last move and,
+    /// under a Fischer control, the increment its mover was given for it (as the reference,
+    /// hnefatafl-copenhagen at e0d90c15 "Fix PlayUndo": the time spent on it is not given back).
     fn play_undo(&mut self) -> Result<String, String> {
         if self.lost.take().is_some() {
             self.turn_started = Instant::now();
             return Ok(String::new());
         }
         if self.engine.session_mut().undo() {
+            if let TimeControl::Fischer { inc_ms, .. } = self.time {
+                let mover = self.engine.session().side_to_move();
+                let c = &mut self.clocks[mover.index()];
+                *c = c.saturating_sub(inc_ms.min(i64::MAX as u64) as i64);
+            }
             self.turn_started = Instant::now();
             Ok(String::new())
         } else {
@@ -693,5 +701,31 @@ mod tests {
         assert!(lines[0].starts_with("= play attacker "), "{t}");
         assert_eq!(lines[1], "");
         assert!(lines[2].starts_with("= play defender "), "{t}");
+    }
+
+    /// `play_undo` takes the undone move's Fischer increment off its mover's clock, as the
+    /// reference does since hnefatafl-copenhagen e0d90c15 ("Fix PlayUndo"): playing and taking
+    /// back a move over and over adds nothing (before, each pair added the 60 s increment).
+    #[test]
+    fn play_undo_takes_the_increment_back() {
+        let (out, _buf) = Output::captured();
+        let mut htp = Htp::new(out, Engine::new().unwrap(), Settings::default());
+        htp.handle_line("time_settings fischer 1 60");
+        assert_eq!(htp.clocks, [60_000, 60_000]);
+        for _ in 0..5 {
+            htp.handle_line("play a a4 c4");
+            htp.handle_line("play_undo");
+        }
+        // The attackers' clock: 60 s less the few ms spent, never an increment more.
+        assert!(htp.clocks[0] <= 60_000, "{:?}", htp.clocks);
+        assert!(htp.clocks[0] > 0, "{:?}", htp.clocks);
+        assert_eq!(htp.clocks[1], 60_000);
+        // A defenders' move taken back: the same on their clock.
+        htp.handle_line("play a a4 c4");
+        htp.handle_line("play d e7 e9");
+        htp.handle_line("play_undo");
+        assert!(htp.clocks[1] <= 60_000, "{:?}", htp.clocks);
+        // The attackers' move stands, with its increment.
+        assert!(htp.clocks[0] > 60_000, "{:?}", htp.clocks);
     }
 }

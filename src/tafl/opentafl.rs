@@ -172,7 +172,7 @@ pub fn parse_move(text: &str) -> Result<String, String> {
         0
     };
     let square_end = |i: usize| -> Option<usize> {
-        if i >= b.len() || !b[i].is_ascii_lowercase() {
+        if i >= b.len() || !b[i].is_ascii_alphabetic() {
             return None;
         }
         let mut j = i + 1;
@@ -196,10 +196,11 @@ pub fn parse_move(text: &str) -> Result<String, String> {
     if !rest_ok {
         return Err(bad());
     }
+    // Squares in either case (`E7-E8`), as skald writes them: lower case.
     Ok(format!(
         "{}-{}",
-        &t[start..from_end],
-        &t[from_end + 1..to_end]
+        t[start..from_end].to_ascii_lowercase(),
+        t[from_end + 1..to_end].to_ascii_lowercase()
     ))
 }
 

@@ -195,11 +195,11 @@ impl<B: Bitboard> Game for Position<B> {
         let (a, b) = if let Some((a, b)) = t.split_once('-') {
             (a, b)
         } else {
-            // d1b1, k11a11: split before the second letter.
+            // d1b1, k11a11 (any case): split before the second letter.
             let i = t
                 .char_indices()
                 .skip(1)
-                .find(|(_, c)| c.is_ascii_lowercase())
+                .find(|(_, c)| c.is_ascii_alphabetic())
                 .map(|(i, _)| i)
                 .ok_or_else(bad)?;
             (&t[..i], &t[i..])
