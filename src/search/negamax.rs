@@ -629,7 +629,7 @@ impl<'a, G: Game> Worker<'a, G> {
         alpha = alpha.max(stand_pat);
         let mut moves = std::mem::take(&mut self.stack[ply].moves);
         pos.generate_tactical(&mut moves);
-        moves.sort_by_cached_key(|&m| -pos.move_gain(m));
+        ordering::sort_by_gain(pos, &mut moves, &mut self.stack[ply].gains);
         let mut best = stand_pat;
         for &mv in &moves {
             let mut child = pos.clone();

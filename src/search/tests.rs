@@ -294,3 +294,34 @@ fn a_stored_mate_does_not_outlive_the_move_limit_clock() {
     assert!(mate_within_move_limit(&pos, MATE - 1, 0));
     assert!(mate_within_move_limit(&pos, 250, 0));
 }
+
+/// Quiescence orders its moves by gain, highest first, and keeps the generator's order among
+/// equal gains (as the stable `sort_by_cached_key` it replaces did: the same tree, the same
+/// bench signature), without allocating.
+#[test]
+fn quiescence_orders_by_gain_keeping_the_generators_order() {
+    // 7 . . . . . . .
+    // 6 . . . . . . .
+    // 5 . T t . t T .    the king's d4-d5 takes c5 and e5 (200), e1-e3 takes f3 against g3
+    // 4 . . . K . . .    (100); the other 38 moves take nothing. The generator lists the
+    // 3 . . . . . t T    king's moves last.
+    // 2 . . . T . . .
+    // 1 . . . . T . .
+    //   a b c d e f g
+    let pos = crate::tafl::brandubh()
+        .with_fen("7/7/1Tt1tT1/3K3/5tT/3T3/4T2 d 0 1")
+        .unwrap();
+    let mut moves = Vec::new();
+    pos.generate_moves(&mut moves);
+    let mut expected = moves.clone();
+    expected.sort_by_cached_key(|&m| -pos.move_gain(m));
+    let mut gains = Vec::with_capacity(moves.len());
+    let capacity = gains.capacity();
+    super::ordering::sort_by_gain(&pos, &mut moves, &mut gains);
+    assert_eq!(moves, expected);
+    assert_eq!(gains.capacity(), capacity, "no new allocation");
+    let text: Vec<String> = moves.iter().map(|&m| pos.move_to_string(m)).collect();
+    assert_eq!(&text[..3], ["d4-d5", "e1-e3", "e1-b1"]);
+    assert_eq!((gains[0], gains[1], gains[2]), (200, 100, 0));
+    assert_eq!(gains.len(), 40);
+}
