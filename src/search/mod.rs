@@ -149,8 +149,9 @@ pub fn search<G: Game>(
     let mut found = run_threads(
         root, history, &shared, threads, max_depth, multipv, main_data, pool, report,
     );
-    // Lazy SMP: with one line wanted and no depth limit, the threads vote for the move
-    // (Stockfish's `get_best_thread`); the chosen thread's line is reported last.
+    // Lazy SMP: with one line wanted and no depth limit, the threads vote for the move by
+    // score and completed depth (Stockfish's rule, `smp::best_thread`); the chosen thread's
+    // line is reported last.
     let best = if multipv == 1 && limits.depth.is_none() {
         best_thread(&found)
     } else {
