@@ -179,18 +179,10 @@ impl EvalWeights {
     }
 }
 
-/// The tuned weight sets, by the rules' name: Texel-tuned (`examples/texel.rs`, docs/tuning.md "Tuning
-/// the tafl evaluation") on positions from skald's own games (`skald datagen`, 3000 nodes a move,
-/// 6 random plies): brandubh in two rounds, 128 821 positions of 6000 games (3000 played with
-/// the hand weights, 3000 with the first tuned set), held-out error 0.0865 → 0.0790, then a
-/// third round (`texel --quiet`) on those and 84 419 positions of games played with the second
-/// set: of 213 317 positions, the 139 739 where the side to move has no capture or escape, at any
-/// score below 5000 cp, held-out error 0.0836 → 0.0821 (+34.9 ± 27.0 Elo over round two, 400
-/// games at 2+0.02); tablut 62 643 positions of about 2000 games, 0.1498 → 0.1419; ashton
-/// (Ashton Tablut, which had used the hand weights) 83 303 positions of games played with the
-/// hand weights, 0.1354 → 0.1270 (+18.3 ± 25.1 and +27.0 ± 26.1 Elo over the hand weights on two
-/// books, 400 games each at 2+0.02). `decided`, `open_line_win` and `open_lines_double` are
-/// kept, `attacker` anchors the scale (100).
+/// The tuned weight sets, by the rules' name: Texel-tuned (`examples/texel.rs`) on positions
+/// of skald's own games, with `decided`, `open_line_win` and `open_lines_double` kept and
+/// `attacker` anchoring the scale (100). How each was fitted and measured: docs/tuning.md
+/// ("Tuning the tafl evaluation", "Ashton Tablut").
 static VARIANT_WEIGHTS: &[(&str, EvalWeights)] = &[
     (
         "brandubh",
