@@ -353,7 +353,7 @@ pub trait Game: Clone + Send + Sync + fmt::Debug + 'static {
     fn move_gain(&self, mv: Self::Move) -> i32;
 
     /// What a quiet move is worth in the move order beyond its [`Game::move_gain`], in
-    /// centipawns; the search adds it only when `Tune order_bonus` is 1 (Ataxx: a clone ranks one
+    /// centipawns; the search adds it only when the switch `order_bonus` is on (Ataxx: a clone ranks one
     /// stone above a jump that flips as many, as Zataxx orders them: clone 2 + flips, jump
     /// flips). The default is 0.
     fn order_bonus(&self, _mv: Self::Move) -> i32 {

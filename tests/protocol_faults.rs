@@ -190,10 +190,15 @@ fn huge_clock_values_are_answered_with_a_move() {
 
 /// `setoption name Tune lmr_min_depth value 1` is inside its listed range: a tuning build's
 /// engine searches with it (the LMR clamp panicked, and the engine played an unsearched move).
+/// A switch takes `true` or `false`, and not a number.
 #[cfg(feature = "tune")]
 #[test]
 fn a_listed_tune_value_searches() {
     let mut e = uai();
+    e.send("setoption name Tune tt_cutoff_pv value 1");
+    let refused = e.expect(HUNG, |_| true);
+    assert!(refused.contains("is not true or false"), "{refused}");
+    e.send("setoption name Tune tt_cutoff_pv value true");
     e.send("setoption name Tune lmr_min_depth value 1");
     e.send("position startpos");
     e.send("go depth 6");
@@ -208,7 +213,8 @@ fn a_listed_tune_value_searches() {
 
 /// A tuning build's `uci` lists each `Tune <name>` option with the value the variant in play
 /// uses as its default (brandubh and Ataxx have their own sets; it used to print the tafl
-/// family's values whatever the variant).
+/// family's values whatever the variant): a spin option per number, a check option per on/off
+/// switch (Ataxx's `se_negative` is on).
 #[cfg(feature = "tune")]
 #[test]
 fn a_listed_tune_default_is_the_variants_value() {
@@ -230,14 +236,23 @@ fn a_listed_tune_default_is_the_variants_value() {
                 continue;
             };
             let name = rest.split(' ').next().unwrap();
-            let default = params.get(name).unwrap_or_else(|| panic!("{line}"));
-            assert!(
-                rest.contains(&format!(" type spin default {default} min ")),
-                "{variant:?}: {line}"
-            );
+            match params.get_switch(name) {
+                Some(on) => assert!(
+                    rest.ends_with(&format!(" type check default {on}")),
+                    "{variant:?}: {line}"
+                ),
+                None => {
+                    let default = params.get(name).unwrap_or_else(|| panic!("{line}"));
+                    assert!(
+                        rest.contains(&format!(" type spin default {default} min ")),
+                        "{variant:?}: {line}"
+                    );
+                }
+            }
             listed += 1;
         }
-        assert_eq!(listed, skald::tuning::SearchParams::TUNABLE.len());
+        let tuning = skald::tuning::SearchParams::TUNABLE.len();
+        assert_eq!(listed, tuning + skald::tuning::SearchParams::SWITCHES.len());
     }
 }
 

@@ -370,6 +370,11 @@ impl Engine {
                 params.set(name, value);
                 self.tuned = Some(params);
             }
+            Setting::TuneSwitch(name, on) => {
+                let mut params = self.search_params();
+                params.set_switch(name, on);
+                self.tuned = Some(params);
+            }
         }
         Ok(())
     }
@@ -625,8 +630,8 @@ mod tests {
     }
 
     /// Every tuning value at each end of its documented range (`Tune <name>`, the ranges of
-    /// [`crate::tuning::SearchParams::TUNABLE`]) searches without a fault in every variant.
-    /// `Tune lmr_min_depth 1` used to panic in the LMR clamp.
+    /// [`crate::tuning::SearchParams::TUNABLE`]), and every switch on, searches without a fault
+    /// in every variant. `Tune lmr_min_depth 1` used to panic in the LMR clamp.
     #[test]
     fn every_tune_value_at_its_bounds_searches_in_every_variant() {
         let mut engine = Engine::new().unwrap();
@@ -647,6 +652,13 @@ mod tests {
                         found.unwrap_or_else(|e| panic!("{variant:?} {name} {value}: {e}"));
                     assert!(result.best_move.is_some(), "{variant:?} {name} {value}");
                 }
+            }
+            for s in crate::tuning::SearchParams::SWITCHES {
+                engine.set_variant(variant);
+                engine.apply(Setting::TuneSwitch(s.name, true)).unwrap();
+                let found = engine.search(&limits, &mut |_| {});
+                let result = found.unwrap_or_else(|e| panic!("{variant:?} {}: {e}", s.name));
+                assert!(result.best_move.is_some(), "{variant:?} {}", s.name);
             }
         }
     }

@@ -284,6 +284,10 @@ impl Uci {
                     let name = crate::engine::SearchParams::TUNABLE[i].name;
                     *default = params.get(name).map_or(*default, i64::from);
                 }
+                (OptionKind::Check { default }, options::OptionId::TuneSwitch(i)) => {
+                    let name = crate::engine::SearchParams::SWITCHES[i].name;
+                    *default = params.get_switch(name).unwrap_or(*default);
+                }
                 _ => {}
             }
             self.out.line(option_line(&spec));

@@ -120,7 +120,7 @@ fn singular_extensions_and_continuation_history_run_in_both_families() {
             },
             SearchParams {
                 cont_history_plies: 2,
-                lmr_cont_history: 1,
+                lmr_cont_history: true,
                 ..base
             },
         ] {

@@ -324,7 +324,7 @@ impl<'a, G: Game> Worker<'a, G> {
             }
             result.lines = lines;
             let mut scale = time_scale(stable_iterations, last_score, result.score);
-            if self.shared.params.tm_node_share != 0
+            if self.shared.params.tm_node_share
                 && depth >= 5
                 && let Some(best) = result.best_move
             {

@@ -42,6 +42,6 @@ pub const ATAXX: SearchParams = SearchParams {
     se_margin: 8,
     cont_history_plies: 0,
     se_min_depth: 6,
-    se_negative: 1,
+    se_negative: true,
     ..SearchParams::DEFAULT
 };
