@@ -303,6 +303,13 @@ impl Engine {
         self.seed = seed;
     }
 
+    /// The test seam of the fault path: every search from now on raises `fault` (a panic in its
+    /// main thread or in its helpers, [`crate::search::Fault`]), so that a test sees the fault
+    /// caught and reported; `None` ends it. Nothing else sets it.
+    pub fn set_fault(&mut self, fault: Option<crate::search::Fault>) {
+        self.search_options.fault = fault;
+    }
+
     /// Sets an option of the registry ([`options::registry`]) by name; the value as text
     /// (ignored for buttons). Refused while a search runs; on any error nothing changes.
     pub fn set_option(&mut self, name: &str, value: &str) -> Result<(), OptionError> {
@@ -613,7 +620,6 @@ impl Drop for Engine {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::game::Side;
 
     /// `ucinewgame` between games must not undo `setoption name Tune …` (SPSA sets the values once
     /// per engine process); a new variant drops them (another family, other values).
@@ -664,12 +670,12 @@ mod tests {
     }
 
     /// A search fault is caught by both ways of searching, with a legal move to play instead,
-    /// and the engine goes on: here the session's search panics.
+    /// and the engine goes on: here the main thread panics ([`Engine::set_fault`]).
     #[test]
     fn a_fault_in_the_search_is_reported_with_a_legal_fallback() {
         let mut engine = Engine::new().unwrap();
         let legal = engine.session().legal_moves();
-        engine.set_session(Box::new(Faulty(engine.session().boxed_clone())));
+        engine.set_fault(Some(crate::search::Fault::MainThread));
         let limits = Limits {
             depth: Some(4),
             ..Limits::default()
@@ -685,6 +691,7 @@ mod tests {
             Finished::InternalError { fallback } => assert!(legal.contains(&fallback.unwrap())),
             other => panic!("{other:?}"),
         }
+        engine.set_fault(None);
         engine.new_game();
         assert!(
             engine
@@ -696,111 +703,20 @@ mod tests {
     }
 
     /// A panic in a helper thread of a Lazy SMP search is reported like one in the main
-    /// thread, not lost (the search's test-only fault marker makes helpers panic).
+    /// thread, not lost.
     #[test]
     fn a_fault_in_a_helper_thread_is_reported() {
         let mut engine = Engine::new().unwrap();
         engine.set_option("Threads", "2").unwrap();
-        let mut params = engine.session().search_params();
-        params.expected_moves = crate::search::HELPER_FAULT_MARKER;
-        engine.tuned = Some(params);
+        engine.set_fault(Some(crate::search::Fault::Helpers));
         let limits = Limits {
             depth: Some(5),
             ..Limits::default()
         };
         let _quiet = QuietPanics::new();
         assert!(engine.search(&limits, &mut |_| {}).is_err());
-        engine.tuned = None;
+        engine.set_fault(None);
         assert!(engine.search(&limits, &mut |_| {}).is_ok());
-    }
-
-    /// A session whose search panics; everything else is the inner session's.
-    struct Faulty(Box<dyn Session>);
-
-    impl Session for Faulty {
-        fn variant_name(&self) -> &'static str {
-            self.0.variant_name()
-        }
-        fn boxed_clone(&self) -> Box<dyn Session> {
-            Box::new(Faulty(self.0.boxed_clone()))
-        }
-        fn set_position(
-            &mut self,
-            fen: Option<&str>,
-            moves: &[&str],
-        ) -> Result<(), session::PositionError> {
-            self.0.set_position(fen, moves)
-        }
-        fn set_board(&mut self, placement: &str, side: Side) -> Result<(), session::PositionError> {
-            self.0.set_board(placement, side)
-        }
-        fn set_side_to_move(&mut self, side: Side) {
-            self.0.set_side_to_move(side)
-        }
-        fn board_rows(&self) -> Vec<Vec<session::SquareContent>> {
-            self.0.board_rows()
-        }
-        fn play(&mut self, mv: &str) -> Result<String, session::MoveError> {
-            self.0.play(mv)
-        }
-        fn last_captures(&self) -> Vec<crate::game::Capture> {
-            self.0.last_captures()
-        }
-        fn undo(&mut self) -> bool {
-            self.0.undo()
-        }
-        fn fen(&self) -> String {
-            self.0.fen()
-        }
-        fn setup_fen(&self) -> String {
-            self.0.setup_fen()
-        }
-        fn board(&self) -> String {
-            self.0.board()
-        }
-        fn hash(&self) -> u64 {
-            self.0.hash()
-        }
-        fn side_to_move(&self) -> Side {
-            self.0.side_to_move()
-        }
-        fn outcome(&self) -> Outcome {
-            self.0.outcome()
-        }
-        fn eval_terms(&self, eval: &crate::eval::EvalChoice) -> (Vec<(&'static str, i32)>, String) {
-            self.0.eval_terms(eval)
-        }
-        fn search_params(&self) -> crate::tuning::SearchParams {
-            self.0.search_params()
-        }
-        fn legal_moves(&self) -> Vec<String> {
-            self.0.legal_moves()
-        }
-        fn moves_played(&self) -> Vec<String> {
-            self.0.moves_played()
-        }
-        fn divide(&self, depth: u32) -> Vec<(String, u64)> {
-            self.0.divide(depth)
-        }
-        fn divide_until(
-            &self,
-            depth: u32,
-            stop: &std::sync::atomic::AtomicBool,
-            each: &mut dyn FnMut(&str, u64),
-        ) -> bool {
-            self.0.divide_until(depth, stop, each)
-        }
-        fn divide_parallel(
-            &self,
-            depth: u32,
-            threads: usize,
-            done: &(dyn Fn() + Sync),
-        ) -> Result<Vec<(String, u64)>, rayon::ThreadPoolBuildError> {
-            self.0.divide_parallel(depth, threads, done)
-        }
-        fn search(&self, _: SearchContext<'_>, _: &mut dyn FnMut(&TextReport)) -> TextResult {
-            panic!("a fault in the search, on purpose")
-        }
     }
 
     /// Settings for one search (OpenTafl's `analyze` asks for its own MultiPV) apply to that

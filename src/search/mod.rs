@@ -40,8 +40,6 @@ pub mod tt;
 mod types;
 mod worker;
 
-#[cfg(test)]
-pub(crate) use smp::HELPER_FAULT_MARKER;
 pub use threads::{Control, ThreadData, ThreadPool};
 pub use timeman::{Clock, Limits, TimeBudget, TimeKind};
 pub use tt::{Bound, TranspositionTable};
@@ -77,6 +75,20 @@ pub struct SearchOptions {
     /// The evaluation (engine option `EvalFile`): each game's default, the hand-written one, or
     /// a network read from a file.
     pub eval: EvalChoice,
+    /// The test seam of the fault path: a fault to raise in every search, so that tests can
+    /// check that a panic inside a search is caught and reported ([`Fault`]). `None` (the
+    /// default) everywhere else.
+    pub fault: Option<Fault>,
+}
+
+/// A fault a search raises on purpose, for the tests of the fault path
+/// ([`SearchOptions::fault`]): the thread panics as its search starts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Fault {
+    /// The main thread (thread 0) panics.
+    MainThread,
+    /// Every helper thread of a Lazy SMP search panics (the main thread does not).
+    Helpers,
 }
 
 impl Default for SearchOptions {
@@ -88,6 +100,7 @@ impl Default for SearchOptions {
             basic: false,
             params: SearchParams::DEFAULT,
             eval: EvalChoice::Default,
+            fault: None,
         }
     }
 }
@@ -144,6 +157,7 @@ pub fn search<G: Game>(
         basic: options.basic,
         params,
         eval: options.eval.clone(),
+        fault: options.fault,
     }));
 
     let mut found = run_threads(

@@ -12,11 +12,6 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Instant;
 
-/// Tests only: a [`SearchParams::expected_moves`] of this value makes every helper thread of a
-/// Lazy SMP search panic as it starts (the fault path's test).
-#[cfg(test)]
-pub(crate) const HELPER_FAULT_MARKER: i32 = -77;
-
 /// State shared by all threads of one search. Every thread reads it at every node, so it is
 /// kept in cache lines of its own (`CachePadded` around it in [`super::search`]): a neighbour on
 /// the heap written by one thread would otherwise evict it from the others' caches (false
@@ -36,6 +31,8 @@ pub(super) struct Shared {
     pub(super) basic: bool,
     pub(super) params: SearchParams,
     pub(super) eval: EvalChoice,
+    /// A fault to inject ([`super::SearchOptions::fault`]; tests only).
+    pub(super) fault: Option<super::Fault>,
 }
 
 impl Shared {

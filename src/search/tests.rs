@@ -12,8 +12,8 @@ use crate::game::{RepetitionRule, Side};
 
 /// Searches through [`crate::engine::Engine`] with each evaluation (Ataxx: the embedded
 /// network, the hand-written evaluation, two pattern networks): every evaluation in
-/// the search checks its incremental accumulator against a refresh (`Worker::evaluate`
-/// under `cfg(test)`).
+/// the search checks its incremental accumulator against a refresh (`Worker::evaluate` in a
+/// debug build: the debug unit tests of scripts/test run it).
 #[test]
 fn incremental_accumulators_equal_refreshes_in_the_search() {
     use crate::engine::Engine;
@@ -151,6 +151,7 @@ fn with_worker<G: Game, R>(
         basic: false,
         params: SearchParams::DEFAULT,
         eval: EvalChoice::Default,
+        fault: None,
     };
     let mut data = ThreadData::default();
     let mut worker = Worker::new(0, &shared, &mut data, history, root);
