@@ -207,7 +207,7 @@ fn run_record(args: &Args) -> Result<()> {
         println!(
             "{}, game {} of {}: {}; searching each position {per_position}",
             game.variant.map_or_else(
-                || game.session.variant_name().to_string(),
+                || game.session.rules_name().to_string(),
                 |v| v.name().to_string()
             ),
             args.game,

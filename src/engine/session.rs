@@ -15,7 +15,7 @@ use crate::search::{
 };
 use crate::tafl::RuleOptions;
 use crate::tuning::SearchParams;
-use crate::variant::Variant;
+use crate::variant::{Family, GameKind, Variant};
 use std::sync::Arc;
 
 /// Why a move cannot be played.
@@ -124,8 +124,12 @@ impl TextResult {
 
 /// A game in progress, whatever the game.
 pub trait Session: Send {
-    /// The variant's protocol name.
-    fn variant_name(&self) -> &'static str;
+    /// What the game is: a variant, or rules of no variant (the family and the board size).
+    /// The game's configuration (search values) is keyed on it.
+    fn kind(&self) -> GameKind;
+    /// The rules' name, for people: a variant's protocol name (`brandubh`), an OpenTafl rules
+    /// string's `name:`. Only for display: nothing is looked up by it ([`Session::kind`]).
+    fn rules_name(&self) -> &'static str;
     /// A copy of this session (for a search thread).
     fn boxed_clone(&self) -> Box<dyn Session>;
     /// Sets the position: the start position (`fen` `None`) or a FEN, then the moves in order.
@@ -164,9 +168,11 @@ pub trait Session: Send {
     /// decided game (repetition included) is worth its result, for every family: the one term
     /// `decided` ([`Outcome::value_for`]), evaluated by `the rules`.
     fn eval_terms(&self, eval: &EvalChoice) -> (Vec<(&'static str, i32)>, String);
-    /// The search's tuning values for this game: its variant's ([`crate::variant::Descriptor`]),
-    /// the tafl family's for OpenTafl rules strings.
-    fn search_params(&self) -> SearchParams;
+    /// The search's tuning values for this game: those of its [`Session::kind`]
+    /// ([`GameKind::search_params`]: its variant's, the family's for rules of no variant).
+    fn search_params(&self) -> SearchParams {
+        self.kind().search_params()
+    }
     /// The legal moves as text.
     fn legal_moves(&self) -> Vec<String>;
     /// The moves played since the set-up position, as text.
@@ -216,30 +222,38 @@ pub struct SearchContext<'a> {
 
 /// A new session at the start position of `variant`.
 pub fn new_session(variant: Variant) -> Box<dyn Session> {
-    variant.visit(MakeSession)
+    variant.visit(MakeSession(GameKind::Variant(variant)))
 }
 
 /// A new tafl game under `options` (an OpenTafl rules string's, [`crate::tafl::opentafl`], or
 /// a preset's), at its start position; or why the rules cannot be played (the message of
 /// [`crate::tafl::Rules`]' check). The board size picks the bitboard: up to 8×8 in 64 bits, 11×11
 /// in 128, 13×13 and 19×19 in wider sets.
+///
+/// The game is of no variant ([`GameKind::Rules`]), whatever the rules' name: its search values
+/// are the tafl family's, its evaluation weights those the options carry.
 pub fn new_tafl_session(options: RuleOptions) -> Result<Box<dyn Session>, String> {
-    crate::tafl::visit_rules(options, MakeSession).map_err(|e| e.to_string())
+    let kind = GameKind::Rules {
+        family: Family::Tafl,
+        size: options.size,
+    };
+    crate::tafl::visit_rules(options, MakeSession(kind)).map_err(|e| e.to_string())
 }
 
-/// Makes the [`Session`] of a start position.
-struct MakeSession;
+/// Makes the [`Session`] of a start position, of the game `0`.
+struct MakeSession(GameKind);
 
 impl GameVisitor for MakeSession {
     type Output = Box<dyn Session>;
     fn visit<G: Game>(self, start: G) -> Box<dyn Session> {
-        Box::new(GameSession::new(start))
+        Box::new(GameSession::new(start, self.0))
     }
 }
 
 /// The [`Session`] of a game of type `G`.
 #[derive(Clone)]
 pub struct GameSession<G: Game> {
+    kind: GameKind,
     setup: G,
     pos: G,
     /// Hashes of the positions before `pos`, oldest first.
@@ -249,9 +263,10 @@ pub struct GameSession<G: Game> {
 }
 
 impl<G: Game> GameSession<G> {
-    /// A session at `start`.
-    pub fn new(start: G) -> Self {
+    /// A session at `start`, a position of the game `kind`.
+    pub fn new(start: G, kind: GameKind) -> Self {
         GameSession {
+            kind,
             setup: start.clone(),
             pos: start,
             history: Vec::new(),
@@ -291,7 +306,11 @@ impl<G: Game> GameSession<G> {
 }
 
 impl<G: Game> Session for GameSession<G> {
-    fn variant_name(&self) -> &'static str {
+    fn kind(&self) -> GameKind {
+        self.kind
+    }
+
+    fn rules_name(&self) -> &'static str {
         self.pos.variant_name()
     }
 
@@ -310,7 +329,7 @@ impl<G: Game> Session for GameSession<G> {
                     error,
                 })?,
         };
-        let mut next = GameSession::new(start);
+        let mut next = GameSession::new(start, self.kind);
         for (i, text) in moves.iter().enumerate() {
             next.play_parsed(text)
                 .map_err(|error| PositionError::BadMove {
@@ -335,7 +354,7 @@ impl<G: Game> Session for GameSession<G> {
                 error,
             })?;
         pos.set_side_to_move(side);
-        *self = GameSession::new(pos);
+        *self = GameSession::new(pos, self.kind);
         Ok(())
     }
 
@@ -343,7 +362,7 @@ impl<G: Game> Session for GameSession<G> {
         if self.pos.side_to_move() != side {
             let mut pos = self.pos.clone();
             pos.set_side_to_move(side);
-            *self = GameSession::new(pos);
+            *self = GameSession::new(pos, self.kind);
         }
     }
 
@@ -403,10 +422,6 @@ impl<G: Game> Session for GameSession<G> {
         }
         let evaluator = self.pos.evaluator(eval);
         (evaluator.terms(&self.pos), evaluator.describe())
-    }
-
-    fn search_params(&self) -> SearchParams {
-        crate::variant::search_params_for(self.pos.variant_name())
     }
 
     fn legal_moves(&self) -> Vec<String> {
@@ -515,5 +530,31 @@ impl<G: Game> Session for GameSession<G> {
                 .map(|(s, pv)| (Score::from_internal(*s), self.pv_text(pv)))
                 .collect(),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// An OpenTafl rules string's `name:` picks no configuration: skald's own brandubh string
+    /// (`name:brandubh`) makes a game of no variant, with the tafl family's search values and the
+    /// hand weights, not brandubh's tuned ones (they were chosen by that name).
+    #[test]
+    fn a_rules_strings_name_picks_no_configuration() {
+        let text = Variant::Brandubh.descriptor().opentafl_rules.unwrap();
+        let options = crate::tafl::opentafl::parse_rules(text).unwrap();
+        assert_eq!(options.name, "brandubh");
+        assert_eq!(options.eval_weights, crate::tafl::EvalWeights::DEFAULT);
+        let s = new_tafl_session(options).unwrap();
+        let kind = GameKind::Rules {
+            family: Family::Tafl,
+            size: 7,
+        };
+        assert_eq!((s.kind(), s.rules_name()), (kind, "brandubh"));
+        assert_eq!(s.search_params(), SearchParams::DEFAULT);
+        let brandubh = new_session(Variant::Brandubh);
+        assert_eq!(brandubh.kind(), GameKind::Variant(Variant::Brandubh));
+        assert_eq!(brandubh.search_params(), crate::variant::params::BRANDUBH);
     }
 }

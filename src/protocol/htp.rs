@@ -284,7 +284,13 @@ impl Htp {
                 start_fen: fen,
                 ..options
             })?),
-            None if self.size == 7 => Some(Box::new(GameSession::new(crate::tafl::copenhagen7()))),
+            None if self.size == 7 => {
+                let kind = crate::variant::GameKind::Rules {
+                    family: crate::variant::Family::Tafl,
+                    size: 7,
+                };
+                Some(Box::new(GameSession::new(crate::tafl::copenhagen7(), kind)))
+            }
             None => None,
         };
         self.engine.set_variant(variant);

@@ -297,7 +297,7 @@ impl Otep {
                 }
                 self.has_game = true;
                 self.engine.clear_tables();
-                let name = self.engine.session().variant_name();
+                let name = self.engine.session().rules_name();
                 eprintln!("skald opentafl: rules {name}");
             }
             "position" => {
@@ -359,7 +359,7 @@ impl Otep {
                 let text = match self.current() {
                     Some(g) => format!(
                         "skald: {} {} to move, {}",
-                        g.variant_name(),
+                        g.rules_name(),
                         side_name(g.side_to_move()),
                         notation::fen_to_record(&g.fen())
                     ),

@@ -7,8 +7,11 @@
 //! to move, so it is the side to move's view ([`crate::game::Game::evaluate`]). Being linear, the
 //! weights can be fitted to game results (Texel tuning, `examples/texel.rs`).
 //!
-//! The weights are data: [`EvalWeights::DEFAULT`], and per-variant sets chosen by the rules'
-//! name ([`EvalWeights::for_variant`]) when tuning showed that a board wants other values.
+//! The weights are data: [`EvalWeights::DEFAULT`], and the tuned sets of the variants where
+//! tuning showed that a board wants other values ([`EvalWeights::BRANDUBH`],
+//! [`EvalWeights::TABLUT`], [`EvalWeights::ASHTON`]). The rules carry their set
+//! ([`super::RuleOptions::eval_weights`]: the presets theirs, rules strings the default), so no
+//! name picks it.
 
 use super::bitboard::Bitboard;
 use super::position::{ATTACKER_VALUE, DEFENDER_VALUE, KING_VALUE, Position};
@@ -58,7 +61,7 @@ macro_rules! features {
         /// The weights of the tafl evaluation's features, in centipawns per unit of the feature
         /// (the unit is said on each field). A positive weight favours the defenders for a
         /// feature counted for them and the attackers for one counted against the defenders.
-        #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
         pub struct EvalWeights {
             $( $(#[$doc])* pub $field: i32, )*
         }
@@ -168,101 +171,86 @@ features! {
     threat_waiting [EN_PRISE] = 0,
 }
 
+/// The tuned weight sets: Texel-tuned (`examples/texel.rs`) on positions of skald's own games,
+/// with `decided`, `open_line_win` and `open_lines_double` kept and `attacker` anchoring the
+/// scale (100). How each was fitted and measured: docs/tuning.md ("Tuning the tafl
+/// evaluation", "Ashton Tablut").
 impl EvalWeights {
-    /// The weights for the rules named `name` (a variant's protocol name): a tuned set where
-    /// there is one, else [`EvalWeights::DEFAULT`].
-    pub fn for_variant(name: &str) -> &'static EvalWeights {
-        VARIANT_WEIGHTS
-            .iter()
-            .find(|(n, _)| *n == name)
-            .map_or(&EvalWeights::DEFAULT, |(_, w)| w)
-    }
-}
+    /// Brandubh's set (three rounds of Texel tuning).
+    pub const BRANDUBH: EvalWeights = EvalWeights {
+        defender: 72,
+        attacker: 100,
+        king_distance: -16,
+        open_line_win: 5000,
+        open_lines_double: 2500,
+        open_line_single: 39,
+        route: 11,
+        fork_to_move: 10,
+        fork_waiting: 25,
+        king_surrounded: -3,
+        escape_guard: -31,
+        mobility: 5,
+        decided: KING_VALUE,
+        guard_diagonal: -17,
+        guard_ring: -19,
+        cordon_diagonal: 2,
+        cordon_orthogonal: -9,
+        king_freedom: 2,
+        king_company: 0,
+        threat_to_move: 40,
+        threat_waiting: 16,
+    };
 
-/// The tuned weight sets, by the rules' name: Texel-tuned (`examples/texel.rs`) on positions
-/// of skald's own games, with `decided`, `open_line_win` and `open_lines_double` kept and
-/// `attacker` anchoring the scale (100). How each was fitted and measured: docs/tuning.md
-/// ("Tuning the tafl evaluation", "Ashton Tablut").
-static VARIANT_WEIGHTS: &[(&str, EvalWeights)] = &[
-    (
-        "brandubh",
-        EvalWeights {
-            defender: 72,
-            attacker: 100,
-            king_distance: -16,
-            open_line_win: 5000,
-            open_lines_double: 2500,
-            open_line_single: 39,
-            route: 11,
-            fork_to_move: 10,
-            fork_waiting: 25,
-            king_surrounded: -3,
-            escape_guard: -31,
-            mobility: 5,
-            decided: KING_VALUE,
-            guard_diagonal: -17,
-            guard_ring: -19,
-            cordon_diagonal: 2,
-            cordon_orthogonal: -9,
-            king_freedom: 2,
-            king_company: 0,
-            threat_to_move: 40,
-            threat_waiting: 16,
-        },
-    ),
-    (
-        "tablut",
-        EvalWeights {
-            defender: 131,
-            attacker: 100,
-            king_distance: -72,
-            open_line_win: 5000,
-            open_lines_double: 2500,
-            open_line_single: 22,
-            route: 18,
-            fork_to_move: 125,
-            fork_waiting: 20,
-            king_surrounded: 0,
-            escape_guard: -1,
-            mobility: 14,
-            decided: KING_VALUE,
-            guard_diagonal: 0,
-            guard_ring: 12,
-            cordon_diagonal: 37,
-            cordon_orthogonal: 16,
-            king_freedom: -10,
-            king_company: -22,
-            threat_to_move: 54,
-            threat_waiting: 31,
-        },
-    ),
-    (
-        "ashton",
-        EvalWeights {
-            defender: 145,
-            attacker: 100,
-            king_distance: -2,
-            open_line_win: 5000,
-            open_lines_double: 2500,
-            open_line_single: 83,
-            route: 21,
-            fork_to_move: -7,
-            fork_waiting: -6,
-            king_surrounded: 17,
-            escape_guard: 9,
-            mobility: 4,
-            decided: KING_VALUE,
-            guard_diagonal: -1,
-            guard_ring: 20,
-            cordon_diagonal: 0,
-            cordon_orthogonal: 1,
-            king_freedom: -10,
-            king_company: -22,
-            threat_to_move: 46,
-            threat_waiting: 17,
-        },
-    ),
-];
+    /// Tablut's set.
+    pub const TABLUT: EvalWeights = EvalWeights {
+        defender: 131,
+        attacker: 100,
+        king_distance: -72,
+        open_line_win: 5000,
+        open_lines_double: 2500,
+        open_line_single: 22,
+        route: 18,
+        fork_to_move: 125,
+        fork_waiting: 20,
+        king_surrounded: 0,
+        escape_guard: -1,
+        mobility: 14,
+        decided: KING_VALUE,
+        guard_diagonal: 0,
+        guard_ring: 12,
+        cordon_diagonal: 37,
+        cordon_orthogonal: 16,
+        king_freedom: -10,
+        king_company: -22,
+        threat_to_move: 54,
+        threat_waiting: 31,
+    };
+
+    /// Ashton Tablut's set.
+    pub const ASHTON: EvalWeights = EvalWeights {
+        defender: 145,
+        attacker: 100,
+        king_distance: -2,
+        open_line_win: 5000,
+        open_lines_double: 2500,
+        open_line_single: 83,
+        route: 21,
+        fork_to_move: -7,
+        fork_waiting: -6,
+        king_surrounded: 17,
+        escape_guard: 9,
+        mobility: 4,
+        decided: KING_VALUE,
+        guard_diagonal: -1,
+        guard_ring: 20,
+        cordon_diagonal: 0,
+        cordon_orthogonal: 1,
+        king_freedom: -10,
+        king_company: -22,
+        threat_to_move: 46,
+        threat_waiting: 17,
+    };
+}
 
 impl<B: Bitboard> Position<B> {
     /// The evaluation terms ([`TERM_NAMES`]), side to move's view, centipawns: each term the sum
@@ -506,14 +494,25 @@ mod tests {
         assert_eq!((f.threat_to_move, f.threat_waiting), (0, 0));
     }
 
+    /// The presets carry their variant's set, whatever the rules are named; untuned variants
+    /// and rules strings keep the hand weights.
     #[test]
-    fn weights_are_chosen_by_variant_and_the_start_scores_zero() {
+    fn weights_come_with_the_rules_and_the_start_scores_zero() {
+        use crate::tafl::RuleOptions;
+        assert_eq!(RuleOptions::tawlbwrdd().eval_weights, EvalWeights::DEFAULT);
+        assert_eq!(RuleOptions::brandubh().eval_weights, EvalWeights::BRANDUBH);
+        assert_ne!(EvalWeights::BRANDUBH, EvalWeights::DEFAULT);
         assert_eq!(
-            EvalWeights::for_variant("tawlbwrdd"),
-            &EvalWeights::DEFAULT,
-            "untuned variants keep the hand weights"
+            crate::tafl::brandubh_rules().eval_weights,
+            EvalWeights::BRANDUBH
         );
-        assert_ne!(EvalWeights::for_variant("brandubh"), &EvalWeights::DEFAULT);
+        let mut renamed = RuleOptions::tawlbwrdd();
+        renamed.name = "brandubh".into();
+        assert_eq!(
+            renamed.eval_weights,
+            EvalWeights::DEFAULT,
+            "no name picks a set"
+        );
         let w = EvalWeights::DEFAULT;
         assert_eq!(EvalWeights::from_array(w.to_array()), w);
         assert_eq!(Position::start(brandubh_rules()).eval_total(), 0);

@@ -3,7 +3,7 @@
 //! OpenTafl rules strings, which are tafl games of no variant); Brandubh and Ataxx have their
 //! own, where SPSA tuning and SPRTs showed that their boards want other values. The rules of a
 //! game carry none of this: the engine gives the search the values of the game's variant
-//! ([`super::search_params_for`]). How each set was tuned and measured:
+//! ([`super::GameKind::search_params`]). How each set was tuned and measured:
 //! docs/tuning.md ("The sets in the code").
 
 use crate::tuning::SearchParams;

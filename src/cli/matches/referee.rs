@@ -85,6 +85,7 @@ fn rule_differences(a: &RuleOptions, b: &RuleOptions) -> Vec<&'static str> {
         ply_limit,
         speed_limit,
         camps,
+        eval_weights: _,
     } = a;
     let mut out = Vec::new();
     let mut differ = |same: bool, what: &'static str| {

@@ -169,7 +169,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         .map_err(|e| anyhow!("{}: {e}", file.display()))?;
     for (i, g) in games.iter().enumerate() {
         let variant = g.variant.map_or_else(
-            || format!("OpenTafl rules '{}'", g.session.variant_name()),
+            || format!("OpenTafl rules '{}'", g.session.rules_name()),
             |v| v.name().to_string(),
         );
         // OpenTafl rules name the sides as tafl does.
@@ -336,7 +336,7 @@ mod tests {
         assert!(pgn.contains(&format!("[Rules \"{rules}\"]\n")), "{pgn}");
         let back = load_records(&pgn).unwrap();
         assert_eq!(back[0].variant, None);
-        assert_eq!(back[0].session.variant_name(), "brandubh");
+        assert_eq!(back[0].session.rules_name(), "brandubh");
         // skald's own string, any start position: skald's brandubh.
         r.rules = None;
         assert_eq!(

@@ -397,7 +397,7 @@ mod tests {
             g.variant, None,
             "OpenTafl's Brandub is not skald's brandubh"
         );
-        assert_eq!(g.session.variant_name(), "Brandub");
+        assert_eq!(g.session.rules_name(), "Brandub");
         assert_eq!(g.moves.len(), 35);
         assert_eq!(g.moves[19], "d4-e4");
         assert_eq!(g.tag("compiler"), Some("OpenTafl"));

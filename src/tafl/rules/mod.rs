@@ -128,9 +128,8 @@ pub struct Rules<B> {
     /// The raw evaluation of the start position from the defenders' view, computed on first use
     /// and subtracted by the evaluation (see `eval.rs`).
     pub(crate) balance: std::sync::OnceLock<i32>,
-    /// The evaluation's weights for these rules ([`super::EvalWeights::for_variant`] of the
-    /// rules' name).
-    pub eval_weights: &'static super::EvalWeights,
+    /// The evaluation's weights for these rules ([`RuleOptions::eval_weights`]).
+    pub eval_weights: super::EvalWeights,
 }
 
 impl<B: Bitboard> std::fmt::Debug for Rules<B> {
@@ -335,7 +334,7 @@ impl<B: Bitboard> Rules<B> {
             adjacent,
             escape_distance,
             balance: std::sync::OnceLock::new(),
-            eval_weights: super::EvalWeights::for_variant(&options.name),
+            eval_weights: options.eval_weights,
             options,
         })
     }

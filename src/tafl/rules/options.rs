@@ -3,6 +3,7 @@
 //! edges, centre) and the presets of the variants (rules.md, copenhagen.md).
 
 use super::super::bitboard::Square;
+use super::super::eval::EvalWeights;
 use crate::game::{RepetitionRule, Side};
 
 /// Marks "no square" in the neighbour table.
@@ -171,6 +172,11 @@ pub struct RuleOptions {
     /// list every camp square there), and may leave it; other camps stay closed to it. A FEN may
     /// put soldiers on camp squares. Empty in every preset but [`RuleOptions::ashton`].
     pub camps: Vec<Vec<Square>>,
+    /// The evaluation's weights for games under these rules (no rule: the presets carry their
+    /// variant's tuned set, [`EvalWeights::BRANDUBH`], [`EvalWeights::TABLUT`],
+    /// [`EvalWeights::ASHTON`], the others and rules strings [`EvalWeights::DEFAULT`]), so that
+    /// the evaluation's configuration goes with the rules' data and never by their name.
+    pub eval_weights: EvalWeights,
 }
 
 /// Square index of (`file`, `rank`) counted from 0 on a `size`×`size` board.
@@ -263,6 +269,7 @@ impl RuleOptions {
             ply_limit: None,
             speed_limit: [None; 3],
             camps: vec![],
+            eval_weights: EvalWeights::BRANDUBH,
         }
     }
 
@@ -300,16 +307,20 @@ impl RuleOptions {
             ply_limit: None,
             speed_limit: [None; 3],
             camps: vec![],
+            eval_weights: EvalWeights::DEFAULT,
         }
     }
 
     /// Tablut 9×9 (Linnaeus, rules.md).
     pub fn tablut() -> Self {
-        Self::edge_escape(
-            "tablut",
-            9,
-            "3ttt3/4t4/4T4/t3T3t/ttTTKTTtt/t3T3t/4T4/4t4/3ttt3 a 0 1",
-        )
+        RuleOptions {
+            eval_weights: EvalWeights::TABLUT,
+            ..Self::edge_escape(
+                "tablut",
+                9,
+                "3ttt3/4t4/4T4/t3T3t/ttTTKTTtt/t3T3t/4T4/4t4/3ttt3 a 0 1",
+            )
+        }
     }
 
     /// Ashton tablut 9×9, the rules of the University of Bologna's Tablut competition server
@@ -362,6 +373,7 @@ impl RuleOptions {
             hostile_empty: [vec![], vec![], vec![throne]],
             no_legal_move: NoMoveRule::Loses,
             camps,
+            eval_weights: EvalWeights::ASHTON,
             ..Self::edge_escape(
                 "ashton",
                 size,
@@ -411,6 +423,7 @@ impl RuleOptions {
             ply_limit: Some(140),
             speed_limit: [None; 3],
             camps: vec![],
+            eval_weights: EvalWeights::DEFAULT,
         }
     }
 
