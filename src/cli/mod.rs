@@ -71,7 +71,7 @@ fn range_words(expected: &str) -> String {
 }
 
 /// The text of the file `path`, without a leading UTF-8 byte order mark
-/// ([`skald::protocol::without_bom`]): how the CLI reads every text file it is given (records,
+/// ([`skald::text::without_bom`]): how the CLI reads every text file it is given (records,
 /// openings, a password file).
 ///
 /// # Errors
@@ -79,9 +79,9 @@ fn range_words(expected: &str) -> String {
 pub fn read_text(path: &std::path::Path) -> anyhow::Result<String> {
     let text = std::fs::read_to_string(path)
         .map_err(|e| anyhow::anyhow!("cannot read {}: {e}", path.display()))?;
-    Ok(match skald::protocol::without_bom(&text).len() {
+    Ok(match skald::text::without_bom(&text).len() {
         n if n == text.len() => text,
-        _ => skald::protocol::without_bom(&text).to_string(),
+        _ => skald::text::without_bom(&text).to_string(),
     })
 }
 
@@ -92,13 +92,6 @@ pub fn plies(n: usize) -> String {
     } else {
         format!("{n} plies")
     }
-}
-
-/// The note added to an error in a record game that has no `Variant` tag (it was read as
-/// `variant`) and what the reader can do (`hint`): `(the game has no Variant tag and was read as
-/// ataxx: give --variant)`.
-pub fn untagged_note(variant: Variant, hint: &str) -> String {
-    format!("(the game has no Variant tag and was read as {variant}: {hint})")
 }
 
 /// A clap value parser for a time in seconds, fractions allowed, whose errors name the option

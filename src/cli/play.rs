@@ -1,13 +1,13 @@
 //! `skald play`: a game against the engine at a chosen level, or two people at one keyboard
 //! (`--hotseat`), in the terminal. Works with piped input too (one move or command a line).
 
-use super::records::GameRecord;
 use super::{Whole, outcome_text, side_name};
 use anyhow::{Context, Result, anyhow, bail};
 use clap::builder::TypedValueParser;
 use skald::engine::Side;
 use skald::engine::session::Session;
 use skald::engine::{Engine, Limits, SearchRequest, named_skill};
+use skald::records::GameRecord;
 use skald::variant::Variant;
 use std::io::{BufRead, IsTerminal, Write};
 use std::time::Instant;
@@ -463,7 +463,7 @@ pub fn run(args: Args) -> Result<()> {
         };
         // Commands piped from a file may start with a byte order mark.
         let line = if std::mem::take(&mut first_line) {
-            skald::protocol::without_bom(line)
+            skald::text::without_bom(line)
         } else {
             line
         };
@@ -521,9 +521,9 @@ pub fn run(args: Args) -> Result<()> {
                     continue;
                 }
                 let path = std::path::Path::new(rest.trim());
-                let text = match super::records::RecordFormat::of_path(path) {
-                    super::records::RecordFormat::Pgn => Ok(g.record().to_pgn()),
-                    super::records::RecordFormat::Otg => g.record().to_otg(),
+                let text = match skald::records::RecordFormat::of_path(path) {
+                    skald::records::RecordFormat::Pgn => Ok(g.record().to_pgn()),
+                    skald::records::RecordFormat::Otg => g.record().to_otg(),
                 };
                 match text.map(|t| std::fs::write(path, t).map_err(|e| e.to_string())) {
                     Ok(Ok(())) => println!("saved to {}", path.display()),

@@ -7,6 +7,7 @@
 
 use super::skill::{MAX_SKILL, named_skill};
 use crate::search::tt;
+use crate::text::truncate;
 use crate::tuning::SearchParams;
 use crate::variant::Variant;
 
@@ -298,17 +299,6 @@ pub enum OptionError {
         /// The `EvalFile` value still in force.
         current: String,
     },
-}
-
-/// Shortens `s` to `max_chars` characters with an ellipsis, for quoting input in messages.
-pub fn truncate(s: &str, max_chars: usize) -> String {
-    if s.chars().count() <= max_chars {
-        s.to_string()
-    } else {
-        let mut t: String = s.chars().take(max_chars).collect();
-        t.push('…');
-        t
-    }
 }
 
 /// Checks `value` for the option named `name` and gives the setting to apply.

@@ -296,9 +296,7 @@ fn parse_side(text: Option<&&str>, line: &str) -> Result<Side, String> {
 
 /// `line` cut to 120 characters for an error message.
 fn shorten(line: &str) -> String {
-    crate::engine::options::truncate(line, 120)
-        .escape_debug()
-        .to_string()
+    crate::text::truncate(line, 120).escape_debug().to_string()
 }
 
 fn parse_board_size(text: &str, line: &str) -> Result<u8, String> {

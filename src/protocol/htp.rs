@@ -143,7 +143,7 @@ pub fn parse_square(size: u8, text: &str) -> Result<String, String> {
     let bad = || {
         format!(
             "'{}' is not a square of the {size}×{size} board",
-            crate::engine::options::truncate(text, 20).escape_debug(),
+            crate::text::truncate(text, 20).escape_debug(),
         )
     };
     let mut chars = lower.chars();
@@ -250,7 +250,7 @@ impl Htp {
             "quit" => return (Ok(String::new()), Flow::Quit),
             other => Err(format!(
                 "unrecognized command: {}",
-                crate::engine::options::truncate(other, 40).escape_debug()
+                crate::text::truncate(other, 40).escape_debug()
             )),
         };
         (answer, Flow::Continue)
@@ -318,7 +318,7 @@ impl Htp {
             other => {
                 return Err(format!(
                     "board_size: expected 7, 11 or 13, got {}",
-                    crate::engine::options::truncate(other, 20).escape_debug()
+                    crate::text::truncate(other, 20).escape_debug()
                 ));
             }
         };

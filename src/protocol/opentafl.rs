@@ -372,7 +372,7 @@ impl Otep {
             _ => {
                 return Err(soft(format!(
                     "unknown command '{}'",
-                    options::truncate(cmd, 40).escape_default()
+                    crate::text::truncate(cmd, 40).escape_default()
                 )));
             }
         }

@@ -210,16 +210,12 @@ impl State {
     /// Parses a state message. Errors (one line): not JSON of a state, a board that is not
     /// 9×9, a board without exactly one king.
     pub fn parse(text: &str) -> Result<State, String> {
-        let state: State = serde_json::from_str(text).map_err(|e| {
-            format!(
-                "not a state ({e}): {}",
-                crate::engine::options::truncate(text, 120)
-            )
-        })?;
+        let state: State = serde_json::from_str(text)
+            .map_err(|e| format!("not a state ({e}): {}", crate::text::truncate(text, 120)))?;
         if state.board.len() != SIZE || state.board.iter().any(|r| r.len() != SIZE) {
             return Err(format!(
                 "the board is not {SIZE}x{SIZE}: {}",
-                crate::engine::options::truncate(text, 120)
+                crate::text::truncate(text, 120)
             ));
         }
         let kings = state
@@ -341,12 +337,8 @@ pub fn parse_action(text: &str) -> Result<(String, String, Turn), String> {
         to: String,
         turn: Turn,
     }
-    let a: Action = serde_json::from_str(text).map_err(|e| {
-        format!(
-            "not an action ({e}): {}",
-            crate::engine::options::truncate(text, 120)
-        )
-    })?;
+    let a: Action = serde_json::from_str(text)
+        .map_err(|e| format!("not an action ({e}): {}", crate::text::truncate(text, 120)))?;
     Ok((a.from, a.to, a.turn))
 }
 

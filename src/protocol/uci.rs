@@ -5,9 +5,10 @@
 //! anything changes: a bad command gets `info string error: …` and leaves the engine as it was.
 
 use super::Output;
-use crate::engine::options::{self, OptionKind, OptionSpec, truncate};
+use crate::engine::options::{self, OptionKind, OptionSpec};
 use crate::engine::session::TextReport;
 use crate::engine::{Clock, Engine, Finished, Limits, Outcome, Score, Stopper};
+use crate::text::truncate;
 use crate::variant::Variant;
 use std::io::BufRead;
 use std::panic::{AssertUnwindSafe, catch_unwind};

@@ -7,7 +7,6 @@ use super::App;
 use super::state::{
     Game, GameId, Level, Mode, Rules, id_text, lock, move_squares, parse_id, square_coords,
 };
-use crate::cli::records::{GameRecord, load_records_hinted};
 use axum::body::Bytes;
 use axum::extract::{FromRequest, Path, Query, Request, State};
 use axum::http::{StatusCode, header};
@@ -15,6 +14,7 @@ use axum::response::{IntoResponse, Response};
 use serde::Deserialize;
 use serde_json::{Value, json};
 use skald::engine::{Limits, Outcome, Score, SearchRequest, Side};
+use skald::records::{GameRecord, load_records_hinted};
 use skald::variant::Variant;
 use std::collections::{BTreeMap, HashMap};
 use std::sync::{Arc, Mutex};

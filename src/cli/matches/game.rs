@@ -6,10 +6,10 @@ use super::referee::Start;
 use crate::cli::client::{
     self, Client, EngineSpec, MoveLimits, MoveReply, MoveRequest, NewGame, WaitError,
 };
-use crate::cli::records::GameRecord;
 use anyhow::{Result, bail};
 use skald::engine::session::Session;
 use skald::engine::{Outcome, Side};
+use skald::records::GameRecord;
 use skald::variant::Variant;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};

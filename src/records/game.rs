@@ -2,9 +2,9 @@
 //! replayed by the rules (its result the rules' or the record's), with what the PGN and
 //! OpenTafl readers and writers share.
 
-use skald::engine::Side;
-use skald::engine::session::Session;
-use skald::variant::Variant;
+use crate::engine::Side;
+use crate::engine::session::Session;
+use crate::variant::Variant;
 
 /// One finished (or saved) game.
 #[derive(Clone, Debug)]
@@ -133,7 +133,7 @@ pub(super) fn game_result(
     marker: Option<&str>,
     termination: Option<&str>,
 ) -> Option<GameResult> {
-    if let skald::engine::Outcome::Decided { winner, reason } = session.outcome() {
+    if let crate::engine::Outcome::Decided { winner, reason } = session.outcome() {
         return Some(GameResult {
             winner,
             reason: reason.to_string(),
@@ -225,11 +225,7 @@ pub(super) mod tests {
     use super::*;
 
     /// A record of `moves` from `setup` with test tags, won by the first side.
-    pub(in crate::cli::records) fn record(
-        variant: Variant,
-        setup: &str,
-        moves: &[&str],
-    ) -> GameRecord {
+    pub(in crate::records) fn record(variant: Variant, setup: &str, moves: &[&str]) -> GameRecord {
         GameRecord {
             variant,
             event: "test".into(),

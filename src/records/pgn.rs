@@ -12,10 +12,10 @@
 //! columns; `1-0` = attackers won, `0-1` = defenders won, `1/2-1/2` = draw.
 
 use super::game::{GameRecord, LoadedGame, RecordEnd, tag_of, today};
-use skald::engine::Side;
-use skald::engine::{new_session, new_tafl_session};
-use skald::tafl::opentafl as notation;
-use skald::variant::Variant;
+use crate::engine::Side;
+use crate::engine::{new_session, new_tafl_session};
+use crate::tafl::opentafl as notation;
+use crate::variant::Variant;
 
 impl GameRecord {
     /// The PGN result text.
@@ -298,7 +298,7 @@ pub(super) fn load_pgn(
     // game: say so.
     match result {
         Err(e) if g.tag("Variant").is_none() && g.tag("Rules").is_none() => {
-            Err(format!("{e} {}", crate::cli::untagged_note(untagged, hint)))
+            Err(format!("{e} {}", super::untagged_note(untagged, hint)))
         }
         r => r,
     }
@@ -340,7 +340,7 @@ fn load_pgn_as(g: &PgnGame, index: usize, untagged: Variant) -> Result<LoadedGam
 mod tests {
     use super::super::game::tests::record;
     use super::*;
-    use crate::cli::records::load_records;
+    use crate::records::load_records;
 
     #[test]
     fn ataxx_pgn_has_its_move_text_on_one_line() {
@@ -381,7 +381,7 @@ mod tests {
     /// every move followed by a space, and with `verbose` a `{ movetime <ms> }` comment per move.
     #[test]
     fn cuteataxx_pgn_reads_back() {
-        let games = load_records(include_str!("../../../tests/data/cuteataxx.pgn")).unwrap();
+        let games = load_records(include_str!("../../tests/data/cuteataxx.pgn")).unwrap();
         assert_eq!(games.len(), 2);
         for g in &games {
             let plies: usize = g.tag("PlyCount").unwrap().parse().unwrap();

@@ -9,14 +9,14 @@
 //! (attackers won), `-1` (defenders won), `0` (draw) or `?`.
 
 use super::game::{GameRecord, LoadedGame, RecordEnd, tag_of, today};
-use skald::engine::session::Session;
-use skald::engine::{Capture, Side};
-use skald::engine::{new_session, new_tafl_session};
-use skald::tafl::opentafl as notation;
-use skald::variant::Variant;
+use crate::engine::session::Session;
+use crate::engine::{Capture, Side};
+use crate::engine::{new_session, new_tafl_session};
+use crate::tafl::opentafl as notation;
+use crate::variant::Variant;
 
 /// A move in OpenTafl's notation: `d1-d3`, `Kd4-d2` (`king_moves`: the king is the piece that
-/// moves), `d1-d3xd4/e3` (the move's `captures`, [`skald::game::Game::captures`]; a captured king
+/// moves), `d1-d3xd4/e3` (the move's `captures`, [`crate::game::Game::captures`]; a captured king
 /// is `xKd4`).
 fn otn_move(mv: &str, king_moves: bool, captures: &[Capture]) -> String {
     let mut text = String::new();
@@ -63,7 +63,7 @@ fn otg_value(v: &str) -> String {
 
 impl GameRecord {
     /// The record as an OpenTafl game record (`.otg`), for a tafl game: tags, the rules
-    /// string of [`skald::variant::Descriptor::opentafl_rules`] (its start position replaced by the set-up position, with `atkf:n`
+    /// string of [`crate::variant::Descriptor::opentafl_rules`] (its start position replaced by the set-up position, with `atkf:n`
     /// when the defenders move first there) or the OpenTafl rules the game was judged by
     /// ([`GameRecord::rules`]), then a line per turn.
     ///
@@ -257,7 +257,7 @@ pub fn parse_otg(text: &str) -> Result<OtgGame, String> {
 }
 
 /// The words of an OpenTafl rules string other than its start position and who moves first,
-/// sorted: how a record's rules are known as one of skald's variants ([`skald::variant::Descriptor::opentafl_rules`]).
+/// sorted: how a record's rules are known as one of skald's variants ([`crate::variant::Descriptor::opentafl_rules`]).
 fn rules_core(rules: &str) -> Vec<&str> {
     let mut words: Vec<&str> = rules
         .split_whitespace()
@@ -320,7 +320,7 @@ pub(super) fn load_otg(g: &OtgGame) -> Result<LoadedGame, String> {
 mod tests {
     use super::super::game::tests::record;
     use super::*;
-    use crate::cli::records::load_records;
+    use crate::records::load_records;
 
     #[test]
     fn otg_round_trip() {
@@ -391,7 +391,7 @@ mod tests {
     /// default tags, the rules string with `starti:`, turns `N. m m ` and the clock comments.
     #[test]
     fn opentafl_record_loads() {
-        let games = load_records(include_str!("../../../tests/data/opentafl-brandub.otg")).unwrap();
+        let games = load_records(include_str!("../../tests/data/opentafl-brandub.otg")).unwrap();
         let g = &games[0];
         assert_eq!(
             g.variant, None,
