@@ -29,6 +29,8 @@ pub mod protocol;
 pub mod records;
 pub mod rng;
 pub mod search;
+#[cfg(not(target_family = "wasm"))]
+pub mod servers;
 pub mod tafl;
 pub mod text;
 pub mod tuning;

@@ -6,10 +6,10 @@
 //! (its hidden `--depth`), so no test depends on the machine's speed.
 
 use skald::engine::{Session, new_session};
-use skald::protocol::tablut::{
+use skald::rng::SeededRng;
+use skald::servers::tablut::protocol::{
     Role, State, Turn, parse_action, read_message, state_of, write_message,
 };
-use skald::rng::SeededRng;
 use skald::variant::Variant;
 use std::io::Read;
 use std::net::{TcpListener, TcpStream};

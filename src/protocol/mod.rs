@@ -1,14 +1,11 @@
 //! The text protocols the engine speaks on stdin/stdout: the UCI-style protocol (with its UAI
 //! dialect for Ataxx) in [`uci`], the OpenTafl engine protocol in [`opentafl`] and hnefatafl.org's
-//! Hnefatafl Text Protocol in [`htp`]; [`tablut`] is the Tablut competition server's client
-//! protocol (messages and states; `skald tablut-client` plays it). Each is a
-//! parser and a formatter over [`crate::engine::Engine`]. See `protocol.md` at the repository
-//! root.
+//! Hnefatafl Text Protocol in [`htp`]. Each is a parser and a formatter over
+//! [`crate::engine::Engine`]. See `protocol.md` at the repository root. (The clients for game
+//! servers, which speak their servers' protocols over sockets, are [`crate::servers`].)
 
-pub mod hnefatafl_server;
 pub mod htp;
 pub mod opentafl;
-pub mod tablut;
 pub mod uci;
 
 use std::io::{BufRead, Write};
