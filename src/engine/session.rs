@@ -545,7 +545,7 @@ mod tests {
         let text = Variant::Brandubh.descriptor().opentafl_rules.unwrap();
         let options = crate::tafl::opentafl::parse_rules(text).unwrap();
         assert_eq!(options.name, "brandubh");
-        assert_eq!(options.eval_weights, crate::tafl::EvalWeights::DEFAULT);
+        assert_eq!(options.eval_weights, crate::tafl::WeightSet::Hand);
         let s = new_tafl_session(options).unwrap();
         let kind = GameKind::Rules {
             family: Family::Tafl,

@@ -9,13 +9,13 @@
 //!
 //! The weights are data: [`EvalWeights::DEFAULT`], and the tuned sets of the variants where
 //! tuning showed that a board wants other values ([`EvalWeights::BRANDUBH`],
-//! [`EvalWeights::TABLUT`], [`EvalWeights::ASHTON`]). The rules carry their set
-//! ([`super::RuleOptions::eval_weights`]: the presets theirs, rules strings the default), so no
-//! name picks it.
+//! [`EvalWeights::TABLUT`], [`EvalWeights::ASHTON`]). The rules say which set they use
+//! ([`super::RuleOptions::eval_weights`]: the presets theirs, rules strings the hand-set
+//! weights; [`EvalWeights::of`]), so no name picks it.
 
 use super::bitboard::Bitboard;
 use super::position::{ATTACKER_VALUE, DEFENDER_VALUE, KING_VALUE, Position};
-use super::rules::Piece;
+use super::rules::{Piece, WeightSet};
 use crate::game::Side;
 
 /// The named terms, in the order [`Position::terms`] reports them; `balance` is last.
@@ -61,7 +61,7 @@ macro_rules! features {
         /// The weights of the tafl evaluation's features, in centipawns per unit of the feature
         /// (the unit is said on each field). A positive weight favours the defenders for a
         /// feature counted for them and the attackers for one counted against the defenders.
-        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+        #[derive(Clone, Copy, Debug, PartialEq, Eq)]
         pub struct EvalWeights {
             $( $(#[$doc])* pub $field: i32, )*
         }
@@ -176,6 +176,16 @@ features! {
 /// scale (100). How each was fitted and measured: docs/tuning.md ("Tuning the tafl
 /// evaluation", "Ashton Tablut").
 impl EvalWeights {
+    /// The weights of `set`.
+    pub const fn of(set: WeightSet) -> &'static EvalWeights {
+        match set {
+            WeightSet::Hand => &EvalWeights::DEFAULT,
+            WeightSet::Brandubh => &EvalWeights::BRANDUBH,
+            WeightSet::Tablut => &EvalWeights::TABLUT,
+            WeightSet::Ashton => &EvalWeights::ASHTON,
+        }
+    }
+
     /// Brandubh's set (three rounds of Texel tuning).
     pub const BRANDUBH: EvalWeights = EvalWeights {
         defender: 72,
@@ -260,7 +270,7 @@ impl<B: Bitboard> Position<B> {
     ///   by 1–4 pawns at the starts of rules.md's variants), and a draw would then look like a loss
     ///   to one side and a gift to the other; with the balance a draw is worth what the start is.
     pub fn terms(&self) -> [(&'static str, i32); TERM_COUNT] {
-        let w = self.rules.eval_weights.to_array();
+        let w = EvalWeights::of(self.rules.options.eval_weights).to_array();
         let balance = *self.rules.balance.get_or_init(|| {
             let f = Position::start(self.rules).eval_features().to_array();
             (0..FEATURE_COUNT).map(|i| w[i] * f[i]).sum::<i32>()
@@ -499,20 +509,13 @@ mod tests {
     #[test]
     fn weights_come_with_the_rules_and_the_start_scores_zero() {
         use crate::tafl::RuleOptions;
-        assert_eq!(RuleOptions::tawlbwrdd().eval_weights, EvalWeights::DEFAULT);
-        assert_eq!(RuleOptions::brandubh().eval_weights, EvalWeights::BRANDUBH);
+        assert_eq!(RuleOptions::tawlbwrdd().eval_weights, WeightSet::Hand);
+        assert_eq!(RuleOptions::brandubh().eval_weights, WeightSet::Brandubh);
+        assert_eq!(EvalWeights::of(WeightSet::Hand), &EvalWeights::DEFAULT);
         assert_ne!(EvalWeights::BRANDUBH, EvalWeights::DEFAULT);
-        assert_eq!(
-            crate::tafl::brandubh_rules().eval_weights,
-            EvalWeights::BRANDUBH
-        );
         let mut renamed = RuleOptions::tawlbwrdd();
         renamed.name = "brandubh".into();
-        assert_eq!(
-            renamed.eval_weights,
-            EvalWeights::DEFAULT,
-            "no name picks a set"
-        );
+        assert_eq!(renamed.eval_weights, WeightSet::Hand, "no name picks a set");
         let w = EvalWeights::DEFAULT;
         assert_eq!(EvalWeights::from_array(w.to_array()), w);
         assert_eq!(Position::start(brandubh_rules()).eval_total(), 0);

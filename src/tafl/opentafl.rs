@@ -447,7 +447,7 @@ pub fn parse_rules(text: &str) -> Result<RuleOptions, String> {
         no_attackers_loses: false,
         cannot_escape: false,
         ply_limit: None,
-        eval_weights: super::EvalWeights::DEFAULT,
+        eval_weights: super::WeightSet::Hand,
     })
 }
 

@@ -19,8 +19,8 @@ mod options;
 
 pub(crate) use options::NO_SQUARE;
 pub use options::{
-    EdgeFort, KingArmed, MAX_SIZE, MIN_SIZE, NoMoveRule, Piece, RuleOptions, Shieldwall, centre,
-    corners, edge, neighbours, square, square_count,
+    EdgeFort, KingArmed, MAX_SIZE, MIN_SIZE, NoMoveRule, Piece, RuleOptions, Shieldwall, WeightSet,
+    centre, corners, edge, neighbours, square, square_count,
 };
 
 /// Tafl rules with precomputed masks, read by move generation, capture and evaluation.
@@ -128,8 +128,6 @@ pub struct Rules<B> {
     /// The raw evaluation of the start position from the defenders' view, computed on first use
     /// and subtracted by the evaluation (see `eval.rs`).
     pub(crate) balance: std::sync::OnceLock<i32>,
-    /// The evaluation's weights for these rules ([`RuleOptions::eval_weights`]).
-    pub eval_weights: super::EvalWeights,
 }
 
 impl<B: Bitboard> std::fmt::Debug for Rules<B> {
@@ -334,7 +332,6 @@ impl<B: Bitboard> Rules<B> {
             adjacent,
             escape_distance,
             balance: std::sync::OnceLock::new(),
-            eval_weights: options.eval_weights,
             options,
         })
     }

@@ -3,7 +3,6 @@
 //! edges, centre) and the presets of the variants (rules.md, copenhagen.md).
 
 use super::super::bitboard::Square;
-use super::super::eval::EvalWeights;
 use crate::game::{RepetitionRule, Side};
 
 /// Marks "no square" in the neighbour table.
@@ -173,10 +172,23 @@ pub struct RuleOptions {
     /// put soldiers on camp squares. Empty in every preset but [`RuleOptions::ashton`].
     pub camps: Vec<Vec<Square>>,
     /// The evaluation's weights for games under these rules (no rule: the presets carry their
-    /// variant's tuned set, [`EvalWeights::BRANDUBH`], [`EvalWeights::TABLUT`],
-    /// [`EvalWeights::ASHTON`], the others and rules strings [`EvalWeights::DEFAULT`]), so that
-    /// the evaluation's configuration goes with the rules' data and never by their name.
-    pub eval_weights: EvalWeights,
+    /// variant's tuned set, the others and rules strings the hand-set weights), so that the
+    /// evaluation's configuration goes with the rules' data and never by their name.
+    pub eval_weights: WeightSet,
+}
+
+/// Which set of the tafl evaluation's weights a game uses ([`RuleOptions::eval_weights`]; the
+/// weights themselves are [`crate::tafl::EvalWeights::of`] it).
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Hash)]
+pub enum WeightSet {
+    /// The hand-set weights ([`crate::tafl::EvalWeights::DEFAULT`]).
+    Hand,
+    /// Brandubh's tuned set.
+    Brandubh,
+    /// Tablut's tuned set.
+    Tablut,
+    /// Ashton Tablut's tuned set.
+    Ashton,
 }
 
 /// Square index of (`file`, `rank`) counted from 0 on a `size`×`size` board.
@@ -269,7 +281,7 @@ impl RuleOptions {
             ply_limit: None,
             speed_limit: [None; 3],
             camps: vec![],
-            eval_weights: EvalWeights::BRANDUBH,
+            eval_weights: WeightSet::Brandubh,
         }
     }
 
@@ -307,14 +319,14 @@ impl RuleOptions {
             ply_limit: None,
             speed_limit: [None; 3],
             camps: vec![],
-            eval_weights: EvalWeights::DEFAULT,
+            eval_weights: WeightSet::Hand,
         }
     }
 
     /// Tablut 9×9 (Linnaeus, rules.md).
     pub fn tablut() -> Self {
         RuleOptions {
-            eval_weights: EvalWeights::TABLUT,
+            eval_weights: WeightSet::Tablut,
             ..Self::edge_escape(
                 "tablut",
                 9,
@@ -373,7 +385,7 @@ impl RuleOptions {
             hostile_empty: [vec![], vec![], vec![throne]],
             no_legal_move: NoMoveRule::Loses,
             camps,
-            eval_weights: EvalWeights::ASHTON,
+            eval_weights: WeightSet::Ashton,
             ..Self::edge_escape(
                 "ashton",
                 size,
@@ -423,7 +435,7 @@ impl RuleOptions {
             ply_limit: Some(140),
             speed_limit: [None; 3],
             camps: vec![],
-            eval_weights: EvalWeights::DEFAULT,
+            eval_weights: WeightSet::Hand,
         }
     }
 
