@@ -21,6 +21,7 @@
 
 pub mod ataxx;
 pub mod bench;
+pub mod board;
 pub mod engine;
 pub mod eval;
 pub mod game;

@@ -287,7 +287,7 @@ fn game_trait_basics() {
     let terms = p.eval_terms();
     assert_eq!(terms.iter().map(|t| t.1).sum::<i32>(), p.evaluate());
     assert_eq!(
-        p.board_string(),
+        p.board().to_string(),
         "7 x . . . . . o\n6 . . . . . . .\n5 . . . . . . .\n4 . . . . . . .\n\
          3 . . . . . . .\n2 . . . . . . .\n1 o . . . . . x\n  a b c d e f g\n"
     );

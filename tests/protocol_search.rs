@@ -184,8 +184,8 @@ fn go_during_a_search_runs_after_it() {
     let second = e.expect_prefix("bestmove");
     let mv = second.split_whitespace().nth(1).unwrap();
     let mut game = skald::engine::new_session(Variant::Brandubh);
-    game.play("d2-f2").unwrap();
-    game.play(mv).unwrap();
+    game.play_text("d2-f2").unwrap();
+    game.play_text(mv).unwrap();
     assert!(
         !e.transcript.iter().any(|l| l.contains("error")),
         "{:?}",
@@ -272,7 +272,12 @@ fn two_threads_answer_a_legal_move_with_its_line_last() {
         engine.set_variant(variant.parse::<Variant>().unwrap());
         let moves: Vec<&str> = moves.split_whitespace().collect();
         engine.session_mut().set_position(None, &moves).unwrap();
-        let legal = engine.session().legal_moves();
+        let legal: Vec<String> = engine
+            .session()
+            .legal_moves()
+            .iter()
+            .map(ToString::to_string)
+            .collect();
 
         let mut e = EngineProcess::start(&[]);
         e.send(&format!("setoption name UCI_Variant value {variant}"));

@@ -395,9 +395,9 @@ fn game_end_captures_and_undo() {
     while session.last_captures().is_empty() {
         let legal = session.legal_moves();
         assert!(!legal.is_empty());
-        let mv = legal[(moves.len() * 7 + 3) % legal.len()].clone();
-        session.play(&mv).unwrap();
-        moves.push(mv);
+        let mv = legal[(moves.len() * 7 + 3) % legal.len()];
+        session.play(mv).unwrap();
+        moves.push(mv.to_string());
     }
     let s = server.create(json!({ "variant": "brandubh", "mode": "hotseat" }));
     let game = id(&s);
@@ -410,7 +410,7 @@ fn game_end_captures_and_undo() {
     let expected: Vec<Value> = session
         .last_captures()
         .iter()
-        .map(|c| json!({ "square": c.square, "piece": c.piece.to_string() }))
+        .map(|c| json!({ "square": c.square.to_string(), "piece": c.piece.to_string() }))
         .collect();
     assert_eq!(last["captures"], json!(expected));
 }

@@ -228,7 +228,7 @@ fn play_game(engine: &mut Engine, args: &Args, game: u64) -> Result<Vec<Line>> {
             if moves.is_empty() {
                 break;
             }
-            s.play(&moves[rng.below(moves.len() as u64) as usize])
+            s.play(moves[rng.below(moves.len() as u64) as usize])
                 .expect("a legal move");
         }
         if s.outcome().is_decided() {

@@ -85,6 +85,16 @@ pub fn read_text(path: &std::path::Path) -> anyhow::Result<String> {
     })
 }
 
+/// Moves in the game's notation, space-separated (`d1-d3 h6-h3`), for a line of output.
+pub fn moves_line(moves: &[skald::engine::MoveView]) -> String {
+    move_texts(moves).join(" ")
+}
+
+/// Moves in the game's notation, one text each (for JSON).
+pub fn move_texts(moves: &[skald::engine::MoveView]) -> Vec<String> {
+    moves.iter().map(ToString::to_string).collect()
+}
+
 /// `1 ply`, `30 plies`.
 pub fn plies(n: usize) -> String {
     if n == 1 {

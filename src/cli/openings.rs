@@ -115,7 +115,7 @@ pub fn run(args: Args) -> Result<()> {
                 alive = false;
                 break;
             }
-            let mv = &moves[rng.below(moves.len() as u64) as usize];
+            let mv = moves[rng.below(moves.len() as u64) as usize];
             s.play(mv).expect("a legal move");
         }
         if !alive || s.outcome().is_decided() || !seen.insert(s.fen()) {
@@ -132,7 +132,7 @@ pub fn run(args: Args) -> Result<()> {
                     out,
                     "{} moves {}",
                     s.setup_fen(),
-                    s.moves_played().join(" ")
+                    super::moves_line(&s.moves_played())
                 )?;
             } else {
                 writeln!(out, "{}", s.fen())?;

@@ -146,7 +146,7 @@ pub fn search<G: Game>(
         nodes: (0..threads)
             .map(|_| CachePadded::new(AtomicU64::new(0)))
             .collect(),
-        start: Instant::now(),
+        start: limits.start.unwrap_or_else(Instant::now),
         budget: TimeBudget::new(
             limits,
             root.side_to_move(),

@@ -14,8 +14,10 @@
 
 mod analysis;
 mod api;
+mod engines;
 mod guard;
 mod state;
+mod view;
 
 use anyhow::{Context, Result};
 use axum::Router;
@@ -23,7 +25,8 @@ use axum::http::{StatusCode, header};
 use axum::response::IntoResponse;
 use axum::routing::{get, post};
 use clap::builder::TypedValueParser as _;
-use state::{Config, Engines, Store};
+use engines::Engines;
+use state::{Config, Store};
 use std::net::{IpAddr, Ipv4Addr, SocketAddr};
 use std::sync::Arc;
 use std::time::Duration;

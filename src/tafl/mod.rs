@@ -107,6 +107,7 @@
 
 mod bitboard;
 mod eval;
+pub mod hnefatafl;
 pub mod opentafl;
 mod position;
 mod rules;

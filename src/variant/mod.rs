@@ -409,8 +409,8 @@ mod tests {
             assert_eq!(d.variant, v);
             assert_eq!(v as usize, i);
             assert_eq!(d.name.parse::<Variant>().unwrap(), v);
-            let rows = crate::game::fen_board_rows(v.start_fen());
-            assert_eq!(rows.len(), usize::from(d.size), "{v}");
+            let board = crate::engine::new_session(v).board();
+            assert_eq!(board.size(), d.size, "{v}");
         }
     }
 

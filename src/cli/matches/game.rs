@@ -283,7 +283,7 @@ fn play_game(
             clock[side.index()] = (clock[side.index()] - elapsed).max(0) + plan.tc.inc_ms as i64;
         }
         let mv = mv.as_str();
-        if let Err(why) = session.play(mv) {
+        if let Err(why) = session.play_text(mv) {
             engines[ei] = None;
             let shown = if mv.is_empty() { "(nothing)" } else { mv };
             result = Some((

@@ -193,7 +193,7 @@ pub(super) fn referee_starts(
             }
         };
         for mv in skald.moves_played() {
-            session.play(&mv).map_err(|e| {
+            session.play(mv).map_err(|e| {
                 anyhow!(
                     "{}: move '{mv}' under the OpenTafl rules the OTEP engines are told \
                      ('{rules}'): {e}",

@@ -225,7 +225,7 @@ function render(prev) {
     el("rect", { x: x + 4, y: y + 4, width: SQ - 8, height: SQ - 8, class: "selected" }, hl);
     for (const t of turnTargets) {
       const [cx, cy] = centre(t.to);
-      const jump = family === "ataxx" && t.move.length > 2;
+      const jump = t.kind === "jump";
       el("circle", { cx, cy, r: jump ? 20 : 16, class: jump ? "target jump" : "target", "data-target": t.to }, hl);
     }
   }
@@ -283,22 +283,14 @@ function sideLabel(key) {
 }
 
 // What the pieces say: Ataxx's stone count, tafl's captures so far (the set-up position's
-// pieces less the board's).
+// pieces less the board's, as the server counts them).
 function materialText(s) {
-  const count = (letters) => {
-    const c = {};
-    for (const l of letters) c[l] = (c[l] || 0) + 1;
-    return c;
-  };
-  const now = count(s.board.flat().filter((l) => l));
+  const now = s.pieces;
   if (s.family === "ataxx") {
-    return `Stones: ${sideLabel("first")} ${now.x || 0} : ${now.o || 0} ${sideLabel("second")}`;
+    return `Stones: ${sideLabel("first")} ${now.first} : ${now.second} ${sideLabel("second")}`;
   }
-  const start = count(s.setup_fen.split(" ")[0].replace(/[^tTK]/g, ""));
-  const lost = (letters) => letters.reduce((n, l) => n + Math.max(0, (start[l] || 0) - (now[l] || 0)), 0);
-  const first = lost(["t"]);
-  const second = lost(["T", "K"]);
-  return `Pieces captured: ${first} of the ${sideLabel("first")}, ${second} of the ${sideLabel("second")}`;
+  const lost = (side) => Math.max(0, s.setup_pieces[side] - now[side]);
+  return `Pieces captured: ${lost("first")} of the ${sideLabel("first")}, ${lost("second")} of the ${sideLabel("second")}`;
 }
 
 function renderPanel() {

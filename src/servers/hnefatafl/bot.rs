@@ -9,8 +9,8 @@ use super::protocol::{
     self as server, GameId, GameSettings, ServerGame, ServerLine, ServerPlay, TimeControl,
 };
 use super::{BotConfig, Seat};
-use crate::engine::{Engine, Side};
-use crate::protocol::htp;
+use crate::engine::{Engine, MoveView, Side};
+use crate::tafl::hnefatafl::{parse_square, role_name};
 use crate::variant::Variant;
 use anyhow::{Result, anyhow, bail};
 use std::collections::BTreeMap;
@@ -138,6 +138,24 @@ pub fn run(config: BotConfig, engine: Engine, password: String) -> Result<()> {
         }
     );
     result.map_err(|e| anyhow!("{}", bot.conn.redact(&format!("{e:#}"))))
+}
+
+/// The move a server line names (`FROM TO`, squares as the server writes them on a
+/// `size`×`size` board). Errors: a square not of that board.
+pub(super) fn server_move(size: u8, from: &str, to: &str) -> Result<MoveView, String> {
+    Ok(MoveView::Slide {
+        from: parse_square(size, from)?,
+        to: parse_square(size, to)?,
+    })
+}
+
+/// Moves for the log: `d1-d3 h6-h3 …`.
+pub(super) fn moves_text(moves: &[MoveView]) -> String {
+    moves
+        .iter()
+        .map(MoveView::to_string)
+        .collect::<Vec<_>>()
+        .join(" ")
 }
 
 /// A game's clocks in words, for the log: `untimed` or `15 min + 10 s`.
@@ -342,7 +360,7 @@ impl Bot {
                 };
                 eprintln!(
                     "skald bot: game {id} started: skald {} against {opponent}, {board_size}×{board_size}, {}, {}",
-                    htp::role_name(side),
+                    role_name(side),
                     if rated { "rated" } else { "unrated" },
                     clock_text(time)
                 );
@@ -372,16 +390,16 @@ impl Bot {
                 if side != game.side {
                     bail!(
                         "the server asks skald to move for the {} in game {id}, but skald plays the {}",
-                        htp::role_name(side),
-                        htp::role_name(game.side)
+                        role_name(side),
+                        role_name(game.side)
                     );
                 }
                 if self.engine.session().side_to_move() != side {
                     bail!(
                         "game {id}: the server says it is the {}'s turn, skald's board says the {}'s (moves: {})",
-                        htp::role_name(side),
-                        htp::role_name(self.engine.session().side_to_move()),
-                        self.engine.session().moves_played().join(" ")
+                        role_name(side),
+                        role_name(self.engine.session().side_to_move()),
+                        moves_text(&self.engine.session().moves_played())
                     );
                 }
                 self.generate_move()?;
@@ -397,17 +415,12 @@ impl Bot {
                     if side == game.side {
                         return Ok(());
                     }
-                    let size = game.size;
-                    let mv = format!(
-                        "{}-{}",
-                        htp::parse_square(size, &from).map_err(|e| anyhow!("game {id}: {e}"))?,
-                        htp::parse_square(size, &to).map_err(|e| anyhow!("game {id}: {e}"))?
-                    );
+                    let mv = server_move(game.size, &from, &to)
+                        .map_err(|e| anyhow!("game {id}: {e}"))?;
                     // The same line again for the move just played (the side that made it is
                     // not to move): a repeat, not a second move.
                     let session = self.engine.session();
-                    if session.side_to_move() != side && session.moves_played().last() == Some(&mv)
-                    {
+                    if session.side_to_move() != side && session.last_move() == Some(mv) {
                         eprintln!(
                             "skald bot: game {id}: the server sent the {}' move {from} {to} again; \
                              skipped (it is played already)",
@@ -419,7 +432,7 @@ impl Bot {
                         );
                         return Ok(());
                     }
-                    self.engine.session_mut().play(&mv).map_err(|e| {
+                    self.engine.session_mut().play(mv).map_err(|e| {
                         anyhow!("game {id}: the server's move {from} {to} is not legal by skald's rules: {e}")
                     })?;
                 }

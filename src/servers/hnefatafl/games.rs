@@ -97,7 +97,7 @@ pub struct ResumedGame {
     /// Both sides' time left, ms (attackers, defenders), in a timed game.
     pub clocks: Option<(i64, i64)>,
     /// The moves so far, attackers' first, as (from, to) squares written as the server writes
-    /// them (read them with [`crate::protocol::htp::parse_square`]).
+    /// them (read them with [`crate::tafl::hnefatafl::parse_square`]).
     pub moves: Vec<(String, String)>,
 }
 

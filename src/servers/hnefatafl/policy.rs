@@ -6,10 +6,14 @@
 use super::bot::{Bot, Game, State};
 use super::protocol::{self as server, TimeControl};
 use crate::engine::session::Session;
-use crate::engine::{Clock, Limits, SearchRequest, Side};
-use crate::protocol::htp;
-use anyhow::{Result, anyhow};
+use crate::engine::{Clock, Limits, MoveView, SearchRequest, Side};
+use crate::tafl::hnefatafl::square_text;
+use anyhow::{Result, anyhow, bail};
 use std::time::Instant;
+
+/// The thinking time per move in an untimed game when no depth, node or time limit is given,
+/// ms (as `skald htp`'s).
+pub(super) const DEFAULT_MOVETIME_MS: u64 = 2000;
 
 impl Bot {
     /// The limits of skald's search for its move now.
@@ -24,7 +28,7 @@ impl Bot {
             TimeControl::Untimed => {
                 limits.movetime = match (a.time, a.depth, a.nodes) {
                     (Some(s), _, _) => Some(((s * 1000.0).round() as u64).max(1)),
-                    (None, None, None) => Some(htp::DEFAULT_MOVETIME_MS),
+                    (None, None, None) => Some(DEFAULT_MOVETIME_MS),
                     _ => None,
                 };
             }
@@ -67,32 +71,24 @@ impl Bot {
         let legal = session.legal_moves();
         // The session's legal moves leave out what the rules forbid by the game's history
         // (a Copenhagen defender move that recreates a board).
-        let allowed = |mv: &String| legal.contains(mv);
-        let choice = best
-            .filter(allowed)
-            .or_else(|| legal.iter().find(|m| allowed(m)).cloned());
+        let allowed = |mv: &MoveView| legal.contains(mv);
+        let choice = best.filter(allowed).or_else(|| legal.first().copied());
         let Some(mv) = choice else {
             eprintln!("skald bot: game {id}: no move to play; skald resigns");
             return self.conn.send(&server::resign_line(id, side));
         };
-        let (from, to) = mv
-            .split_once('-')
-            .ok_or_else(|| anyhow!("game {id}: the engine's move '{mv}' is not FROM-TO"))?;
-        let line = server::move_line(
-            id,
-            side,
-            &htp::htp_square(size, from),
-            &htp::htp_square(size, to),
-        );
-        self.conn.send(&line)?;
+        let MoveView::Slide { from, to } = mv else {
+            bail!("game {id}: the engine's move {mv} is no tafl move");
+        };
+        let (from, to) = (square_text(size, from), square_text(size, to));
+        self.conn.send(&server::move_line(id, side, &from, &to))?;
         self.engine
             .session_mut()
-            .play(&mv)
+            .play(mv)
             .map_err(|e| anyhow!("game {id}: skald's own move {mv}: {e}"))?;
         if self.config.verbose {
             eprintln!(
-                "skald bot: game {id}: skald played {} in {:.2} s",
-                htp::move_text(size, &mv),
+                "skald bot: game {id}: skald played {from} {to} in {:.2} s",
                 started.elapsed().as_secs_f64()
             );
         }

@@ -25,7 +25,7 @@
 //!
 //! A bot that joins another's game instead reads the open games from `= games_updated JSON`
 //! (sent to every client when the list changes) and asks with `join_game_pending ID`; the game
-//! starts when the creator accepts. Squares are written as HTP writes them ([`crate::protocol::htp`]):
+//! starts when the creator accepts. Squares are written as HTP writes them ([`crate::tafl::hnefatafl`]):
 //! lower-case files on 11×11, upper case on 13×13; the attackers move first.
 //!
 //! # A dropped connection
@@ -85,7 +85,7 @@ pub const MAX_PASSWORD_LEN: usize = 32;
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum ServerPlay {
     /// From one square to another, as written (`d1`, `D1`): read them with
-    /// [`crate::protocol::htp::parse_square`] for the game's board size.
+    /// [`crate::tafl::hnefatafl::parse_square`] for the game's board size.
     Move {
         /// The square moved from.
         from: String,
@@ -376,7 +376,7 @@ pub fn check_credentials(user: &str, password: &str) -> Result<(), String> {
 pub fn move_line(id: GameId, side: Side, from: &str, to: &str) -> String {
     format!(
         "game {id} play {} {from} {to}",
-        crate::protocol::htp::role_name(side)
+        crate::tafl::hnefatafl::role_name(side)
     )
 }
 
@@ -384,7 +384,7 @@ pub fn move_line(id: GameId, side: Side, from: &str, to: &str) -> String {
 pub fn resign_line(id: GameId, side: Side) -> String {
     format!(
         "game {id} play {} resigns _",
-        crate::protocol::htp::role_name(side)
+        crate::tafl::hnefatafl::role_name(side)
     )
 }
 

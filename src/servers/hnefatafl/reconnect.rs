@@ -3,11 +3,11 @@
 //! still in progress and takes its own up again from the moves the server resends ([`super`]'s
 //! docs, and [`super::protocol`]'s "A dropped connection").
 
-use super::bot::{Bot, Game, Resume, State};
+use super::bot::{Bot, Game, Resume, State, server_move};
 use super::connection::{Connection, ConnectionLost, lost};
 use super::protocol::{self as server, GameId, ResumedGame, ServerLine, TimeControl};
 use crate::engine::Side;
-use crate::protocol::htp;
+use crate::tafl::hnefatafl::role_name;
 use crate::variant::Variant;
 use anyhow::{Result, anyhow, bail};
 use std::time::Duration;
@@ -197,13 +197,9 @@ impl Bot {
         self.open.remove(&id);
         self.engine.set_variant(variant);
         for (from, to) in &game.moves {
-            let size = game.board_size;
-            let mv = format!(
-                "{}-{}",
-                htp::parse_square(size, from).map_err(|e| anyhow!("game {id}: {e}"))?,
-                htp::parse_square(size, to).map_err(|e| anyhow!("game {id}: {e}"))?
-            );
-            self.engine.session_mut().play(&mv).map_err(|e| {
+            let mv =
+                server_move(game.board_size, from, to).map_err(|e| anyhow!("game {id}: {e}"))?;
+            self.engine.session_mut().play(mv).map_err(|e| {
                 anyhow!("game {id}: the resent move {from} {to} is not legal by skald's rules: {e}")
             })?;
         }
@@ -219,7 +215,7 @@ impl Bot {
         let to_move = self.engine.session().side_to_move();
         eprintln!(
             "skald bot: game {id} resumed after the reconnection: skald {} against {opponent}, {} {} played, the {} to move",
-            htp::role_name(side),
+            role_name(side),
             game.moves.len(),
             if game.moves.len() == 1 {
                 "ply"

@@ -14,7 +14,7 @@
 //! from the position after the first move.
 
 use super::protocol::{self as tablut, Role, State, Turn};
-use crate::engine::{Engine, Limits, Score, SearchRequest};
+use crate::engine::{Engine, Limits, MoveView, Score, SearchRequest};
 use crate::variant::Variant;
 use anyhow::{Context, Result, bail};
 use std::io::{BufReader, BufWriter};
@@ -115,7 +115,7 @@ impl Game {
         };
         let session = self.engine.session_mut();
         session
-            .play(&mv)
+            .play(mv)
             .map_err(|e| anyhow::anyhow!("the server's move {mv} is illegal for skald: {e}"))?;
         self.plies += 1;
         if self.plies == 1 {
@@ -127,7 +127,7 @@ impl Game {
         }
         // The server leaves a captured king on its board (BLACKWIN says he is taken); skald
         // removes him, so a finished game's boards are not compared.
-        if state.turn.to_move().is_some() && session.board_rows() != state.rows_top_first() {
+        if state.turn.to_move().is_some() && !state.same_pieces(&session.board()) {
             eprintln!(
                 "note: after {mv} the server's board differs from skald's (captures); following the server"
             );
@@ -148,7 +148,7 @@ impl Game {
 
     /// Searches for `budget` (or `depth` plies) and returns a legal move, or `None` if there
     /// is none.
-    fn choose(&mut self, budget: Duration, depth: Option<u32>) -> Option<String> {
+    fn choose(&mut self, budget: Duration, depth: Option<u32>) -> Option<MoveView> {
         let legal = self.engine.session().legal_moves();
         if legal.is_empty() {
             return None;
@@ -159,7 +159,7 @@ impl Game {
             let session = self.engine.session_mut();
             let fen = session.fen();
             if session.set_position(Some(&fen), &[]).is_err() {
-                return Some(legal[0].clone());
+                return Some(legal[0]);
             }
         }
         let limits = Limits {
@@ -185,7 +185,7 @@ impl Game {
                 Some(mv)
             }
             // A search fault: any legal move.
-            _ => Some(legal[0].clone()),
+            _ => Some(legal[0]),
         }
     }
 }
@@ -300,7 +300,7 @@ pub fn run(config: ClientConfig, mut engine: Engine) -> Result<()> {
         let left = budget.saturating_sub(received.elapsed());
         match game.choose(left, args.depth) {
             Some(mv) => {
-                let action = tablut::action(&mv, args.role).map_err(|e| anyhow::anyhow!(e))?;
+                let action = tablut::action(mv, args.role).map_err(|e| anyhow::anyhow!(e))?;
                 tablut::write_message(&mut writer, &action)
                     .context("cannot send the move to the server")?;
                 println!(
