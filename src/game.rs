@@ -392,6 +392,17 @@ pub trait Game: Clone + Send + Sync + fmt::Debug + 'static {
         false
     }
 
+    /// Where [`Game::must_answer`] holds: moves out of `moves` (legal moves of this position)
+    /// into `dropped` (cleared first) those that cannot stop the opponent's win at once: after
+    /// each of them the game is not drawn and the opponent can win at once ([`Game::can_win_at_once`]),
+    /// or has already won. Only moves that certainly lose so are dropped; the order of the
+    /// moves kept is unchanged. The search searches the kept moves and, of the dropped ones,
+    /// only as many as it needs for their score (a loss within two plies). Repetition is the
+    /// caller's to judge (a dropped move may repeat a position). The default drops nothing.
+    fn split_threat_answers(&self, _moves: &mut Vec<Self::Move>, dropped: &mut Vec<Self::Move>) {
+        dropped.clear();
+    }
+
     /// `true` when the side to move has a move that wins the game at once (tafl: the
     /// defenders' king has an open line to an escape square). Exact, never a guess: the search
     /// scores such a position as a win in one without searching it. It is the threat that

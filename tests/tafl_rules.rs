@@ -437,6 +437,34 @@ fn copenhagen_edge_fort() {
     assert_eq!(c.perft(1), 0);
 }
 
+// 11 + . . . . . . . . . +
+// 10 . . . . . . . . . . t     The king on a7 sees the corner a11 (a1 is shut by a5). The
+//  9 . . . t . . . . . . .     attackers can stop him only by standing on a8, a9 or a10, or
+//  7 K . . . . . . . . . .     next to him (a6, b7, a8: a capture may take him): every other
+//  5 t . . . . . . . . . .     move loses (`Game::split_threat_answers`).
+//  3 . t . . . . . . . . .
+//  2 . . . . . T . . . . .
+//  1 + . . . . . . . . . +
+//    a b c d e f g h i j k
+#[test]
+fn copenhagen_threat_answers_block_or_touch_the_king() {
+    let p = cph("11/10t/3t7/11/K10/11/t10/11/1t9/5T5/11 a");
+    assert!(p.must_answer());
+    let mut kept = Vec::new();
+    p.generate_moves(&mut kept);
+    let all = kept.len();
+    let mut dropped = Vec::new();
+    p.split_threat_answers(&mut kept, &mut dropped);
+    let answers = ["a8", "a9", "a10", "a6", "b7"];
+    let to = |m: &skald::tafl::Move| skald::tafl::square_name(m.to, 11);
+    assert!(kept.iter().all(|m| answers.contains(&to(m).as_str())));
+    assert!(dropped.iter().all(|m| !answers.contains(&to(m).as_str())));
+    assert_eq!(kept.len() + dropped.len(), all);
+    // d9-a9, k10-a10, a5-a6, b3-b7: four ways to answer.
+    assert_eq!(kept.len(), 4, "{kept:?}");
+    assert!(dropped.len() > 20, "{}", dropped.len());
+}
+
 // Game 222 of tests/data/copenhagen (aagenielsen.dk), after its last recorded move:
 //
 // 3 t . . t T T . t . . .

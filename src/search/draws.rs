@@ -59,6 +59,16 @@ impl GamePath {
         self.boards.push((hash, 0));
     }
 
+    /// `true` when no repetition can end the game for the side that makes it: only then is a
+    /// move that leaves the opponent a win at once certain to lose ([`Game::split_threat_answers`]).
+    #[inline]
+    pub(super) fn threat_answers_exact(&self) -> bool {
+        matches!(
+            self.repetition,
+            RepetitionRule::Ignored | RepetitionRule::Forbidden(_)
+        )
+    }
+
     /// The last move pushed was taken back.
     #[inline]
     pub(super) fn pop(&mut self) {
