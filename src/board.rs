@@ -10,9 +10,35 @@
 //! board diagram); a front-end with a notation of its own (HTP's upper-case squares on 13×13,
 //! the Tablut server's JSON) formats the fields itself.
 
-use crate::game::Side;
 use std::fmt;
 use std::str::FromStr;
+
+/// One of the two players. `First` moves first in every start position: the attackers in tafl,
+/// `x` in Ataxx. (In UCI clock terms the first player is "black": `btime`/`binc`.)
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Hash)]
+pub enum Side {
+    /// The side that moves first: tafl attackers, Ataxx `x`.
+    First,
+    /// The side that moves second: tafl defenders (with the king), Ataxx `o`.
+    Second,
+}
+
+impl Side {
+    /// The other side.
+    #[inline]
+    pub const fn opponent(self) -> Side {
+        match self {
+            Side::First => Side::Second,
+            Side::Second => Side::First,
+        }
+    }
+
+    /// 0 for `First`, 1 for `Second`; for indexing per-side tables.
+    #[inline]
+    pub const fn index(self) -> usize {
+        self as usize
+    }
+}
 
 /// A square: its file (0 = `a`) and rank (0 = `1`), counted from the bottom-left corner as
 /// rules.md writes squares (`a1` is `Square { file: 0, rank: 0 }`). Boards are at most 19×19.

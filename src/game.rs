@@ -1,36 +1,10 @@
 //! The small trait that every game family implements and that the search, the protocol
 //! front-ends and the CLI are written against. The search never asks which game it plays.
 
+pub use crate::board::Side;
 use crate::board::{Board, Capture, MoveView};
 use crate::eval::{EvalChoice, Evaluator, HandEval};
 use std::fmt;
-
-/// One of the two players. `First` moves first in every start position: the attackers in tafl,
-/// `x` in Ataxx. (In UCI clock terms the first player is "black": `btime`/`binc`.)
-#[derive(Clone, Copy, PartialEq, Eq, Debug, Hash)]
-pub enum Side {
-    /// The side that moves first: tafl attackers, Ataxx `x`.
-    First,
-    /// The side that moves second: tafl defenders (with the king), Ataxx `o`.
-    Second,
-}
-
-impl Side {
-    /// The other side.
-    #[inline]
-    pub const fn opponent(self) -> Side {
-        match self {
-            Side::First => Side::Second,
-            Side::Second => Side::First,
-        }
-    }
-
-    /// 0 for `First`, 1 for `Second`; for indexing per-side tables.
-    #[inline]
-    pub const fn index(self) -> usize {
-        self as usize
-    }
-}
 
 /// Why a game ended. Displayed in lower case words, e.g. `king escaped`.
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Hash)]

@@ -44,19 +44,9 @@ pub struct Args {
     #[arg(long, default_value_t = 1, allow_negative_numbers = true,
           value_parser = super::multipv_parser())]
     pub multipv: u32,
-    /// Search threads (the engine option Threads): 1 to four per core.
-    #[arg(long, default_value_t = 1, allow_negative_numbers = true,
-          value_parser = super::threads_parser())]
-    pub threads: u32,
-    /// Hash table size, MiB (the engine option Hash): 1 to 65536.
-    #[arg(long, default_value_t = skald::engine::DEFAULT_HASH_MIB as u32,
-          allow_negative_numbers = true, value_parser = super::hash_parser())]
-    pub hash: u32,
-    /// The evaluation (the engine option EvalFile): hand (the hand-written evaluation), a
-    /// network file's path, or by default (<default>) the built-in network for Ataxx and the
-    /// hand-written evaluation for tafl.
-    #[arg(long, default_value = skald::engine::EVAL_FILE_DEFAULT, hide_default_value = true)]
-    pub eval_file: String,
+    /// `--threads`, `--hash`, `--eval-file`.
+    #[command(flatten)]
+    pub engine: crate::flags::EngineFlags,
     /// One JSON object a line: one per depth and line, then one with the best move. Scores
     /// (`score`) are from the side to move's view, as in UCI; with --record each position also
     /// has `score_first`, from the first side's view (attackers, x) as the text table shows.
@@ -166,15 +156,9 @@ fn limits(args: &Args, default_ms: u64) -> Result<Limits> {
 
 /// Sets the engine options of `--threads`, `--multipv`, `--hash`, `--eval-file`.
 fn configure(engine: &mut Engine, args: &Args) -> Result<()> {
-    super::set_engine_flags(
-        engine,
-        &[
-            ("--threads", "Threads", args.threads.to_string()),
-            ("--multipv", "MultiPV", args.multipv.to_string()),
-            ("--hash", "Hash", args.hash.to_string()),
-            ("--eval-file", "EvalFile", args.eval_file.clone()),
-        ],
-    )?;
+    let mut flags = args.engine.flags();
+    flags.insert(1, ("--multipv", "MultiPV", args.multipv.to_string()));
+    super::set_engine_flags(engine, &flags)?;
     engine
         .set_option("Move Overhead", "0")
         .map_err(|e| anyhow!("{e}"))

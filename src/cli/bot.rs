@@ -76,14 +76,9 @@ pub struct Args {
     /// Playing strength: easy, medium or hard (full strength).
     #[arg(long, default_value = "hard", value_parser = parse_level)]
     level: u8,
-    /// Search threads (the engine option Threads): 1 to four per core.
-    #[arg(long, default_value_t = 1, allow_negative_numbers = true,
-          value_parser = super::threads_parser())]
-    threads: u32,
-    /// Hash table size, MiB (the engine option Hash): 1 to 65536.
-    #[arg(long, default_value_t = skald::engine::DEFAULT_HASH_MIB as u32,
-          allow_negative_numbers = true, value_parser = super::hash_parser())]
-    hash: u32,
+    /// `--threads`, `--hash`, `--eval-file`.
+    #[command(flatten)]
+    engine: crate::flags::EngineFlags,
     /// When the connection drops after a login, reconnect (and resume the game in progress)
     /// up to this many times in a row, 0 to 1000, waiting 1, 2, 4 … (at most 60) seconds
     /// before each try; 0: exit (status 1) at once. A login refused at the start is never
@@ -140,13 +135,7 @@ pub fn run(args: Args) -> Result<()> {
     let password = read_password(args.password_file.as_deref())?;
     hnefatafl::protocol::check_credentials(&user, &password).map_err(|e| anyhow!("{e}"))?;
     let mut engine = Engine::new()?;
-    super::set_engine_flags(
-        &mut engine,
-        &[
-            ("--threads", "Threads", args.threads.to_string()),
-            ("--hash", "Hash", args.hash.to_string()),
-        ],
-    )?;
+    args.engine.apply(&mut engine)?;
     let config = BotConfig {
         server: args.server,
         user,

@@ -27,14 +27,9 @@ pub struct Args {
     /// never takes less than half of TIMEOUT unless this asks for it).
     #[arg(long, allow_negative_numbers = true, value_parser = super::Seconds::ZERO_OR_MORE)]
     pub overhead: Option<f64>,
-    /// Search threads (the engine option Threads): 1 to four per core.
-    #[arg(long, default_value_t = 1, allow_negative_numbers = true,
-          value_parser = super::threads_parser())]
-    pub threads: u32,
-    /// Hash table size, MiB (the engine option Hash): 1 to 65536.
-    #[arg(long, default_value_t = skald::engine::DEFAULT_HASH_MIB as u32,
-          allow_negative_numbers = true, value_parser = super::hash_parser())]
-    pub hash: u32,
+    /// `--threads`, `--hash`, `--eval-file`.
+    #[command(flatten)]
+    pub engine: crate::flags::EngineFlags,
     /// The server's port instead of the role's (5800/5801), for test servers.
     #[arg(long, hide = true)]
     pub port: Option<u16>,
@@ -50,13 +45,7 @@ fn parse_role(s: &str) -> Result<Role, String> {
 /// Runs `skald tablut-client`: sets the engine's options and plays.
 pub fn run(args: Args) -> Result<()> {
     let mut engine = Engine::new()?;
-    super::set_engine_flags(
-        &mut engine,
-        &[
-            ("--threads", "Threads", args.threads.to_string()),
-            ("--hash", "Hash", args.hash.to_string()),
-        ],
-    )?;
+    args.engine.apply(&mut engine)?;
     let config = ClientConfig {
         role: args.role,
         timeout: args.timeout,

@@ -6,7 +6,7 @@
 
 use super::App;
 use super::api::{ApiError, Body, clip, game_of};
-use super::state::lock;
+use super::ids::lock;
 use super::view::{first_view, score_json, squares_json};
 use axum::extract::{Path, Query, State};
 use axum::response::sse::{Event, KeepAlive, Sse};

@@ -4,7 +4,8 @@
 //! that fails changes nothing.
 
 use super::App;
-use super::state::{Game, GameId, Level, Mode, Rules, id_text, lock, parse_id};
+use super::ids::{GameId, id_text, lock, parse_id};
+use super::state::{Game, Level, Mode, Rules};
 use super::view::{score_json, state_json};
 use axum::body::Bytes;
 use axum::extract::{FromRequest, Path, Query, Request, State};

@@ -3,7 +3,7 @@
 //! ([`Engine::start`]); a search whose game is deleted or dropped is cancelled, waiting or
 //! running ([`Ticket`]).
 
-use super::state::{GameId, lock};
+use super::ids::{GameId, lock};
 use skald::engine::session::Session;
 use skald::engine::{Engine, Finished, Report, SearchHandle, SearchRequest};
 use std::sync::atomic::{AtomicBool, Ordering};

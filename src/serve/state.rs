@@ -3,18 +3,13 @@
 //! of their searches (cancelled when the game goes away; the engines are [`super::engines`]').
 
 use super::engines::Ticket;
+use super::ids::{GameId, lock, new_id};
 use skald::engine::session::Session;
 use skald::engine::{Side, named_skill, new_session, new_tafl_session};
 use skald::variant::{Family, Variant};
 use std::collections::HashMap;
-use std::sync::{Arc, Mutex, MutexGuard};
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
-
-/// Locks a mutex, taking the data of a poisoned one (a panicking request must not end the
-/// server).
-pub fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
-    m.lock().unwrap_or_else(|p| p.into_inner())
-}
 
 /// The server's bounds and test settings (`skald serve`'s flags).
 #[derive(Clone, Debug)]
@@ -132,30 +127,6 @@ impl Rules {
             Rules::OpenTafl(_) => Variant::Brandubh,
         }
     }
-}
-
-/// A game's id: 128 random bits from the operating system (unguessable: a page of another site
-/// cannot name a game), written as 32 lowercase hex digits.
-pub type GameId = u128;
-
-/// A new random game id.
-pub fn new_id() -> GameId {
-    let mut bytes = [0u8; 16];
-    getrandom::fill(&mut bytes).expect("the operating system's random numbers");
-    u128::from_le_bytes(bytes)
-}
-
-/// An id as the API writes it: 32 lowercase hex digits.
-pub fn id_text(id: GameId) -> String {
-    format!("{id:032x}")
-}
-
-/// The id of its text (32 hex digits), if it is one.
-pub fn parse_id(text: &str) -> Option<GameId> {
-    if text.len() != 32 || !text.bytes().all(|b| b.is_ascii_hexdigit()) {
-        return None;
-    }
-    u128::from_str_radix(text, 16).ok()
 }
 
 /// One game in progress.
@@ -323,26 +294,6 @@ impl Store {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn ids_are_random_128_bit_hex() {
-        let a = new_id();
-        let b = new_id();
-        assert_ne!(a, b);
-        let text = id_text(a);
-        assert_eq!(text.len(), 32);
-        assert_eq!(parse_id(&text), Some(a));
-        assert_eq!(parse_id(&id_text(7)), Some(7));
-        for bad in [
-            "",
-            "7",
-            "+0000000000000000000000000000007",
-            &format!("{text}0"),
-            "zz",
-        ] {
-            assert_eq!(parse_id(bad), None, "{bad}");
-        }
-    }
 
     /// Against the computer, undo needs a move of the person's: not when only the computer has
     /// moved (the person plays second).

@@ -2,7 +2,8 @@
 //! written from the engine's typed values: the board's pieces and marked squares, the legal
 //! targets of each piece, the last move's squares, the captures, the result; and scores.
 
-use super::state::{Game, GameId, Mode, Rules, id_text};
+use super::ids::{GameId, id_text};
+use super::state::{Game, Mode, Rules};
 use serde_json::{Value, json};
 use skald::engine::{Mark, MoveView, Outcome, Score, Side, Square};
 use std::collections::BTreeMap;
