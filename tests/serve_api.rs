@@ -189,7 +189,11 @@ fn the_page_its_assets_and_the_variants() {
         !page.contains("http://") && !page.contains("https://"),
         "{page}"
     );
-    for (path, needle) in [("/app.js", "EventSource"), ("/style.css", "@media")] {
+    for (path, needle) in [
+        ("/app.js", "onSquare"),
+        ("/analysis.js", "EventSource"),
+        ("/style.css", "@media"),
+    ] {
         let (status, text) = server.get(path);
         assert_eq!(status, 200, "{path}");
         assert!(text.as_str().unwrap().contains(needle), "{path}");

@@ -118,6 +118,7 @@ pub struct App {
 
 const INDEX_HTML: &str = include_str!("assets/index.html");
 const APP_JS: &str = include_str!("assets/app.js");
+const ANALYSIS_JS: &str = include_str!("assets/analysis.js");
 const STYLE_CSS: &str = include_str!("assets/style.css");
 
 fn asset(content_type: &'static str, body: &'static str) -> impl IntoResponse {
@@ -140,6 +141,10 @@ fn router(app: Arc<App>) -> Router {
         .route(
             "/app.js",
             get(|| async { asset("text/javascript; charset=utf-8", APP_JS) }),
+        )
+        .route(
+            "/analysis.js",
+            get(|| async { asset("text/javascript; charset=utf-8", ANALYSIS_JS) }),
         )
         .route(
             "/style.css",
