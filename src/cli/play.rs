@@ -503,9 +503,12 @@ pub fn run(args: Args) -> Result<()> {
                     continue;
                 }
                 // Moves in any case: `D2-F2`, `A7A5`.
-                match g.session_mut().play_text(&line.to_ascii_lowercase()) {
+                let text = line.to_ascii_lowercase();
+                let size = g.session().board().size();
+                match g.session_mut().play_text(&text) {
                     Ok(_) => g.show(),
-                    Err(e) if e.to_string().starts_with("illegal move") => println!("{e}"),
+                    // A move of this board that the rules refuse: the reason alone.
+                    Err(e) if in_move_notation(text.trim(), variant, size) => println!("{e}"),
                     Err(e) => println!(
                         "'{line}' is neither a command nor a move ({e}); type 'help' for commands"
                     ),
@@ -516,9 +519,82 @@ pub fn run(args: Args) -> Result<()> {
     Ok(())
 }
 
+/// Whether `text` (lower case) is written as a move of `variant` on a `size`×`size` board, by
+/// rules.md's notation: tafl two squares of the board, with or without a dash (`d1-b1`, `d1b1`);
+/// Ataxx a square (a clone, `f2`), two squares (a jump, `a7a5`) or the pass `0000`. A line so
+/// written that the rules refuse is an illegal move (said with the rules' reason); any other
+/// line is neither a command nor a move. The typed test replaces a match on the error's text.
+fn in_move_notation(text: &str, variant: Variant, size: u8) -> bool {
+    if !variant.is_tafl() && text == "0000" {
+        return true;
+    }
+    let rest = if variant.is_tafl() {
+        match text.split_once('-') {
+            Some((from, to)) => return on_board(from, size) && on_board(to, size),
+            None => text,
+        }
+    } else {
+        text
+    };
+    // Squares written one after another: a file letter and its rank's digits each.
+    let mut count = 0;
+    let mut rest = rest;
+    while !rest.is_empty() {
+        let end = rest
+            .char_indices()
+            .skip(1)
+            .find(|(_, c)| !c.is_ascii_digit())
+            .map_or(rest.len(), |(i, _)| i);
+        if !on_board(&rest[..end], size) {
+            return false;
+        }
+        count += 1;
+        rest = &rest[end..];
+    }
+    if variant.is_tafl() {
+        count == 2
+    } else {
+        (1..=2).contains(&count)
+    }
+}
+
+/// Whether `text` names a square of a `size`×`size` board.
+fn on_board(text: &str, size: u8) -> bool {
+    text.parse::<Square>().is_ok_and(|sq| sq.is_on(size))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A line is told a move by its notation, not by the text of the engine's error: moves of
+    /// the board in each family's notation, and what is none.
+    #[test]
+    fn moves_are_told_by_their_notation() {
+        for (text, variant, size) in [
+            ("d1-b1", Variant::Brandubh, 7),
+            ("d1b1", Variant::Brandubh, 7),
+            ("k11-k1", Variant::Copenhagen, 11),
+            ("f2", Variant::Ataxx, 7),
+            ("a7a5", Variant::Ataxx, 7),
+            ("0000", Variant::Ataxx, 7),
+        ] {
+            assert!(in_move_notation(text, variant, size), "{text}");
+        }
+        for (text, variant, size) in [
+            ("d4", Variant::Brandubh, 7),
+            ("h1-h2", Variant::Brandubh, 7),
+            ("0000", Variant::Brandubh, 7),
+            ("d1-", Variant::Brandubh, 7),
+            ("a7-a5", Variant::Ataxx, 7),
+            ("a7a5a3", Variant::Ataxx, 7),
+            ("hint", Variant::Ataxx, 7),
+            ("é1", Variant::Ataxx, 7),
+            ("", Variant::Ataxx, 7),
+        ] {
+            assert!(!in_move_notation(text, variant, size), "{text}");
+        }
+    }
 
     #[test]
     fn board_drawing() {
