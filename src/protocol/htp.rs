@@ -221,22 +221,9 @@ impl Htp {
         // A game that starts with the other side to move is played under a copy of the rules
         // whose start position says so (interned by `Rules::leak`: built once per process), so
         // that the 140-ply count starts at its first move as the reference's does.
-        let flipped = match first {
-            Some(side) => {
-                let mut fields: Vec<&str> = options.start_fen.split_whitespace().collect();
-                let letter = if side == Side::First { "a" } else { "d" };
-                (fields.get(1) != Some(&letter)).then(|| {
-                    fields[1] = letter;
-                    fields.join(" ")
-                })
-            }
-            None => None,
-        };
+        let flipped = first.and_then(|side| options.with_first_mover(side));
         let session: Option<Box<dyn Session>> = match flipped {
-            Some(fen) => Some(crate::engine::new_tafl_session(RuleOptions {
-                start_fen: fen,
-                ..options
-            })?),
+            Some(rules) => Some(crate::engine::new_tafl_session(rules)?),
             None if self.size == 7 => {
                 let kind = crate::variant::GameKind::Rules {
                     family: crate::variant::Family::Tafl,

@@ -246,6 +246,27 @@ pub fn neighbours(sq: Square, size: u8) -> Vec<Square> {
 }
 
 impl RuleOptions {
+    /// These rules with `side` to move in the start position (the side field of
+    /// [`RuleOptions::start_fen`]: `a` attackers, `d` defenders), or `None` when `side` moves
+    /// first already. HTP's `first_move defender` plays under such a copy, so that the move
+    /// limit counts from its first move (as hnefatafl.org's reference does).
+    pub fn with_first_mover(&self, side: Side) -> Option<RuleOptions> {
+        let mut fields: Vec<&str> = self.start_fen.split_whitespace().collect();
+        let letter = if side == Side::First { "a" } else { "d" };
+        if fields.get(1) == Some(&letter) {
+            return None;
+        }
+        if fields.len() < 2 {
+            fields.push(letter);
+        } else {
+            fields[1] = letter;
+        }
+        Some(RuleOptions {
+            start_fen: fields.join(" "),
+            ..self.clone()
+        })
+    }
+
     /// Brandubh 7×7 (rules.md): corner escape, corners and throne restricted and hostile (throne
     /// while empty), king captured by two except on the throne (four), no legal move loses,
     /// 100-ply draw, no repetition rule.
