@@ -7,7 +7,9 @@
 //! Each turn OpenTafl 0.4.8 sends `opponent-move …`, `clock …`, `play <side>`; skald answers
 //! `move <from>-<to>`, and the host confirms with `move <position record>`. While it searches
 //! skald sends `status` lines (depth, score, principal variation; see [`Progress`]). Every bad
-//! input gets `error 0 <message>` (skald goes on); logs go to stderr.
+//! input gets `error 0 <message>` (skald goes on); logs go to stderr. `analyze` runs on the
+//! engine's search thread ([`crate::engine::Engine::start`]) beside the command loop, which
+//! answers `status` meanwhile; `goodbye` cancels it at once (no `analysis` line follows).
 //!
 //! Rules skald cannot play are refused late: OpenTafl 0.4.8 sends `rules` while it builds the game
 //! screen, and any `status` or `error` line that arrives before the screen exists kills it (its
