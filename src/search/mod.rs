@@ -69,7 +69,7 @@ pub struct SearchOptions {
     /// reductions, killers, history or quiescence (UCI option `Basic Search`).
     pub basic: bool,
     /// The search's tuning values: the variant's own set, given by the engine
-    /// ([`crate::variant::search_params_for`]), or those of the `Tune …` options of a tuning
+    /// ([`crate::variant::GameKind::search_params`]), or those of the `Tune …` options of a tuning
     /// build. The default is [`SearchParams::DEFAULT`] (the tafl family's set).
     pub params: SearchParams,
     /// The evaluation (engine option `EvalFile`): each game's default, the hand-written one, or
