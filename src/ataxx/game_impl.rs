@@ -54,6 +54,13 @@ impl Game for Position {
         Some(super::HALFMOVE_LIMIT.saturating_sub(self.halfmove))
     }
 
+    /// 1.3 moves per empty square, plus 2: a game ends when the board is full, a clone
+    /// fills a square and a jump none; in 40 games of skald against Zataxx at 8 s + 80 ms the
+    /// plies left were about 2.6 per empty square (2.5 with 45 empty, 3.2 with 10).
+    fn moves_left_estimate(&self) -> Option<u32> {
+        Some(self.empty().count_ones() * 13 / 10 + 2)
+    }
+
     fn generate_moves(&self, moves: &mut Vec<Move>) {
         self.legal_moves(moves);
     }
