@@ -220,6 +220,51 @@ mod tests {
         assert_eq!(b.hard, Some(Duration::from_millis(990)));
     }
 
+    /// The time manager's parameters of issue 52, at 8 s + 80 ms with 8 000 ms left: reserve
+    /// 5 % (400 ms) → usable 7 600, soft 7 600 / 30 + 60 = 313; reserve 2 % → 7 840 / 30 + 60
+    /// = 321; the game's estimate of 10 moves left, with `tm_game_horizon` 1, → 7 600 / 10 +
+    /// 60 = 820 (ignored with 0, and by a `movestogo`); with 2 000 ms left (usable 1 900)
+    /// and 40 increments kept (3 200) the increment part is 60 × 1 900 / 3 200 = 35, with 10
+    /// kept (800) the whole 60.
+    #[test]
+    fn reserve_increments_and_the_games_horizon_shape_the_budget() {
+        let soft = |left: u64, params: &SearchParams, moves_left: Option<u32>, mtg: Option<u32>| {
+            let limits = Limits {
+                clock: Clock {
+                    time: [Some(left), Some(left)],
+                    inc: [80, 80],
+                    moves_to_go: mtg,
+                },
+                ..Limits::default()
+            };
+            TimeBudget::new(&limits, Side::First, 10, params, moves_left)
+                .soft
+                .unwrap()
+                .as_millis() as u64
+        };
+        let d = SearchParams::DEFAULT;
+        assert_eq!(soft(8000, &d, None, None), 313);
+        assert_eq!(soft(8000, &d, Some(10), None), 313);
+        let p = SearchParams {
+            tm_reserve_percent: 2,
+            ..d
+        };
+        assert_eq!(soft(8000, &p, None, None), 321);
+        let p = SearchParams {
+            tm_game_horizon: 1,
+            ..d
+        };
+        assert_eq!(soft(8000, &p, Some(10), None), 820);
+        assert_eq!(soft(8000, &p, Some(100), None), 313);
+        assert_eq!(soft(8000, &p, Some(10), Some(30)), 313);
+        assert_eq!(soft(2000, &d, None, None), 1900 / 30 + 35);
+        let p = SearchParams {
+            tm_increments_kept: 10,
+            ..d
+        };
+        assert_eq!(soft(2000, &p, None, None), 1900 / 30 + 60);
+    }
+
     #[test]
     fn clock_budget_stays_well_inside_the_time_left() {
         for left in [1u64, 10, 100, 1000, 60_000] {
