@@ -84,6 +84,18 @@ pub const BRANDUBH: SearchParams = SearchParams {
 /// values before, 200 games at 2+0.02, SPRT [0, 10]: 105-90-5, +26.1 ± 48.0
 /// (llr 0.35) on one book and 112-86-2, +45.4 ± 48.6 (llr 0.66) on another; together 217-176-7
 /// in 400 games, about +36 ± 34 (LOS about 98 %).
+///
+/// The clock (issue 52): skald ended its games against Zataxx at 8 s + 80 ms with a median
+/// 1.7–2.1 s unused (Zataxx 0.5–0.7 s). The time manager now plans for the game's estimate
+/// of the moves left where that is fewer than 30 (`tm_game_horizon` 1: 1.3 moves per empty
+/// square + 2, [`crate::game::Game::moves_left_estimate`]), keeps a reserve of 2 % of the
+/// time left (was 5 %) and spends ¾ of the increment whole down to 10 increments of usable
+/// time (was 40). Against the same tune build without them, 2+0.02, SPRT [0, 10]:
+/// 800 games 422-366-12,
+/// pentanomial [81, 7, 197, 5, 110], +24.4 ± 23.7 Elo, LOS 97.8 %, llr 1.31: not passed,
+/// adopted as clearly positive (docs/tuning.md, issue 52). Under load 4-16 it lost 27 games
+/// on time to the old rules' 10 (`skald match`'s 50 ms margin): set `Move Overhead` on a
+/// loaded machine.
 pub const ATAXX: SearchParams = SearchParams {
     rfp_max_depth: 6,
     rfp_margin: 105,
@@ -107,5 +119,10 @@ pub const ATAXX: SearchParams = SearchParams {
     cont_history_plies: 0,
     se_min_depth: 6,
     se_negative: 1,
+    // The clock (issue 52): plan for the game's estimate of the moves left, keep a 2 %
+    // reserve and spend the increment whole above 10 increments (see the comment above).
+    tm_game_horizon: 1,
+    tm_reserve_percent: 2,
+    tm_increments_kept: 10,
     ..SearchParams::DEFAULT
 };
