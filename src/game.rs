@@ -256,6 +256,13 @@ pub trait Game: Clone + Send + Sync + fmt::Debug + 'static {
         None
     }
 
+    /// An estimate of the moves the side to move still has to make before the game ends, for
+    /// the time manager ([`crate::tuning::SearchParams::tm_game_horizon`]); `None` when the
+    /// game gives no useful estimate (the default: tafl games end when they end).
+    fn moves_left_estimate(&self) -> Option<u32> {
+        None
+    }
+
     /// The legal moves of the perft tree (rules.md, "Reference move counts"): none when the game is
     /// decided by the position itself (king escaped or captured, Ataxx game over including its
     /// halfmove rule); Ataxx's forced pass as the single move when the side to move is stuck.

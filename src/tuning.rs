@@ -189,9 +189,38 @@ search_params! {
     /// Quiet moves are ordered by their gain plus the game's order bonus
     /// ([`crate::game::Game::order_bonus`]); off: by their gain alone.
     order_bonus: bool = false => switch;
+    /// The butterfly history a search starts with, in 1024ths of what the searches before it
+    /// (since the last new game) left: 0 = none (it starts empty, with no counter-moves);
+    /// otherwise the history is kept from one move of a game to the next, scaled by this, and
+    /// the counter-moves stay (`ThreadData::start_search`).
+    history_keep: i32 = 0, tune 0..=1024;
+    /// Singular extensions are tried at PV nodes too (not the root); off: at non-PV nodes only
+    /// (Zataxx's rule).
+    se_pv_nodes: bool = true => switch;
+    /// An aspiration window that fails high is searched again one ply shallower each time
+    /// (down to 1; a fail low restores the depth), as Stockfish and Zataxx do; off: at the
+    /// iteration's depth.
+    aspiration_fail_high_reduce: bool = false => switch;
+    /// The history bonus (and malus) of a quiet cutoff per ply of depth, up to
+    /// `history_bonus_max`; 0 = depth² up to 1600 (history is within ±16384).
+    history_bonus_per_ply: i32 = 0, tune 0..=1000;
+    /// See [`SearchParams::history_bonus_per_ply`].
+    history_bonus_max: i32 = 1600, tune 100..=4000;
     /// Moves the time manager plans for when the clock gives no `movestogo`: the soft limit is
     /// this share of the usable time (plus most of the increment); short games want fewer.
     expected_moves: i32 = 30, tune 5..=60;
+    /// When the clock gives no `movestogo`, the time manager plans for the game's estimate of
+    /// the moves left ([`crate::game::Game::moves_left_estimate`]) where that is fewer than
+    /// `expected_moves` (Ataxx: near the end, when few empty squares are left); off: always for
+    /// `expected_moves`.
+    tm_game_horizon: bool = false => switch;
+    /// The time manager's reserve as a share of the time left, percent: never planned (the
+    /// reserve is at least `Move Overhead` and 30 ms, at most half the time left).
+    tm_reserve_percent: i32 = 5, tune 0..=20;
+    /// Below this many increments of usable time the time manager spends the increment in
+    /// proportion (at this many, ¾ of it; at half as many, ⅜), so that the clock settles near
+    /// half this many increments instead of running down; 0 = ¾ of the increment always.
+    tm_increments_kept: i32 = 40, tune 0..=80;
 }
 
 impl SearchParams {
@@ -291,14 +320,19 @@ mod tests {
             "se_negative",
             "tm_node_share",
             "order_bonus",
+            "se_pv_nodes",
+            "aspiration_fail_high_reduce",
+            "tm_game_horizon",
         ] {
             assert!(names.contains(&name), "{name}");
         }
         for s in SearchParams::SWITCHES {
             assert_eq!(s.option, format!("Tune {}", s.name));
-            assert_eq!(p.get_switch(s.name), Some(false), "{}", s.name);
-            assert!(p.set_switch(s.name, true));
-            assert_eq!(p.get_switch(s.name), Some(true));
+            // Every switch is off by default but se_pv_nodes (singular extensions at PV nodes).
+            let default = s.name == "se_pv_nodes";
+            assert_eq!(p.get_switch(s.name), Some(default), "{}", s.name);
+            assert!(p.set_switch(s.name, !default));
+            assert_eq!(p.get_switch(s.name), Some(!default));
             assert_eq!(p.get(s.name), None, "{} is no number", s.name);
         }
         assert!(p.tt_cutoff_pv && p.se_negative);

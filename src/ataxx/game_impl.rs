@@ -60,6 +60,13 @@ impl Game for Position {
         Some(super::HALFMOVE_LIMIT.saturating_sub(self.halfmove))
     }
 
+    /// 1.3 moves per empty square, plus 2: a game ends when the board is full, a clone
+    /// fills a square and a jump none; in 40 games of skald against Zataxx at 8 s + 80 ms the
+    /// plies left were about 2.6 per empty square (2.5 with 45 empty, 3.2 with 10).
+    fn moves_left_estimate(&self) -> Option<u32> {
+        Some(self.empty().count_ones() * 13 / 10 + 2)
+    }
+
     fn generate_moves(&self, moves: &mut Vec<Move>) {
         self.legal_moves(moves);
     }
@@ -201,5 +208,29 @@ impl Game for Position {
 
     fn perft(&self, depth: u32) -> u64 {
         Position::perft(self, depth)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The time manager's estimate of the moves left: 1.3 per empty square + 2 (45 empty at
+    /// the start: 60; the FEN's gaps and blocked squares are not empty squares).
+    #[test]
+    fn moves_left_are_estimated_from_the_empty_squares() {
+        assert_eq!(Position::start().moves_left_estimate(), Some(60));
+        // 7  x x x x x x o
+        // 6  x x x x x x o
+        // 5  x x - x - x o     44 stones, 3 blocked squares (-), 2 empty (.):
+        // 4  x x x x x x o     2 × 1.3 + 2 = 4
+        // 3  x x x x o o .
+        // 2  o o o o o o o
+        // 1  o o o - o o .
+        //    a b c d e f g
+        let pos = Position::start()
+            .with_fen("xxxxxxo/xxxxxxo/xx-x-xo/xxxxxxo/xxxxoo1/ooooooo/ooo-oo1 x 0 30")
+            .unwrap();
+        assert_eq!(pos.moves_left_estimate(), Some(4));
     }
 }

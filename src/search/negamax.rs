@@ -253,6 +253,7 @@ impl<'a, G: Game> Worker<'a, G> {
             && node.singular_excluded == 0
             && !self.shared.basic
             && depth >= params.se_min_depth
+            && (params.se_pv_nodes || !node.pv_node)
             && node.tt_move != 0
             && (ply as i32) < 2 * self.root_depth
             && let Some(e) = entry
@@ -414,7 +415,7 @@ impl<'a, G: Game> Worker<'a, G> {
                                 &history,
                                 &mut entry.killers,
                                 &entry.quiets_tried,
-                                depth,
+                                ordering::history_bonus(depth, &params),
                             );
                         }
                         break;

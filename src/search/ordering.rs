@@ -10,6 +10,7 @@
 
 use super::threads::ThreadData;
 use crate::game::Game;
+use crate::tuning::SearchParams;
 
 /// How a move is treated besides its order: `quiet` moves (no capture, no escape) earn and
 /// lose history; `reducible` ones (quiet, and neither the TT move, a killer nor the
@@ -110,6 +111,19 @@ pub(super) fn sort_by_gain<G: Game>(pos: &G, moves: &mut [G::Move], gains: &mut 
     }
 }
 
+/// The history bonus of a cutoff at `depth`: depth² up to [`HISTORY_BONUS_MAX`], or with
+/// [`SearchParams::history_bonus_per_ply`] set, that much per ply up to
+/// [`SearchParams::history_bonus_max`] (the linear bonus of Stockfish, Viridithas and Zataxx:
+/// the cutoffs a few plies from the leaves, the most numerous, move the history nearly as much
+/// as deep ones).
+pub(super) fn history_bonus(depth: i32, params: &SearchParams) -> i32 {
+    if params.history_bonus_per_ply > 0 {
+        (params.history_bonus_per_ply * depth).clamp(0, params.history_bonus_max)
+    } else {
+        (depth * depth).min(HISTORY_BONUS_MAX)
+    }
+}
+
 impl ThreadData {
     /// The counter-move of the opponent's move `came_by` for `side` (0 for none).
     #[inline]
@@ -204,8 +218,9 @@ impl ThreadData {
     /// A quiet move caused a cutoff: it becomes a killer (of the node's `killers`) and the
     /// counter-move of the move before, earns history (butterfly and continuation), and the
     /// quiet moves tried before it (`quiets_tried`, as (move code, history index)) lose as much
-    /// (malus). History moves by "gravity" (`h += bonus - h × |bonus| / HISTORY_MAX`), so it
-    /// stays within ±[`HISTORY_MAX`] and recent results weigh more.
+    /// (malus); `bonus` is [`history_bonus`] of the node's depth. History moves by "gravity"
+    /// (`h += bonus - h × |bonus| / HISTORY_MAX`), so it stays within ±[`HISTORY_MAX`] and
+    /// recent results weigh more.
     pub(super) fn reward_quiet<G: Game>(
         &mut self,
         pos: &G,
@@ -213,7 +228,7 @@ impl ThreadData {
         node: &NodeHistory,
         killers: &mut [u16; 2],
         quiets_tried: &[(u16, usize)],
-        depth: i32,
+        bonus: i32,
     ) {
         let side = node.side;
         let code = pos.encode_move(mv);
@@ -224,7 +239,6 @@ impl ThreadData {
         if node.came_by != 0 {
             self.counters[side * 65536 + node.came_by as usize] = code;
         }
-        let bonus = (depth * depth).min(HISTORY_BONUS_MAX);
         let gravity = |h: &mut i32, delta: i32| {
             *h += delta - (*h as i64 * delta.abs() as i64 / HISTORY_MAX as i64) as i32;
         };

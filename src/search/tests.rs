@@ -133,6 +133,94 @@ fn singular_extensions_and_continuation_history_run_in_both_families() {
     check(&crate::ataxx::Position::start(), 6);
 }
 
+/// The search values of issue 52, each switched on where the search uses it, change the tree
+/// and still give a move, in both game families: singular extensions at non-PV nodes only,
+/// aspiration windows that fail high searched one ply shallower, the linear history bonus.
+#[test]
+fn the_depth_values_of_issue_52_run_in_both_families() {
+    fn check<G: Game>(root: &G, depth: u32) {
+        let base = SearchParams {
+            se_min_depth: 3,
+            aspiration_min_depth: 2,
+            aspiration_delta: 5,
+            ..SearchParams::DEFAULT
+        };
+        let (mv, plain) = fixed_depth(root, depth, base);
+        assert!(mv.is_some());
+        for params in [
+            SearchParams {
+                se_pv_nodes: false,
+                ..base
+            },
+            SearchParams {
+                aspiration_fail_high_reduce: true,
+                ..base
+            },
+            SearchParams {
+                history_bonus_per_ply: 300,
+                history_bonus_max: 1500,
+                ..base
+            },
+        ] {
+            let (mv, nodes) = fixed_depth(root, depth, params);
+            assert!(mv.is_some());
+            assert_ne!(nodes, plain, "{params:?}");
+        }
+    }
+    check(&crate::tafl::brandubh(), 7);
+    check(&crate::ataxx::Position::start(), 6);
+}
+
+/// Histories kept from one search of a game to the next (`history_keep` above 0): the second
+/// search of a thread differs from the same search on fresh tables; with `history_keep` 0 it
+/// is the same, and [`ThreadData::clear`] (a new game) makes it the same again.
+#[test]
+fn histories_kept_across_searches_change_the_next_search_until_a_new_game() {
+    fn run(pos: &crate::ataxx::Position, params: SearchParams, data: &mut ThreadData) -> u64 {
+        let tt = Arc::new(TranspositionTable::new(4).unwrap());
+        let limits = Limits {
+            depth: Some(7),
+            ..Limits::default()
+        };
+        let options = SearchOptions {
+            params,
+            ..SearchOptions::default()
+        };
+        let control = Control::new(false);
+        search(
+            pos,
+            &[],
+            &limits,
+            &options,
+            &tt,
+            &control,
+            data,
+            None,
+            &mut |_| {},
+        )
+        .nodes
+    }
+    let first = crate::ataxx::Position::start();
+    let second = first.with_fen("x5o/7/2-1-2/7/2-1-2/7/o5x x 0 1").unwrap();
+    for (keep, kept) in [(0, false), (512, true), (1024, true)] {
+        let params = SearchParams {
+            history_keep: keep,
+            ..crate::variant::params::ATAXX
+        };
+        let fresh = run(&second, params, &mut ThreadData::default());
+        let mut data = ThreadData::default();
+        run(&first, params, &mut data);
+        assert_eq!(
+            run(&second, params, &mut data) != fresh,
+            kept,
+            "keep {keep}"
+        );
+        run(&first, params, &mut data);
+        data.clear();
+        assert_eq!(run(&second, params, &mut data), fresh, "keep {keep}");
+    }
+}
+
 /// Runs `f` with a one-thread worker for `root` (game history `history`, oldest first),
 /// on a fresh 1 MiB table, with no limits.
 fn with_worker<G: Game, R>(

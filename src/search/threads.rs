@@ -56,12 +56,31 @@ impl ThreadData {
         self.cont_history.fill(0);
     }
 
-    /// What each search starts without: butterfly history and counter-moves (the continuation
-    /// history is kept from one search of a game to the next; the killers are the search
-    /// stack's, fresh for each search).
+    /// Butterfly history and counter-moves to zero (the continuation history is kept; the
+    /// killers are the search stack's, fresh for each search).
     pub(crate) fn clear_for_search(&mut self) {
         self.history.fill(0);
         self.counters.fill(0);
+    }
+
+    /// What a search starts with, by [`crate::tuning::SearchParams::history_keep`] (`keep`, in
+    /// 1024ths): 0 clears the butterfly history and the counter-moves
+    /// ([`ThreadData::clear_for_search`]); otherwise the previous searches of the game are kept,
+    /// aged (Stockfish and Viridithas keep their histories from one move to the next and
+    /// clear them only for a new game): each butterfly entry is scaled by `keep / 1024`, so
+    /// what this search learns weighs more than what earlier ones did, and the counter-moves
+    /// stay. The continuation history is kept whole either way.
+    pub(crate) fn start_search(&mut self, keep: i32) {
+        if keep <= 0 {
+            self.clear_for_search();
+            return;
+        }
+        let keep = keep.min(1024);
+        if keep < 1024 {
+            for h in &mut self.history {
+                *h = *h * keep / 1024;
+            }
+        }
     }
 
     /// Makes the continuation history `n × n` entries (zeroed if its size changes).
@@ -260,6 +279,33 @@ impl Drop for ThreadPool {
             if let Some(h) = t.handle.take() {
                 let _ = h.join();
             }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `start_search`: 0 clears the butterfly history and the counter-moves; 512 halves the
+    /// history (rounding towards 0) and keeps the counter-moves; 1024 keeps both whole. The
+    /// continuation history is kept in every case.
+    #[test]
+    fn a_search_starts_with_the_history_cleared_or_aged() {
+        for (keep, want, counter) in [
+            (0, [0, 0, 0], 0),
+            (512, [500, -250, 1], 7),
+            (1024, [1000, -500, 3], 7),
+        ] {
+            let mut data = ThreadData::default();
+            data.size_cont_history(3);
+            data.cont_history[4] = 99;
+            data.history[..3].copy_from_slice(&[1000, -500, 3]);
+            data.counters[5] = 7;
+            data.start_search(keep);
+            assert_eq!(data.history[..3], want, "keep {keep}");
+            assert_eq!(data.counters[5], counter, "keep {keep}");
+            assert_eq!(data.cont_history[4], 99, "keep {keep}");
         }
     }
 }

@@ -3,6 +3,7 @@
 //! (checked inside the search: stop now).
 
 use crate::game::Side;
+use crate::tuning::SearchParams;
 use std::time::Duration;
 
 /// The clock fields of a `go` command, in milliseconds. `first` is the clock of the side that
@@ -63,12 +64,12 @@ pub struct TimeBudget {
 }
 
 /// The part of the clock a search never plans to use: the larger of `overhead_ms` (UCI
-/// `Move Overhead`), [`MIN_RESERVE_MS`] and [`RESERVE_PERCENT`] % of the time left, but never
-/// more than half of it.
-pub fn reserve_ms(left_ms: u64, overhead_ms: u64) -> u64 {
+/// `Move Overhead`), [`MIN_RESERVE_MS`] and `percent` % of the time left
+/// ([`SearchParams::tm_reserve_percent`]), but never more than half of it.
+pub fn reserve_ms(left_ms: u64, overhead_ms: u64, percent: u64) -> u64 {
     overhead_ms
         .max(MIN_RESERVE_MS)
-        .max(share(left_ms, RESERVE_PERCENT, 100))
+        .max(share(left_ms, percent, 100))
         .min(left_ms / 2)
 }
 
@@ -83,15 +84,6 @@ fn share(value: u64, num: u64, den: u64) -> u64 {
 /// The smallest reserve kept, ms: a process that waits this long for a CPU still moves in time.
 pub const MIN_RESERVE_MS: u64 = 30;
 
-/// The reserve as a share of the time left, percent.
-pub const RESERVE_PERCENT: u64 = 5;
-
-/// Below this many increments of usable time, the increment is spent in proportion (at 40
-/// increments, ¾ of it; at 20, ⅜), so that the clock settles near 20 increments instead of
-/// falling towards zero (as engines that keep a reserve do: Stockfish's and Viridithas's time
-/// managers).
-pub const INCREMENTS_KEPT: u64 = 40;
-
 impl TimeBudget {
     /// No time limit.
     pub const UNTIMED: TimeBudget = TimeBudget {
@@ -101,18 +93,29 @@ impl TimeBudget {
     };
 
     /// Budgets a move for `side` from `limits`, keeping [`reserve_ms`] of the clock in reserve
-    /// (`overhead_ms` is the UCI `Move Overhead` option: communication and GUI lag).
+    /// (`overhead_ms` is the UCI `Move Overhead` option: communication and GUI lag; the share
+    /// of the time left is `params`' [`SearchParams::tm_reserve_percent`]).
     ///
     /// With a clock, of the usable time (time left − reserve): soft = usable / moves-to-go
-    /// (`expected_moves`, [`crate::tuning::SearchParams::expected_moves`], if unknown, so the
-    /// remainder shrinks smoothly) + ¾ of the increment, the increment part
-    /// scaled down while usable < [`INCREMENTS_KEPT`] increments; soft ≤ usable / 5. Hard = 3 ×
-    /// soft, but never more than a third of usable (¾ with one move to go); both at least 1 ms.
-    /// Between iterations the search compares the time spent with soft × [`time_scale`].
+    /// ([`SearchParams::expected_moves`] if unknown, so the remainder shrinks smoothly; fewer
+    /// when [`SearchParams::tm_game_horizon`] is set and the game's estimate `moves_left`,
+    /// [`crate::game::Game::moves_left_estimate`], is smaller) + ¾ of
+    /// the increment, the increment part scaled down while usable is under
+    /// [`SearchParams::tm_increments_kept`] increments (the clock then settles near half that
+    /// many increments, as engines that keep a reserve do: Stockfish's and Viridithas's time
+    /// managers); soft ≤ usable / 5. Hard = 3 × soft, but never more than a third of usable
+    /// (¾ with one move to go); both at least 1 ms. Between iterations the search compares the
+    /// time spent with soft × [`time_scale`].
     ///
     /// Any values are safe, up to `u64::MAX` ms and moves to go: the arithmetic saturates
     /// (a client's clock fields are not trusted).
-    pub fn new(limits: &Limits, side: Side, overhead_ms: u64, expected_moves: u32) -> TimeBudget {
+    pub fn new(
+        limits: &Limits,
+        side: Side,
+        overhead_ms: u64,
+        params: &SearchParams,
+        moves_left: Option<u32>,
+    ) -> TimeBudget {
         if limits.infinite {
             return TimeBudget::UNTIMED;
         }
@@ -128,13 +131,15 @@ impl TimeBudget {
             return TimeBudget::UNTIMED;
         };
         let inc = limits.clock.inc[side.index()];
-        let usable = left.saturating_sub(reserve_ms(left, overhead_ms)).max(1);
-        let mtg = limits
-            .clock
-            .moves_to_go
-            .unwrap_or(expected_moves)
-            .clamp(1, 50) as u64;
-        let kept = INCREMENTS_KEPT.saturating_mul(inc);
+        let reserve = reserve_ms(left, overhead_ms, params.tm_reserve_percent.max(0) as u64);
+        let usable = left.saturating_sub(reserve).max(1);
+        let expected = params.expected_moves.max(1) as u32;
+        let planned = match moves_left {
+            Some(left) if params.tm_game_horizon => left.clamp(1, expected),
+            _ => expected,
+        };
+        let mtg = limits.clock.moves_to_go.unwrap_or(planned).clamp(1, 50) as u64;
+        let kept = (params.tm_increments_kept.max(0) as u64).saturating_mul(inc);
         let inc_part = if usable >= kept {
             share(inc, 3, 4)
         } else {
@@ -215,8 +220,53 @@ mod tests {
             movetime: Some(1000),
             ..Limits::default()
         };
-        let b = TimeBudget::new(&limits, Side::First, 10, 30);
+        let b = TimeBudget::new(&limits, Side::First, 10, &SearchParams::DEFAULT, None);
         assert_eq!(b.hard, Some(Duration::from_millis(990)));
+    }
+
+    /// The time manager's parameters of issue 52, at 8 s + 80 ms with 8 000 ms left: reserve
+    /// 5 % (400 ms) → usable 7 600, soft 7 600 / 30 + 60 = 313; reserve 2 % → 7 840 / 30 + 60
+    /// = 321; the game's estimate of 10 moves left, with `tm_game_horizon` on, → 7 600 / 10 +
+    /// 60 = 820 (ignored with 0, and by a `movestogo`); with 2 000 ms left (usable 1 900)
+    /// and 40 increments kept (3 200) the increment part is 60 × 1 900 / 3 200 = 35, with 10
+    /// kept (800) the whole 60.
+    #[test]
+    fn reserve_increments_and_the_games_horizon_shape_the_budget() {
+        let soft = |left: u64, params: &SearchParams, moves_left: Option<u32>, mtg: Option<u32>| {
+            let limits = Limits {
+                clock: Clock {
+                    time: [Some(left), Some(left)],
+                    inc: [80, 80],
+                    moves_to_go: mtg,
+                },
+                ..Limits::default()
+            };
+            TimeBudget::new(&limits, Side::First, 10, params, moves_left)
+                .soft
+                .unwrap()
+                .as_millis() as u64
+        };
+        let d = SearchParams::DEFAULT;
+        assert_eq!(soft(8000, &d, None, None), 313);
+        assert_eq!(soft(8000, &d, Some(10), None), 313);
+        let p = SearchParams {
+            tm_reserve_percent: 2,
+            ..d
+        };
+        assert_eq!(soft(8000, &p, None, None), 321);
+        let p = SearchParams {
+            tm_game_horizon: true,
+            ..d
+        };
+        assert_eq!(soft(8000, &p, Some(10), None), 820);
+        assert_eq!(soft(8000, &p, Some(100), None), 313);
+        assert_eq!(soft(8000, &p, Some(10), Some(30)), 313);
+        assert_eq!(soft(2000, &d, None, None), 1900 / 30 + 35);
+        let p = SearchParams {
+            tm_increments_kept: 10,
+            ..d
+        };
+        assert_eq!(soft(2000, &p, None, None), 1900 / 30 + 60);
     }
 
     #[test]
@@ -230,7 +280,7 @@ mod tests {
                 },
                 ..Limits::default()
             };
-            let b = TimeBudget::new(&limits, Side::Second, 10, 30);
+            let b = TimeBudget::new(&limits, Side::Second, 10, &SearchParams::DEFAULT, None);
             let hard = b.hard.unwrap().as_millis() as u64;
             assert!(hard <= left.max(1), "left {left} hard {hard}");
             assert!(b.soft.unwrap() <= b.hard.unwrap());
@@ -253,7 +303,7 @@ mod tests {
                     },
                     ..Limits::default()
                 };
-                let b = TimeBudget::new(&limits, Side::First, 10, 30);
+                let b = TimeBudget::new(&limits, Side::First, 10, &SearchParams::DEFAULT, None);
                 let used = b.soft.unwrap().as_millis() as u64;
                 assert!(used < left, "{base}+{inc}: used {used} of {left}");
                 left = left - used + inc;
@@ -285,7 +335,13 @@ mod tests {
                         ..Limits::default()
                     };
                     for overhead in [0, u64::MAX] {
-                        let b = TimeBudget::new(&limits, Side::First, overhead, 30);
+                        let b = TimeBudget::new(
+                            &limits,
+                            Side::First,
+                            overhead,
+                            &SearchParams::DEFAULT,
+                            None,
+                        );
                         let (soft, hard) = (b.soft.unwrap(), b.hard.unwrap());
                         assert!(soft <= hard, "{left} {inc} {moves_to_go:?}");
                         assert!(hard.as_millis() <= left.max(1) as u128, "{left} {inc}");
@@ -300,9 +356,15 @@ mod tests {
             ..Limits::default()
         };
         assert!(
-            TimeBudget::new(&limits, Side::Second, u64::MAX, 30)
-                .hard
-                .is_some()
+            TimeBudget::new(
+                &limits,
+                Side::Second,
+                u64::MAX,
+                &SearchParams::DEFAULT,
+                None
+            )
+            .hard
+            .is_some()
         );
         assert_eq!(share(u64::MAX, 3, 4), u64::MAX / 4 * 3 + 2);
     }
@@ -318,10 +380,10 @@ mod tests {
                 },
                 ..Limits::default()
             };
-            let b = TimeBudget::new(&limits, Side::First, 10, 30);
+            let b = TimeBudget::new(&limits, Side::First, 10, &SearchParams::DEFAULT, None);
             let hard = b.hard.unwrap().as_millis() as u64;
             assert!(
-                hard <= left.saturating_sub(reserve_ms(left, 10)).max(1),
+                hard <= left.saturating_sub(reserve_ms(left, 10, 5)).max(1),
                 "left {left} hard {hard}"
             );
         }

@@ -62,10 +62,10 @@ pub(super) struct Worker<'a, G: Game> {
 }
 
 impl<'a, G: Game> Worker<'a, G> {
-    /// A worker for one search. The thread's history (butterfly and counter-moves) is reset,
-    /// and the stack's killers start empty: each search starts with fresh tables (as every
-    /// search did when they were allocated per search), so results do not depend on what the
-    /// thread searched before.
+    /// A worker for one search. The thread's history (butterfly and counter-moves) is reset or
+    /// aged as [`crate::tuning::SearchParams::history_keep`] says ([`ThreadData::start_search`]:
+    /// reset, a search's result does not depend on what the thread searched before; aged, the
+    /// moves of a game learn from each other), and the stack's killers start empty.
     pub(super) fn new(
         id: usize,
         shared: &'a Shared,
@@ -83,7 +83,7 @@ impl<'a, G: Game> Worker<'a, G> {
             }
             _ => {}
         }
-        data.clear_for_search();
+        data.start_search(shared.params.history_keep);
         let cont_n = if shared.params.cont_history_plies > 0 {
             root.history_index_count()
         } else {
@@ -417,16 +417,22 @@ impl<'a, G: Game> Worker<'a, G> {
         let mut delta = params.aspiration_delta;
         let mut alpha = (prev - delta).max(-INF);
         let mut beta = (prev + delta).min(INF);
+        let reduce_on_fail_high = params.aspiration_fail_high_reduce;
+        let mut search_depth = depth;
         loop {
-            let score = self.negamax(root, depth, alpha, beta, 0, false);
+            let score = self.negamax(root, search_depth, alpha, beta, 0, false);
             if self.aborted {
                 return score;
             }
             if score <= alpha {
                 beta = (alpha + beta) / 2;
                 alpha = (score - delta).max(-INF);
+                search_depth = depth;
             } else if score >= beta {
                 beta = (score + delta).min(INF);
+                if reduce_on_fail_high && search_depth > 1 {
+                    search_depth -= 1;
+                }
             } else {
                 return score;
             }

@@ -24,7 +24,9 @@ pub const BRANDUBH: SearchParams = SearchParams {
 /// futility pruning with the "improving" flag, internal iterative reductions from depth 3,
 /// late-move pruning of jumps that flip nothing, futility pruning, singular extensions from
 /// depth 6 with negative ones), its margins SPSA-tuned on the network `ataxx-p128-g7`. The
-/// continuation history stays off: with singular extensions it lost.
+/// continuation history stays off: with singular extensions it lost. The clock plans for the
+/// game's estimate of the moves left, keeps a 2 % reserve and spends the increment whole down
+/// to 10 increments (issue 52; docs/tuning.md has each set's measurements).
 pub const ATAXX: SearchParams = SearchParams {
     rfp_max_depth: 6,
     rfp_margin: 105,
@@ -43,5 +45,8 @@ pub const ATAXX: SearchParams = SearchParams {
     cont_history_plies: 0,
     se_min_depth: 6,
     se_negative: true,
+    tm_game_horizon: true,
+    tm_reserve_percent: 2,
+    tm_increments_kept: 10,
     ..SearchParams::DEFAULT
 };
