@@ -115,6 +115,35 @@ const INDEX_HTML: &str = include_str!("assets/index.html");
 const APP_JS: &str = include_str!("assets/app.js");
 const STYLE_CSS: &str = include_str!("assets/style.css");
 
+/// The rules pages (docs/rules/), by variant name, for the page's "Rules" panel.
+const RULES: [(&str, &str); 7] = [
+    ("brandubh", include_str!("../../docs/rules/brandubh.md")),
+    ("tablut", include_str!("../../docs/rules/tablut.md")),
+    ("tawlbwrdd", include_str!("../../docs/rules/tawlbwrdd.md")),
+    ("copenhagen", include_str!("../../docs/rules/copenhagen.md")),
+    (
+        "copenhagen13",
+        include_str!("../../docs/rules/copenhagen13.md"),
+    ),
+    ("ashton", include_str!("../../docs/rules/ashton.md")),
+    ("ataxx", include_str!("../../docs/rules/ataxx.md")),
+];
+
+/// `GET /rules/{name}.md`: a variant's rules page (Markdown), or 404.
+async fn rules_page(
+    axum::extract::Path(name): axum::extract::Path<String>,
+) -> axum::response::Response {
+    let stem = name.strip_suffix(".md").unwrap_or(&name);
+    match RULES.iter().find(|(n, _)| *n == stem) {
+        Some((_, text)) => asset("text/markdown; charset=utf-8", text).into_response(),
+        None => api::ApiError {
+            status: StatusCode::NOT_FOUND,
+            message: format!("no rules page '{}'", api::clip(&name)),
+        }
+        .into_response(),
+    }
+}
+
 fn asset(content_type: &'static str, body: &'static str) -> impl IntoResponse {
     (
         [
@@ -148,6 +177,8 @@ fn router(app: Arc<App>) -> Router {
         .route("/api/games/{id}/undo", post(api::undo))
         .route("/api/games/{id}/load", post(api::load))
         .route("/api/games/{id}/record", get(api::record))
+        .route("/api/games/{id}/positions", get(api::positions))
+        .route("/rules/{name}", get(rules_page))
         .route("/api/games/{id}/analysis", get(analysis::analysis))
         .route("/api/games/{id}/analysis/stop", post(analysis::stop))
         .method_not_allowed_fallback(|| async {

@@ -1,5 +1,7 @@
 // skald serve: the page. It draws what the server says (board, legal targets, captures, game
 // end, analysis) and sends clicks; the rules live in the engine on the server (docs/serve.md).
+// Without a server (the static build, scripts/build-web) the same page loads local.js, which
+// answers the same requests from skald compiled to WebAssembly in a Web Worker (docs/web.md).
 "use strict";
 
 const SVG = "http://www.w3.org/2000/svg";
@@ -27,6 +29,19 @@ const ui = {
   lines: [], // analysis lines by MultiPV index - 1
   anInfo: null,
   token: null, // this page's id for the game (the W/D/L tally counts each game once)
+  backend: null, // local.js's engine in the browser when there is no server; null: the server
+  view: null, // the ply shown while stepping through the game (null: the game now)
+  positions: null, // {id, version, boards} from /positions, for stepping
+  drag: null, // a drag under way: {from, x, y, moving}
+  premove: null, // a move chosen during the computer's turn: {from, to}
+  hint: null, // {id, version, move, squares}
+  override: null, // a result the page decided (resign, flag, draw agreed): {id, result}
+  clock: null, // {base, inc, left: {first, second} ms, running, since, plies, flagged}
+  drawOfferedAt: null, // the ply of the last draw offer (one per move)
+  engineScore: null, // the computer's last score, its own view ({cp} or {mate})
+  resignArmed: false,
+  gameoverShown: null, // the game whose game-over panel was shown
+  sounds: { move: 0, capture: 0, end: 0 }, // sounds played (tests)
 };
 
 // ---------------------------------------------------------------- server
@@ -45,6 +60,7 @@ function noServer() {
 // status (0: no answer). Every request with effects says it sends JSON (the server refuses
 // others: pages of other sites cannot send it).
 async function api(method, path, body) {
+  if (ui.backend) return ui.backend.request(method, path, body);
   const opts = { method, headers: {} };
   if (method !== "GET") {
     opts.headers["Content-Type"] = "application/json";
@@ -149,8 +165,32 @@ function pieceWords(letter, s) {
   return letter === "x" ? s.side_names.first : letter === "o" ? s.side_names.second : "";
 }
 
-function render(prev) {
+// The state the board shows: the game now, or a position of its past while stepping through
+// the moves (no targets then: nothing can be played there).
+function shownState() {
   const s = ui.state;
+  const p = ui.positions;
+  if (ui.view === null || !p || p.id !== s.id || p.version !== s.version || !p.boards[ui.view]) return s;
+  const k = ui.view;
+  const mv = k > 0 ? s.moves[k - 1] : null;
+  return {
+    ...s,
+    board: p.boards[k],
+    last: mv ? { move: mv, squares: moveSquares(mv) } : null,
+    targets: {},
+    legal: [],
+    pass: null,
+    captures: [],
+  };
+}
+
+// The squares a move names: "d1-b1" and "a7a5" two, an Ataxx clone "f2" one, a pass none.
+function moveSquares(mv) {
+  return (mv.match(/[a-z][0-9]+/g) || []).slice(0, 2);
+}
+
+function render(prev) {
+  const s = shownState();
   const svg = $("board");
   // Drawing again removes the focused square: the focus goes back to the cursor's square.
   const focused = svg.contains(document.activeElement);
@@ -171,6 +211,7 @@ function render(prev) {
   const pieces = el("g", { id: "pieces" }, svg);
   const arrows = el("g", { id: "arrows" }, svg);
   const fx = el("g", { id: "effects" }, svg);
+  const dragLayer = el("g", { id: "drag" }, svg);
   const markAt = new Map(s.marks.map((m) => [m.square, m.kind]));
   const turnTargets = ui.selected ? (s.targets[ui.selected] || []) : [];
   if (!ui.cursor || coords(ui.cursor)[0] >= n || coords(ui.cursor)[1] >= n) ui.cursor = squareName(0, 0);
@@ -219,8 +260,15 @@ function render(prev) {
       if (g) g.classList.add("arrived");
     }
   }
+  // A premove: its two squares.
+  if (ui.premove && ui.view === null) {
+    for (const sq of [ui.premove.from, ui.premove.to]) {
+      const [x, y] = xy(sq);
+      el("rect", { x, y, width: SQ, height: SQ, class: "premove", "data-premove": sq }, hl);
+    }
+  }
   // The picked piece and its targets.
-  if (ui.selected) {
+  if (ui.selected && ui.view === null) {
     const [x, y] = xy(ui.selected);
     el("rect", { x: x + 4, y: y + 4, width: SQ - 8, height: SQ - 8, class: "selected" }, hl);
     for (const t of turnTargets) {
@@ -241,6 +289,34 @@ function render(prev) {
     }
   }
   drawArrows(arrows);
+  drawHint(arrows);
+  // A piece being dragged: faint on its square, a copy under the pointer.
+  if (ui.drag && ui.drag.moving) {
+    const g = pieces.querySelector(`[data-piece="${ui.drag.from}"]`);
+    if (g) g.classList.add("dragging-from");
+    const letter = s.board[n - 1 - coords(ui.drag.from)[1]][coords(ui.drag.from)[0]];
+    const ghost = drawPiece(dragLayer, ui.drag.from, letter, family, "drag-ghost");
+    if (ghost) ghost.setAttribute("id", "drag-ghost");
+    moveGhost();
+  }
+}
+
+// The hint's arrow (green), while the position is the one it was found for.
+function drawHint(layer) {
+  const h = ui.hint;
+  if (!h || !ui.state || h.id !== ui.state.id || h.version !== ui.state.version || ui.view !== null) return;
+  if (h.squares.length === 2) {
+    const [x1, y1] = centre(h.squares[0]);
+    const [x2, y2] = centre(h.squares[1]);
+    const len = Math.hypot(x2 - x1, y2 - y1) || 1;
+    el("line", {
+      x1, y1, x2: x2 - ((x2 - x1) * 22) / len, y2: y2 - ((y2 - y1) * 22) / len,
+      "stroke-width": 14, opacity: 0.85, class: "hint-arrow", "data-hint": h.move,
+    }, layer);
+  } else if (h.squares.length === 1) {
+    const [cx, cy] = centre(h.squares[0]);
+    el("circle", { cx, cy, r: 40, fill: "none", "stroke-width": 10, class: "hint-arrow", "data-hint": h.move }, layer);
+  }
 }
 
 function drawArrows(layer) {
@@ -323,13 +399,35 @@ function renderPanel() {
       ? (last === "pass" ? "skald passed. " : `skald played ${last}. `)
       : "";
     status.textContent = s.engine_to_move || ui.busy
-      ? `skald (${s.level.name}) is thinking…`
+      ? `skald (${s.level.name}) is thinking…${ui.premove ? ` Premove: ${ui.premove.from}-${ui.premove.to}` : ""}`
       : `${replied}Your move: ${sideLabel(s.to_move)}${mustPass ? ": you have no move and must pass (press Pass)" : ""}`;
   } else {
     const who = sideLabel(s.to_move);
     status.textContent = `${who.charAt(0).toUpperCase()}${who.slice(1)} to move${mustPass ? ": no move, must pass (press Pass)" : ""}`;
   }
+  if (ui.view !== null && !ui.gone) {
+    status.textContent = `Viewing the position after move ${ui.view} of ${s.moves.length} (▶| back to the game). ${status.textContent}`;
+  }
   $("material").textContent = materialText(s);
+  renderCaptured(s);
+  renderMoveList(s);
+  $("undo").disabled = !s.can_undo || ui.busy || ui.gone;
+  const myTurn = !s.result && !s.engine_to_move && !ui.busy && !ui.gone;
+  $("pass").hidden = !(s.pass && myTurn);
+  $("save-otg").hidden = s.family !== "tafl";
+  $("hint").disabled = !myTurn || ui.view !== null;
+  $("resign").disabled = !!s.result || ui.gone || s.moves.length === 0 && s.mode === "hotseat";
+  $("resign").textContent = ui.resignArmed ? "Confirm resign" : "Resign";
+  $("draw").disabled = !!s.result || ui.gone || ui.drawOfferedAt === s.moves.length || (s.mode === "computer" && !myTurn);
+  if (document.activeElement !== $("fen")) $("fen").value = s.fen;
+  const hintText = $("hint-text");
+  if (!ui.hint || ui.hint.id !== s.id || ui.hint.version !== s.version) hintText.textContent = "";
+  renderClocks();
+  renderTally();
+}
+
+// The moves as buttons (a click shows the position after that move), two to a numbered line.
+function renderMoveList(s) {
   const list = $("movelist");
   list.replaceChildren();
   let li = null;
@@ -337,20 +435,53 @@ function renderPanel() {
     if (i % 2 === 0) {
       li = document.createElement("li");
       list.appendChild(li);
-      li.textContent = moveText(m);
-    } else {
-      li.textContent += `  ${moveText(m)}`;
     }
+    const b = document.createElement("button");
+    b.type = "button";
+    b.className = "mv";
+    b.dataset.ply = String(i + 1);
+    b.textContent = moveText(m);
+    if (ui.view === i + 1) b.classList.add("viewed");
+    if (i % 2 === 1) li.appendChild(document.createTextNode(" "));
+    li.appendChild(b);
   });
   if (li) {
     li.classList.add("current");
-    list.scrollTop = list.scrollHeight;
+    if (ui.view === null) list.scrollTop = list.scrollHeight;
   }
-  $("undo").disabled = !s.can_undo || ui.busy || ui.gone;
-  const myTurn = !s.result && !s.engine_to_move && !ui.busy && !ui.gone;
-  $("pass").hidden = !(s.pass && myTurn);
-  $("save-otg").hidden = s.family !== "tafl";
-  renderTally();
+  const n = s.moves.length;
+  const at = ui.view === null ? n : ui.view;
+  $("nav-first").disabled = at === 0;
+  $("nav-prev").disabled = at === 0;
+  $("nav-next").disabled = at >= n;
+  $("nav-last").disabled = ui.view === null;
+}
+
+// The pieces each side has lost (tafl), drawn small.
+function renderCaptured(s) {
+  const box = $("captured");
+  box.replaceChildren();
+  if (s.family !== "tafl") return;
+  const count = (letters) => {
+    const c = {};
+    for (const l of letters) c[l] = (c[l] || 0) + 1;
+    return c;
+  };
+  const now = count(s.board.flat().filter((l) => l));
+  const start = count(s.setup_fen.split(" ")[0].replace(/[^tTK]/g, ""));
+  for (const letters of [["t"], ["T", "K"]]) {
+    const lost = [];
+    for (const l of letters) for (let i = 0; i < Math.max(0, (start[l] || 0) - (now[l] || 0)); i++) lost.push(l);
+    if (!lost.length) continue;
+    const svg = document.createElementNS(SVG, "svg");
+    svg.setAttribute("viewBox", `0 0 ${lost.length * 44 + 4} 44`);
+    svg.setAttribute("width", lost.length * 18 + 2);
+    svg.setAttribute("class", "captured-row");
+    lost.forEach((l, i) => {
+      el("circle", { cx: 24 + i * 44, cy: 22, r: 17, class: `piece ${pieceClass(l, "tafl")} cap-piece`, "data-captured": l }, svg);
+    });
+    box.appendChild(svg);
+  }
 }
 
 // ---------------------------------------------------------------- the W/D/L tally
@@ -388,15 +519,92 @@ function countResult(prev) {
 // played here).
 function setState(s, how = {}) {
   const prev = ui.state;
+  applyOverride(s);
+  if (s.engine && s.engine.score) ui.engineScore = s.engine.score;
   ui.state = s;
   ui.gone = false;
-  if (!prev || prev.version !== s.version || prev.id !== s.id) ui.selected = null;
+  const changed = !prev || prev.version !== s.version || prev.id !== s.id;
+  if (changed) {
+    ui.selected = null;
+    ui.view = null;
+    ui.resignArmed = false;
+  }
+  if (!prev || prev.id !== s.id) {
+    ui.premove = null;
+    ui.drawOfferedAt = null;
+    $("draw-offer").hidden = true;
+  }
   sessionStorage.setItem("skald-game", JSON.stringify({ id: s.id, token: ui.token, flipped: ui.flipped }));
   if (!how.loaded) countResult(prev);
-  render(prev && prev.id === s.id ? prev : null);
+  clockUpdate(s);
+  const sameGame = prev && prev.id === s.id;
+  if (sameGame && s.moves.length > prev.moves.length) sound(s.captures.length ? "capture" : "move");
+  render(sameGame ? prev : null);
   renderPanel();
-  if (ui.analysing && (!prev || prev.version !== s.version || prev.id !== s.id)) startAnalysis();
+  shareUrl(s);
+  if (sameGame && !prev.result && s.result && !how.loaded) gameOver();
+  else if (!s.result) $("gameover").hidden = true;
+  if (ui.analysing && changed) startAnalysis();
+  // A premove is played as soon as it is the person's turn, if it is legal then.
+  if (ui.premove && !s.result && !s.engine_to_move && s.mode === "computer" && s.to_move === s.human) {
+    const pm = ui.premove;
+    ui.premove = null;
+    const t = (s.targets[pm.from] || []).find((t) => t.to === pm.to);
+    if (t) {
+      play(t.move);
+      return;
+    }
+    render(null);
+    renderPanel();
+  }
   maybeEngineMove();
+}
+
+// A result the page decided itself (resign, flag, a draw agreed) stays on the game's states.
+function applyOverride(s) {
+  const o = ui.override;
+  if (!o || o.id !== s.id) return;
+  s.result = o.result;
+  s.legal = [];
+  s.targets = {};
+  s.pass = null;
+  s.engine_to_move = false;
+  s.can_undo = false;
+}
+
+// Ends the game on the page (resign, flag, a draw agreed): `winner` "first", "second" or null.
+function endGame(winner, reason) {
+  const prev = ui.state;
+  if (!prev || prev.result) return;
+  const names = prev.side_names;
+  const text = winner === null ? `draw (${reason})` : `${names[winner]} win${prev.family === "ataxx" ? "s" : ""} (${reason})`;
+  ui.override = { id: prev.id, result: { winner, reason, text } };
+  const s = { ...prev };
+  applyOverride(s);
+  ui.state = s;
+  ui.premove = null;
+  ui.selected = null;
+  countResult(prev);
+  clockUpdate(s);
+  stopAnalysis();
+  render(null);
+  renderPanel();
+  gameOver();
+}
+
+// The game-over panel: who won and why, with New game, Rematch and Save PGN.
+function gameOver() {
+  const s = ui.state;
+  if (!s.result) return;
+  sound("end");
+  let title;
+  if (s.result.winner === null) title = "Draw";
+  else if (s.mode === "computer") title = s.result.winner === s.human ? "You win!" : "skald wins";
+  else title = `${sideLabel(s.result.winner)} win${s.family === "ataxx" ? "s" : ""}`;
+  $("gameover-title").textContent = title;
+  $("gameover-reason").textContent = `${s.result.text.charAt(0).toUpperCase()}${s.result.text.slice(1)}.`;
+  $("gameover").hidden = false;
+  ui.gameoverShown = s.id;
 }
 
 async function refresh() {
@@ -409,7 +617,7 @@ async function maybeEngineMove() {
   ui.busy = true;
   renderPanel();
   try {
-    const next = await api("POST", `/api/games/${s.id}/engine-move`);
+    const next = await api("POST", `/api/games/${s.id}/engine-move`, engineMoveBody(s));
     if (ui.state.id !== s.id) return; // a new game meanwhile
     ui.busy = false;
     showError(null);
@@ -451,9 +659,48 @@ async function play(move) {
   }
 }
 
+// The body of an engine-move request: with a clock, the computer thinks at most a 20th of
+// its time left plus half its increment (and never more than its level's time).
+function engineMoveBody(s) {
+  const c = ui.clock;
+  if (!c || s.mode !== "computer") return {};
+  const side = s.to_move;
+  const left = clockLeft(side);
+  return { time_ms: Math.max(20, Math.floor(left / 20 + c.inc / 2)) };
+}
+
+// Whether `name` holds a piece of the person's during the computer's turn (a premove's start).
+function ownPiece(s, name) {
+  const [f, r] = coords(name);
+  const letter = s.board[s.size - 1 - r][f];
+  if (!letter) return false;
+  if (s.family === "tafl") return s.human === "first" ? letter === "t" : letter === "T" || letter === "K";
+  return letter === (s.human === "first" ? "x" : "o");
+}
+
 function onSquare(name) {
   const s = ui.state;
   ui.cursor = name;
+  if (ui.view !== null) {
+    // Stepping through the game: a click on the board goes back to the game now.
+    showPly(null);
+    return;
+  }
+  // The computer's turn: a click chooses a premove (a piece of yours, then its square).
+  if (s && !s.result && !ui.gone && s.mode === "computer" && s.to_move !== s.human) {
+    if (ui.premove) {
+      ui.premove = null;
+      ui.selected = null;
+    } else if (ui.selected && ui.selected !== name) {
+      ui.premove = { from: ui.selected, to: name };
+      ui.selected = null;
+    } else {
+      ui.selected = ownPiece(s, name) && ui.selected !== name ? name : null;
+    }
+    render(null);
+    renderPanel();
+    return;
+  }
   if (!s || s.result || ui.busy || s.engine_to_move || ui.gone) {
     render(null);
     return;
@@ -526,7 +773,20 @@ function newToken() {
   return Math.random().toString(36).slice(2) + Date.now().toString(36);
 }
 
-async function newGame() {
+// A new game from the controls; `opts.fen`: from this position; `opts.rematch`: the game
+// just played again with the sides swapped; `opts.record`: then load this PGN (a shared link).
+async function newGame(opts = {}) {
+  const old0 = ui.state;
+  if (opts.rematch && old0) {
+    if (old0.variant) $("variant").value = old0.variant;
+    else { $("variant").value = "rules"; $("rules").value = old0.rules; }
+    $("mode").value = old0.mode;
+    syncControls();
+    if (old0.mode === "computer") {
+      $("level").value = old0.level.name;
+      $("side").value = old0.human === "first" ? "second" : "first";
+    }
+  }
   const v = $("variant").value;
   const body = { mode: $("mode").value };
   if (v === "rules") body.rules = $("rules").value;
@@ -535,17 +795,32 @@ async function newGame() {
     body.level = $("level").value;
     body.side = $("side").value;
   }
+  if (opts.fen) body.fen = opts.fen;
+  let tc;
+  try {
+    tc = parseTimeControl($("tc").value);
+  } catch (e) {
+    showError(e);
+    return;
+  }
   localStorage.setItem("skald-prefs", JSON.stringify({
-    variant: v, rules: $("rules").value, mode: body.mode, level: $("level").value, side: $("side").value,
+    variant: v, rules: $("rules").value, mode: body.mode, level: $("level").value, side: $("side").value, tc: $("tc").value,
   }));
   try {
-    const s = await api("POST", "/api/games", body);
+    let s = await api("POST", "/api/games", body);
+    if (opts.record) s = await api("POST", `/api/games/${s.id}/load`, { record: opts.record });
+    ui.clock = tc ? { ...tc, left: { first: tc.base, second: tc.base }, running: null, since: 0, plies: null, flagged: null } : null;
+    ui.override = null;
+    ui.hint = null;
+    ui.engineScore = null;
+    $("gameover").hidden = true;
+    if (opts.rematch && old0 && old0.mode === "hotseat") ui.flipped = !ui.flipped;
     // The game this one replaces goes: its searches (the engine's move, an analysis) stop.
     const old = ui.state;
     if (old && old.id !== s.id && !ui.gone) api("DELETE", `/api/games/${old.id}`).catch(() => {});
     ui.token = newToken();
     // The person's side at the bottom (the first side's is unless flipped).
-    ui.flipped = s.mode === "computer" && s.human === "second";
+    if (s.mode === "computer" || !opts.rematch) ui.flipped = s.mode === "computer" && s.human === "second";
     ui.lines = [];
     ui.busy = false; // a request for the old game may still be under way: its answer is dropped
     showError(null);
@@ -588,6 +863,12 @@ function syncControls() {
 
 async function save(format) {
   try {
+    if (ui.backend) {
+      const text = withPageResult(await ui.backend.record(ui.state.id, format), format);
+      download(text, `skald-${ui.state.variant || "game"}.${format}`);
+      showError(null);
+      return;
+    }
     let res, text;
     try {
       res = await fetch(`/api/games/${ui.state.id}/record?format=${format}`);
@@ -602,14 +883,10 @@ async function save(format) {
       err.status = res.status;
       throw err;
     }
+    text = withPageResult(text, format);
     const disposition = res.headers.get("Content-Disposition") || "";
     const m = disposition.match(/filename="([^"]+)"/);
-    const a = document.createElement("a");
-    a.href = URL.createObjectURL(new Blob([text], { type: "text/plain" }));
-    a.download = m ? m[1] : `skald.${format}`;
-    document.body.appendChild(a);
-    a.click();
-    setTimeout(() => { URL.revokeObjectURL(a.href); a.remove(); }, 1000);
+    download(text, m ? m[1] : `skald.${format}`);
     showError(null);
   } catch (e) {
     failed(e);
@@ -625,6 +902,467 @@ async function loadRecord(file) {
     setState(s, { loaded: true });
   } catch (e) {
     failed(e);
+  }
+}
+
+// Offers `text` as a file download named `name`.
+function download(text, name) {
+  const a = document.createElement("a");
+  a.href = URL.createObjectURL(new Blob([text], { type: "text/plain" }));
+  a.download = name;
+  document.body.appendChild(a);
+  a.click();
+  setTimeout(() => { URL.revokeObjectURL(a.href); a.remove(); }, 1000);
+}
+
+// A record saved after the page ended the game (resign, flag, a draw agreed): its result and
+// why, which the server does not know.
+function withPageResult(text, format) {
+  const o = ui.override;
+  if (format !== "pgn" || !o || !ui.state || o.id !== ui.state.id) return text;
+  const mark = o.result.winner === "first" ? "1-0" : o.result.winner === "second" ? "0-1" : "1/2-1/2";
+  let out = text.replace(/\[Result "[^"]*"\]/, `[Result "${mark}"]\n[Termination "${o.result.reason}"]`);
+  out = out.replace(/\*(\s*)$/, `${mark}$1`);
+  return out;
+}
+
+// ---------------------------------------------------------------- clocks
+
+// "5+3" (minutes + seconds of increment), "1" (no increment), "none" or empty (no clock).
+function parseTimeControl(text) {
+  const t = (text || "").trim();
+  if (!t || /^(none|no|off|-)$/i.test(t)) return null;
+  const m = t.match(/^(\d+(?:\.\d+)?)\s*(?:\+\s*(\d+(?:\.\d+)?))?$/);
+  if (!m || parseFloat(m[1]) <= 0) {
+    throw new Error(`Clock "${t}": expected minutes+seconds of increment, e.g. 5+3, or none`);
+  }
+  return { base: parseFloat(m[1]) * 60000, inc: parseFloat(m[2] || "0") * 1000 };
+}
+
+function clockLeft(side) {
+  const c = ui.clock;
+  if (!c) return Infinity;
+  let left = c.left[side];
+  if (c.running === side) left -= performance.now() - c.since;
+  return Math.max(0, left);
+}
+
+// A new state: the side that moved pays its time and gets its increment; the side to move's
+// clock runs (none once the game is over).
+function clockUpdate(s) {
+  const c = ui.clock;
+  if (!c) return;
+  const now = performance.now();
+  const plies = s.moves.length;
+  if (c.running) {
+    c.left[c.running] = Math.max(0, c.left[c.running] - (now - c.since));
+    if (c.plies !== null && plies > c.plies) c.left[c.running] += c.inc;
+  }
+  c.plies = plies;
+  c.running = s.result || c.flagged ? null : s.to_move;
+  c.since = now;
+  renderClocks();
+}
+
+function formatClock(ms) {
+  const total = Math.max(0, ms);
+  const m = Math.floor(total / 60000);
+  const sec = (total % 60000) / 1000;
+  return total < 10000 ? `${m}:${sec.toFixed(1).padStart(4, "0")}` : `${m}:${String(Math.floor(sec)).padStart(2, "0")}`;
+}
+
+function renderClocks() {
+  const box = $("clocks");
+  const c = ui.clock;
+  box.hidden = !c || !ui.state;
+  if (!c || !ui.state) return;
+  // The side at the bottom of the board is listed last (as the board shows it).
+  const bottom = ui.flipped ? "second" : "first";
+  for (const div of box.querySelectorAll(".clock")) {
+    const side = div.dataset.side;
+    div.style.order = side === bottom ? 2 : 1;
+    const left = clockLeft(side);
+    div.querySelector(".who").textContent = sideLabel(side);
+    div.querySelector(".time").textContent = formatClock(left);
+    div.classList.toggle("running", c.running === side);
+    div.classList.toggle("low", left < 10000);
+    div.classList.toggle("flagged", c.flagged === side);
+  }
+}
+
+function clockTick() {
+  const c = ui.clock;
+  const s = ui.state;
+  if (!c || !s) return;
+  if (c.running && !s.result && clockLeft(c.running) <= 0) {
+    const side = c.running;
+    c.left[side] = 0;
+    c.flagged = side;
+    c.running = null;
+    endGame(side === "first" ? "second" : "first", `${s.side_names[side]} ran out of time`);
+  }
+  renderClocks();
+}
+
+// ---------------------------------------------------------------- resign, draw, hint
+
+function resign() {
+  const s = ui.state;
+  if (!s || s.result || ui.gone) return;
+  if (!ui.resignArmed) {
+    ui.resignArmed = true;
+    renderPanel();
+    return;
+  }
+  ui.resignArmed = false;
+  const loser = s.mode === "computer" ? s.human : s.to_move;
+  endGame(loser === "first" ? "second" : "first", `${s.side_names[loser]} resigned`);
+}
+
+// A draw offer: a friend on this device answers it; the computer accepts when its last score
+// says it is not ahead (it has played a move at least).
+function offerDraw() {
+  const s = ui.state;
+  if (!s || s.result || ui.gone) return;
+  ui.drawOfferedAt = s.moves.length;
+  if (s.mode === "hotseat") {
+    const other = s.to_move === "first" ? "second" : "first";
+    $("draw-offer-text").textContent = `${sideLabel(s.to_move)} offer${s.family === "ataxx" ? "s" : ""} a draw: ${sideName(other)}, accept?`;
+    $("draw-offer").hidden = false;
+    renderPanel();
+    return;
+  }
+  const sc = ui.engineScore;
+  const accepts = sc && (sc.mate !== undefined ? sc.mate < 0 : sc.cp <= 0);
+  if (accepts) {
+    endGame(null, "agreed");
+    $("hint-text").textContent = "skald accepts the draw.";
+  } else {
+    renderPanel();
+    $("hint-text").textContent = "skald declines the draw.";
+  }
+}
+
+function answerDraw(accept) {
+  $("draw-offer").hidden = true;
+  if (accept) endGame(null, "agreed");
+  else renderPanel();
+}
+
+// A hint: the engine's best move in the position now, as a green arrow.
+async function hint() {
+  const s = ui.state;
+  if (!s || s.result || ui.gone || s.engine_to_move) return;
+  $("hint-text").textContent = "Looking for a hint…";
+  try {
+    let move = null;
+    if (ui.analysing && ui.lines[0] && ui.lines[0].version === s.version) move = ui.lines[0].pv[0];
+    else if (ui.backend) move = await ui.backend.hint(s.id);
+    else move = await serverHint(s);
+    if (ui.state.id !== s.id || ui.state.version !== s.version) return;
+    if (!move) {
+      $("hint-text").textContent = "No hint found.";
+      return;
+    }
+    ui.hint = { id: s.id, version: s.version, move, squares: moveSquares(move) };
+    render(null);
+    $("hint-text").textContent = `Hint: ${moveText(move)}`;
+  } catch (e) {
+    $("hint-text").textContent = "";
+    failed(e);
+  }
+}
+
+// The server's analysis (one line) until depth 8, its end, or 1.5 s: the best move then.
+function serverHint(s) {
+  return new Promise((resolve) => {
+    const src = new EventSource(`/api/games/${s.id}/analysis?multipv=1`);
+    let best = null;
+    let done = false;
+    const finish = () => {
+      if (done) return;
+      done = true;
+      src.close();
+      api("POST", `/api/games/${s.id}/analysis/stop`).catch(() => {});
+      resolve(best);
+    };
+    src.addEventListener("info", (ev) => {
+      const d = JSON.parse(ev.data);
+      if (d.version !== s.version || !d.pv.length) return;
+      best = d.pv[0];
+      if (d.depth >= 8) finish();
+    });
+    src.addEventListener("done", finish);
+    src.onerror = finish;
+    setTimeout(() => { if (best) finish(); }, 1500);
+    setTimeout(finish, 10000);
+  });
+}
+
+// ---------------------------------------------------------------- rules
+
+// The variant's rules page (docs/rules), as the server (or the static folder) has it.
+async function showRules() {
+  const s = ui.state;
+  const dialog = $("rules-dialog");
+  const text = $("rules-text");
+  if (!s.variant) {
+    text.replaceChildren();
+    const p = document.createElement("p");
+    p.textContent = `A game of an OpenTafl rules string: ${s.rules}`;
+    text.appendChild(p);
+  } else {
+    text.textContent = "Loading…";
+    try {
+      const res = await fetch(`rules/${s.variant}.md`);
+      if (!res.ok) throw new Error(`no rules page for ${s.variant}`);
+      text.innerHTML = markdown(await res.text());
+    } catch (e) {
+      text.textContent = String(e.message || e);
+    }
+  }
+  $("rules-title").textContent = `Rules: ${s.title}`;
+  if (!dialog.open) dialog.showModal();
+}
+
+// Enough Markdown for the rules pages: headings, paragraphs, lists, tables, code, bold.
+function markdown(src) {
+  const esc = (t) => t.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
+  const inline = (t) => esc(t)
+    .replace(/`([^`]+)`/g, "<code>$1</code>")
+    .replace(/\*\*([^*]+)\*\*/g, "<strong>$1</strong>")
+    .replace(/\[([^\]]+)\]\(([^)]+)\)/g, "$1");
+  const out = [];
+  const lines = src.split("\n");
+  let para = [];
+  let list = null;
+  const flush = () => {
+    if (para.length) out.push(`<p>${inline(para.join(" "))}</p>`);
+    para = [];
+    if (list) out.push(`<${list.tag}>${list.items.map((i) => `<li>${inline(i)}</li>`).join("")}</${list.tag}>`);
+    list = null;
+  };
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i];
+    if (line.startsWith("```")) {
+      flush();
+      const code = [];
+      for (i++; i < lines.length && !lines[i].startsWith("```"); i++) code.push(lines[i]);
+      out.push(`<pre>${esc(code.join("\n"))}</pre>`);
+    } else if (/^#{1,6} /.test(line)) {
+      flush();
+      const level = Math.min(6, line.match(/^#+/)[0].length + 1);
+      out.push(`<h${level}>${inline(line.replace(/^#+ /, ""))}</h${level}>`);
+    } else if (line.startsWith("|")) {
+      flush();
+      const rows = [];
+      for (; i < lines.length && lines[i].startsWith("|"); i++) rows.push(lines[i]);
+      i--;
+      const cells = (r) => r.replace(/^\|/, "").replace(/\|$/, "").split("|").map((c) => inline(c.trim()));
+      const body = rows.filter((r) => !/^\|[\s:|-]+\|$/.test(r));
+      out.push(`<table>${body.map((r, k) => `<tr>${cells(r).map((c) => (k === 0 ? `<th>${c}</th>` : `<td>${c}</td>`)).join("")}</tr>`).join("")}</table>`);
+    } else if (/^\s*([-*]|\d+\.) /.test(line)) {
+      if (para.length) { const l = list; list = null; flush(); list = l; }
+      const tag = /^\s*\d+\./.test(line) ? "ol" : "ul";
+      if (!list || list.tag !== tag) { flush(); list = { tag, items: [] }; }
+      list.items.push(line.replace(/^\s*([-*]|\d+\.) /, ""));
+    } else if (!line.trim()) {
+      flush();
+    } else if (list && /^\s+/.test(line)) {
+      list.items[list.items.length - 1] += ` ${line.trim()}`;
+    } else {
+      if (list) flush();
+      para.push(line.trim());
+    }
+  }
+  flush();
+  return out.join("\n");
+}
+
+// ---------------------------------------------------------------- stepping through the game
+
+// Shows the position after `ply` moves (null: the game now), fetching the game's positions
+// when they are not at hand.
+async function showPly(ply) {
+  const s = ui.state;
+  if (!s) return;
+  if (ply !== null) ply = Math.max(0, Math.min(s.moves.length, ply));
+  if (ply === s.moves.length) ply = null;
+  if (ply !== null) {
+    const p = ui.positions;
+    if (!p || p.id !== s.id || p.version !== s.version) {
+      try {
+        const data = await api("GET", `/api/games/${s.id}/positions`);
+        if (ui.state.id !== s.id || ui.state.version !== s.version) return;
+        ui.positions = { id: s.id, version: s.version, boards: data.boards };
+      } catch (e) {
+        failed(e);
+        return;
+      }
+    }
+  }
+  ui.view = ply;
+  ui.selected = null;
+  render(null);
+  renderPanel();
+}
+
+function stepPly(delta) {
+  const s = ui.state;
+  const at = ui.view === null ? s.moves.length : ui.view;
+  showPly(at + delta);
+}
+
+// ---------------------------------------------------------------- the link, FEN
+
+// The game in the address (#v=…&fen=…&moves=…), so that a copied link opens it again.
+function shareUrl(s) {
+  const params = new URLSearchParams();
+  if (s.variant) params.set("v", s.variant);
+  else params.set("rules", s.rules);
+  params.set("fen", s.setup_fen);
+  if (s.moves.length) params.set("moves", s.moves.join(" "));
+  history.replaceState(null, "", `#${params.toString()}`);
+}
+
+// The game a link names (#v=…&fen=…&moves=…), or null.
+function sharedGame() {
+  const h = location.hash.replace(/^#/, "");
+  if (!h) return null;
+  const params = new URLSearchParams(h);
+  if (!params.get("fen") && !params.get("moves")) return null;
+  return {
+    variant: params.get("v"),
+    rules: params.get("rules"),
+    fen: params.get("fen"),
+    moves: (params.get("moves") || "").split(/[\s,]+/).filter((m) => m),
+  };
+}
+
+// Opens a shared game: its variant and set-up, then its moves as a PGN record.
+async function openShared(g) {
+  if (g.variant && ui.variants.some((v) => v.name === g.variant)) $("variant").value = g.variant;
+  else if (g.rules) { $("variant").value = "rules"; $("rules").value = g.rules; }
+  syncControls();
+  if (!g.moves.length || !g.variant) {
+    await newGame({ fen: g.fen || undefined });
+    return;
+  }
+  const tags = g.fen ? `[SetUp "1"]\n[FEN "${g.fen}"]\n` : "";
+  const moves = g.moves.map((m, i) => (i % 2 === 0 ? `${i / 2 + 1}. ${m}` : m)).join(" ");
+  await newGame({ record: `[Variant "${g.variant}"]\n${tags}\n${moves} *\n` });
+}
+
+async function copyText(text, what) {
+  try {
+    await navigator.clipboard.writeText(text);
+    $("hint-text").textContent = `${what} copied.`;
+  } catch (e) {
+    $("hint-text").textContent = `${what}: ${text}`;
+  }
+}
+
+// ---------------------------------------------------------------- sound, theme
+
+function soundOn() {
+  return localStorage.getItem("skald-sound") === "on";
+}
+
+// A short tone for a move, two for a capture, three for the end of the game (off by default).
+function sound(kind) {
+  if (!soundOn()) return;
+  ui.sounds[kind] = (ui.sounds[kind] || 0) + 1;
+  try {
+    const ctx = ui.audio || (ui.audio = new (window.AudioContext || window.webkitAudioContext)());
+    const tones = { move: [520], capture: [660, 440], end: [523, 659, 784] }[kind] || [440];
+    tones.forEach((f, i) => {
+      const o = ctx.createOscillator();
+      const g = ctx.createGain();
+      o.frequency.value = f;
+      const t = ctx.currentTime + i * 0.09;
+      g.gain.setValueAtTime(0.0001, t);
+      g.gain.exponentialRampToValueAtTime(0.2, t + 0.01);
+      g.gain.exponentialRampToValueAtTime(0.0001, t + 0.12);
+      o.connect(g).connect(ctx.destination);
+      o.start(t);
+      o.stop(t + 0.13);
+    });
+  } catch (e) { /* no audio */ }
+}
+
+function applyTheme() {
+  const choice = localStorage.getItem("skald-theme") || "auto";
+  $("theme").value = choice;
+  const dark = window.matchMedia && window.matchMedia("(prefers-color-scheme: dark)").matches;
+  document.documentElement.dataset.theme = choice === "auto" ? (dark ? "dark" : "light") : choice;
+}
+
+// ---------------------------------------------------------------- drag and drop
+
+function squareAt(ev) {
+  const e = document.elementFromPoint(ev.clientX, ev.clientY);
+  const sq = e && e.closest && e.closest("#board [data-sq]");
+  return sq ? sq.getAttribute("data-sq") : null;
+}
+
+// Whether a drag may start on `name`: a piece with moves on your turn, or yours for a premove.
+function canDrag(name) {
+  const s = ui.state;
+  if (!s || s.result || ui.busy || ui.gone || ui.view !== null) return false;
+  if (s.mode === "computer" && s.to_move !== s.human) return ownPiece(s, name);
+  return !s.engine_to_move && !!s.targets[name];
+}
+
+function moveGhost() {
+  const g = $("drag-ghost");
+  const d = ui.drag;
+  if (!g || !d || d.px === undefined) return;
+  const svg = $("board");
+  const pt = svg.createSVGPoint();
+  pt.x = d.px;
+  pt.y = d.py;
+  const p = pt.matrixTransform(svg.getScreenCTM().inverse());
+  const [cx, cy] = centre(d.from);
+  g.setAttribute("transform", `translate(${p.x - cx} ${p.y - cy})`);
+}
+
+function onPointerDown(ev) {
+  if (ev.button !== 0) return;
+  const sq = squareAt(ev);
+  if (!sq) return;
+  ui.drag = { from: sq, x: ev.clientX, y: ev.clientY, moving: false, pointer: ev.pointerId };
+}
+
+function onPointerMove(ev) {
+  const d = ui.drag;
+  if (!d || ev.pointerId !== d.pointer) return;
+  d.px = ev.clientX;
+  d.py = ev.clientY;
+  if (!d.moving && Math.hypot(ev.clientX - d.x, ev.clientY - d.y) > 6 && canDrag(d.from)) {
+    d.moving = true;
+    ui.selected = d.from;
+    ui.premove = null;
+    render(null);
+  }
+  if (d.moving) moveGhost();
+}
+
+function onPointerUp(ev) {
+  const d = ui.drag;
+  if (!d || ev.pointerId !== d.pointer) return;
+  ui.drag = null;
+  const to = squareAt(ev);
+  if (!d.moving) {
+    // A click (tap): pick the piece, or its target.
+    if (to) onSquare(to);
+    return;
+  }
+  if (to && to !== d.from) {
+    // Dropped on a square: the move from the dragged piece there (or a premove).
+    ui.selected = d.from;
+    onSquare(to);
+  } else {
+    render(null);
   }
 }
 
@@ -759,8 +1497,34 @@ function toggleAnalysis() {
 
 // ---------------------------------------------------------------- start
 
+// The server, if it answers; else the engine in the browser (local.js and its WebAssembly
+// worker, beside this page in the static build).
+async function connect() {
+  let data = null;
+  try {
+    const res = await fetch("api/variants");
+    if (res.ok && (res.headers.get("Content-Type") || "").includes("json")) data = await res.json();
+  } catch (e) { /* no server */ }
+  if (data) {
+    $("engine-where").textContent = "engine: on the server";
+    return data;
+  }
+  await new Promise((resolve, reject) => {
+    const script = document.createElement("script");
+    script.src = "local.js";
+    script.onload = resolve;
+    script.onerror = () => reject(noServer());
+    document.head.appendChild(script);
+  });
+  ui.backend = await window.SkaldLocal.start();
+  $("engine-where").textContent = "engine: in this browser (WebAssembly)";
+  $("analyse").hidden = true;
+  return ui.backend.request("GET", "/api/variants");
+}
+
 async function init() {
-  const data = await api("GET", "/api/variants");
+  applyTheme();
+  const data = await connect();
   ui.variants = data.variants;
   const sel = $("variant");
   for (const v of data.variants) {
@@ -780,6 +1544,7 @@ async function init() {
   if (prefs.rules) $("rules").value = prefs.rules;
   if (prefs.mode) $("mode").value = prefs.mode;
   if (prefs.level) $("level").value = prefs.level;
+  if (prefs.tc) $("tc").value = prefs.tc;
   syncControls();
   if (prefs.side) $("side").value = prefs.side;
 
@@ -816,9 +1581,48 @@ async function init() {
     renderTally();
   });
   const board = $("board");
-  board.addEventListener("click", (ev) => {
-    const sq = ev.target.closest("[data-sq]");
-    if (sq) onSquare(sq.getAttribute("data-sq"));
+  // Click (tap) or drag: both through pointer events (a drag that does not move is a click).
+  board.addEventListener("pointerdown", onPointerDown);
+  window.addEventListener("pointermove", onPointerMove);
+  window.addEventListener("pointerup", onPointerUp);
+  window.addEventListener("pointercancel", () => { ui.drag = null; if (ui.state) render(null); });
+  $("hint").addEventListener("click", hint);
+  $("resign").addEventListener("click", resign);
+  $("draw").addEventListener("click", offerDraw);
+  $("draw-accept").addEventListener("click", () => answerDraw(true));
+  $("draw-decline").addEventListener("click", () => answerDraw(false));
+  $("go-new").addEventListener("click", () => newGame());
+  $("go-rematch").addEventListener("click", () => newGame({ rematch: true }));
+  $("go-save").addEventListener("click", () => save("pgn"));
+  $("go-close").addEventListener("click", () => { $("gameover").hidden = true; });
+  $("rules-open").addEventListener("click", showRules);
+  $("rules-close").addEventListener("click", () => $("rules-dialog").close());
+  $("nav-first").addEventListener("click", () => showPly(0));
+  $("nav-prev").addEventListener("click", () => stepPly(-1));
+  $("nav-next").addEventListener("click", () => stepPly(1));
+  $("nav-last").addEventListener("click", () => showPly(null));
+  $("movelist").addEventListener("click", (ev) => {
+    const b = ev.target.closest("[data-ply]");
+    if (b) showPly(parseInt(b.dataset.ply, 10));
+  });
+  $("copy-fen").addEventListener("click", () => copyText(ui.state.fen, "FEN"));
+  $("copy-link").addEventListener("click", () => copyText(location.href, "Link"));
+  $("open-fen").addEventListener("click", () => {
+    const fen = $("fen").value.trim();
+    if (fen) newGame({ fen });
+  });
+  $("fen").addEventListener("keydown", (ev) => {
+    if (ev.key === "Enter") { ev.preventDefault(); $("open-fen").click(); }
+  });
+  $("sound").checked = soundOn();
+  $("sound").addEventListener("change", () => localStorage.setItem("skald-sound", $("sound").checked ? "on" : "off"));
+  $("theme").addEventListener("change", () => { localStorage.setItem("skald-theme", $("theme").value); applyTheme(); });
+  if (window.matchMedia) window.matchMedia("(prefers-color-scheme: dark)").addEventListener("change", applyTheme);
+  setInterval(clockTick, 100);
+  window.addEventListener("hashchange", () => {
+    const g = sharedGame();
+    const s = ui.state;
+    if (g && s && (g.fen !== s.setup_fen || g.moves.join(" ") !== s.moves.join(" "))) openShared(g).catch(showError);
   });
   board.addEventListener("keydown", onBoardKey);
   board.addEventListener("focusin", (ev) => {
@@ -828,6 +1632,26 @@ async function init() {
   });
   board.addEventListener("focusout", () => setTimeout(updateCursor, 0));
 
+  // A shared link opens its game.
+  const shared = sharedGame();
+  if (shared) {
+    let saved0 = null;
+    try { saved0 = JSON.parse(sessionStorage.getItem("skald-game")); } catch (e) { saved0 = null; }
+    // (A reload of a tab whose address is its own game's goes on with the game.)
+    if (saved0 && saved0.id) {
+      try {
+        const s = await api("GET", `/api/games/${saved0.id}`);
+        if (s.setup_fen === shared.fen && s.moves.join(" ") === shared.moves.join(" ")) {
+          ui.token = saved0.token || newToken();
+          ui.flipped = !!saved0.flipped;
+          setState(s);
+          return;
+        }
+      } catch (e) { /* open the link */ }
+    }
+    await openShared(shared);
+    return;
+  }
   // Go on with this tab's game after a reload, if the server still has it.
   let saved = null;
   try { saved = JSON.parse(sessionStorage.getItem("skald-game")); } catch (e) { saved = null; }
@@ -847,6 +1671,14 @@ window.skald = {
   get state() { return ui.state; },
   get analysis() { return { lines: ui.lines, info: ui.anInfo, on: ui.analysing }; },
   get busy() { return ui.busy; },
+  get clock() { return ui.clock; },
+  get sounds() { return ui.sounds; },
+  get local() { return !!ui.backend; },
+  get view() { return ui.view; },
+  get premove() { return ui.premove; },
+  // The browser build: its engine's bench, and the game's record (tests, measurements).
+  bench(depth) { return ui.backend ? ui.backend.engine.bench(depth) : Promise.reject(new Error("no engine in the browser")); },
+  record(format) { return ui.backend ? ui.backend.record(ui.state.id, format) : Promise.reject(new Error("no engine in the browser")); },
 };
 
 init().catch(showError);
