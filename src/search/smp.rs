@@ -10,7 +10,11 @@ use crate::tuning::SearchParams;
 use crossbeam_utils::CachePadded;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+#[cfg(not(target_arch = "wasm32"))]
 use std::time::Instant;
+// (std's Instant panics on wasm32-unknown-unknown: the browser's clock there.)
+#[cfg(target_arch = "wasm32")]
+use web_time::Instant;
 
 /// Tests only: a [`SearchParams::expected_moves`] of this value makes every helper thread of a
 /// Lazy SMP search panic as it starts (the fault path's test).

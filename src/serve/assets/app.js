@@ -1674,6 +1674,7 @@ window.skald = {
   get clock() { return ui.clock; },
   get sounds() { return ui.sounds; },
   get local() { return !!ui.backend; },
+  get backend() { return ui.backend; },
   get view() { return ui.view; },
   get premove() { return ui.premove; },
   // The browser build: its engine's bench, and the game's record (tests, measurements).
