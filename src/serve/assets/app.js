@@ -414,7 +414,8 @@ function renderPanel() {
   $("undo").disabled = !s.can_undo || ui.busy || ui.gone;
   const myTurn = !s.result && !s.engine_to_move && !ui.busy && !ui.gone;
   $("pass").hidden = !(s.pass && myTurn);
-  $("save-otg").hidden = s.family !== "tafl";
+  // (The browser build writes PGN only.)
+  $("save-otg").hidden = s.family !== "tafl" || !!ui.backend;
   $("hint").disabled = !myTurn || ui.view !== null;
   $("resign").disabled = !!s.result || ui.gone || s.moves.length === 0 && s.mode === "hotseat";
   $("resign").textContent = ui.resignArmed ? "Confirm resign" : "Resign";
