@@ -1,7 +1,8 @@
 // The page's engine when there is no server (the static build, scripts/build-web): answers the
 // requests app.js would send to `skald serve` (docs/serve.md, "The API") with the WebAssembly
 // engine of skald.js in a Web Worker. Same states, same errors (status and message); records
-// are PGN only (no .otg), and there is no live analysis.
+// are PGN only (no .otg); the live analysis runs in the same worker as the computer's moves
+// (one thread), so a move or a search ends it.
 "use strict";
 
 (function () {
@@ -49,6 +50,7 @@
       this.games = new Map(); // id -> {game, mode, human, level, version, thinking, pos}
       this.nextId = 1;
       this.variantList = null;
+      this.analysis = null; // the analysis under way: {stopped}
     }
 
     entry(id) {
@@ -104,21 +106,26 @@
         case "GET ":
           return this.state(id);
         case "DELETE ":
+          this.stopAnalysis();
           this.games.delete(id);
           e.game.free().catch(() => {});
           return null;
         case "POST move":
+          this.stopAnalysis();
           return this.play(id, e, body.move);
         case "POST engine-move":
+          this.stopAnalysis();
           return this.engineMove(id, e, body || {});
         case "POST undo":
+          this.stopAnalysis();
           return this.undo(id, e);
         case "POST load":
+          this.stopAnalysis();
           return this.load(id, e, body.record || "");
         case "GET positions":
           return e.game.positions();
         case "POST analysis/stop":
-          return { stopped: false };
+          return { stopped: this.stopAnalysis() };
         default:
           throw fail(404, "no such endpoint in the browser build");
       }
@@ -222,8 +229,46 @@
       return `${tags.map(([k, v]) => `[${k} "${v}"]`).join("\n")}\n\n${moves} ${result}\n`;
     }
 
+    // Live analysis of game `id` (the page's Analysis): `multipv` lines at full strength for up
+    // to 30 s, each iteration's lines to `onInfo` as the server's `info` events have them;
+    // answers the server's `done` event. The worker has one thread: any other search (the
+    // computer's move, a hint) or a move ends the analysis first (`stopAnalysis`).
+    async analyse(id, multipv, onInfo) {
+      const e = this.entry(id);
+      this.stopAnalysis();
+      const version = e.version;
+      const toMove = e.pos.to_move;
+      const firstCp = (score) => {
+        const v = score.mate !== undefined ? (score.mate > 0 ? 10000 : -10000) : Math.max(-9999, Math.min(9999, score.cp));
+        return toMove === "first" ? v : -v;
+      };
+      const run = { stopped: false };
+      this.analysis = run;
+      const r = await e.game.search({ movetime: 30000, multipv }, (info) => {
+        if (run.stopped) return;
+        onInfo({
+          ...info,
+          version,
+          first_cp: firstCp(info.score),
+          pv_squares: info.pv.slice(0, 3).map((m) => (m.match(/[a-z][0-9]+/g) || []).slice(0, 2)),
+        });
+      });
+      if (this.analysis === run) this.analysis = null;
+      return { version, over: false, best: r.move, depth: r.depth, nodes: r.nodes, score: r.score, first_cp: r.score ? firstCp(r.score) : 0, stopped: !!r.stopped };
+    }
+
+    // Ends the analysis under way, if any.
+    stopAnalysis() {
+      const run = this.analysis;
+      if (!run) return false;
+      run.stopped = true;
+      this.analysis = null;
+      return this.engine.stop();
+    }
+
     // The engine's best move (full strength, 1 s) in game `id`, for the hint button.
     async hint(id) {
+      this.stopAnalysis();
       const e = this.entry(id);
       const r = await e.game.search({ movetime: 1000 });
       return r.move;

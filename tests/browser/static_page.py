@@ -2,8 +2,8 @@
 """The static build (scripts/build-web) in headless Chromium, served by `python3 -m http.server`
 with the engine compiled to WebAssembly in a Web Worker: the page picks the in-browser engine
 (no server), plays a whole Brandubh game and a whole Ataxx game against it (easy), every game
-at every level (a move and the reply, from either side), a record saved as PGN and loaded, and
-the API's example page (a search with progress reports, stop, a move played). Prints the page's
+at every level (a move and the reply, from either side), a record saved as PGN and loaded, the
+live analysis, and the API's example page (a search with progress reports, stop, a move played). Prints the page's
 load size and the time to the engine's first move; with --bench DEPTH also skald's bench in the
 browser (nodes: the signature; nps).
 
@@ -98,6 +98,29 @@ def record_round_trip(d, rng, tmp):
     print(f"a PGN record saved and loaded in the browser build: {len(played)} moves")
 
 
+def analysis_in_the_browser(d, rng):
+    """The Analysis panel with the in-browser engine: three lines deepening live, the best
+    line's arrows; a move starts it again on the new position; off again."""
+    s = new_game(d, "copenhagen", "hotseat")
+    d.find_element(By.ID, "analyse").click()
+    wait(d, "three lines at depth 3", lambda d: (a := d.execute_script("return window.skald.analysis"))
+         and len([l for l in a["lines"] if l]) == 3 and a["info"]["depth"] >= 3)
+    wait(d, "the best line's arrows", lambda d: d.find_elements(By.CSS_SELECTOR, "[data-arrow]"))
+    assert d.find_element(By.ID, "evalbar").is_displayed()
+    info = d.find_element(By.ID, "an-info").text
+    assert info.startswith("Depth "), info
+    version = s["version"]
+    frm, t = sorted(s["targets"].items())[0]
+    d.find_element(By.CSS_SELECTOR, f'rect[data-sq="{frm}"]').click()
+    d.find_element(By.CSS_SELECTOR, f'rect[data-sq="{t[0]["to"]}"]').click()
+    s = wait(d, "the move", lambda d: (n := state(d)) and n["version"] > version and n)
+    wait(d, "the new position's lines", lambda d: (a := d.execute_script("return window.skald.analysis"))
+         and a["lines"] and a["lines"][0] and a["lines"][0]["version"] == s["version"] and a["info"]["depth"] >= 2)
+    d.find_element(By.ID, "analyse").click()
+    assert not d.find_element(By.ID, "evalbar").is_displayed()
+    print(f"analysis in the browser: {info}; again after a move; off")
+
+
 def example_page(d, url):
     d.get(url.split("#")[0] + "example.html")
     wait(d, "the example's game", lambda d: "to move" in d.find_element(By.ID, "status").text)
@@ -153,6 +176,7 @@ def main():
         whole_game_vs_engine(d, "ataxx", "second", rng, shot_dir, "web-ataxx.png")
         every_variant_and_level(d, rng)
         record_round_trip(d, rng, Path(tempfile.mkdtemp(prefix="skald-web-")))
+        analysis_in_the_browser(d, rng)
         errors = [e for e in logged_errors(d) if "favicon" not in e.get("message", "")]
         # (The page's first question to a server, api/variants, is a 404 on a static host.)
         errors = [e for e in errors if "api/variants" not in e.get("message", "")]
