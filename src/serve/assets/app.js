@@ -810,7 +810,7 @@ async function newGame(opts = {}) {
   try {
     let s = await api("POST", "/api/games", body);
     if (opts.record) s = await api("POST", `/api/games/${s.id}/load`, { record: opts.record });
-    ui.clock = tc ? { ...tc, left: { first: tc.base, second: tc.base }, running: null, since: 0, plies: null, flagged: null } : null;
+    ui.clock = tc ? { ...tc, left: { first: tc.base, second: tc.base }, running: null, since: 0, plies: null, flagged: null, log: [] } : null;
     ui.override = null;
     ui.hint = null;
     ui.engineScore = null;
@@ -956,8 +956,13 @@ function clockUpdate(s) {
   const now = performance.now();
   const plies = s.moves.length;
   if (c.running) {
-    c.left[c.running] = Math.max(0, c.left[c.running] - (now - c.since));
-    if (c.plies !== null && plies > c.plies) c.left[c.running] += c.inc;
+    const spent = now - c.since;
+    c.left[c.running] = Math.max(0, c.left[c.running] - spent);
+    if (c.plies !== null && plies > c.plies) {
+      c.left[c.running] += c.inc;
+      // (Each move's time, for the tests: the clock's arithmetic without the wall clock.)
+      c.log.push({ side: c.running, spent, left: c.left[c.running] });
+    }
   }
   c.plies = plies;
   c.running = s.result || c.flagged ? null : s.to_move;
