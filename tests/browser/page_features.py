@@ -36,6 +36,7 @@ from serve_page import (  # noqa: E402
 )
 from selenium.webdriver.common.action_chains import ActionChains  # noqa: E402
 from selenium.webdriver.common.by import By  # noqa: E402
+from selenium.webdriver.common.keys import Keys  # noqa: E402
 from selenium.webdriver.support.ui import Select  # noqa: E402
 
 
@@ -120,7 +121,19 @@ def move_list_and_stepping(d, rng):
     wait(d, "the game now", lambda d: d.execute_script("return window.skald.view") is None)
     assert set(drawn_pieces(d)) == board_pieces(boards[4])
     assert "Viewing" not in d.find_element(By.ID, "status").text
-    print("move list: clicked move 1, stepped on, to the start and back to the game")
+    # By keyboard (outside the board): Left one move back, Home the start, End the game now.
+    body = d.find_element(By.TAG_NAME, "body")
+    d.execute_script("document.activeElement.blur()")
+    body.send_keys(Keys.ARROW_LEFT)
+    wait(d, "Left: move 3", lambda d: d.execute_script("return window.skald.view") == 3)
+    assert set(drawn_pieces(d)) == board_pieces(boards[3])
+    body.send_keys(Keys.HOME)
+    wait(d, "Home: the start", lambda d: d.execute_script("return window.skald.view") == 0)
+    body.send_keys(Keys.ARROW_RIGHT)
+    wait(d, "Right: move 1", lambda d: d.execute_script("return window.skald.view") == 1)
+    body.send_keys(Keys.END)
+    wait(d, "End: the game now", lambda d: d.execute_script("return window.skald.view") is None)
+    print("move list: clicked move 1, stepped on, to the start and back to the game; by keyboard too")
     return s
 
 

@@ -1659,6 +1659,19 @@ async function init() {
   $("sound").addEventListener("change", () => localStorage.setItem("skald-sound", $("sound").checked ? "on" : "off"));
   $("theme").addEventListener("change", () => { localStorage.setItem("skald-theme", $("theme").value); applyTheme(); });
   if (window.matchMedia) window.matchMedia("(prefers-color-scheme: dark)").addEventListener("change", applyTheme);
+  // Stepping through the game by keyboard (outside the board and the fields): ← → one move,
+  // Home the start, End back to the game.
+  document.addEventListener("keydown", (ev) => {
+    const t = ev.target;
+    if (!ui.state || ev.altKey || ev.ctrlKey || ev.metaKey) return;
+    if (t.closest && (t.closest("#board") || t.closest("input, select, textarea, dialog"))) return;
+    const step = { ArrowLeft: -1, ArrowRight: 1 }[ev.key];
+    if (step) stepPly(step);
+    else if (ev.key === "Home") showPly(0);
+    else if (ev.key === "End") showPly(null);
+    else return;
+    ev.preventDefault();
+  });
   setInterval(clockTick, 100);
   window.addEventListener("hashchange", () => {
     const g = sharedGame();
