@@ -30,8 +30,8 @@
 
 use skald::game::Game;
 use skald::tafl::{
-    Bitboard, FEATURE_COUNT, FEATURE_NAMES, Position, Rules, ashton_rules, brandubh_rules,
-    copenhagen_rules, tablut_rules, tawlbwrdd_rules,
+    Bitboard, EvalWeights, FEATURE_COUNT, FEATURE_NAMES, Position, Rules, ashton_rules,
+    brandubh_rules, copenhagen_rules, tablut_rules, tawlbwrdd_rules,
 };
 
 /// Weights that stay as they are: a decided game and immediate escapes (tactics, not judgement).
@@ -159,23 +159,23 @@ fn run() -> Result<(), String> {
     let (samples, current) = match variant.as_str() {
         "brandubh" => (
             load(brandubh_rules(), &text, quiet)?,
-            brandubh_rules().eval_weights,
+            *EvalWeights::of(brandubh_rules().options.eval_weights),
         ),
         "tablut" => (
             load(tablut_rules(), &text, quiet)?,
-            tablut_rules().eval_weights,
+            *EvalWeights::of(tablut_rules().options.eval_weights),
         ),
         "tawlbwrdd" => (
             load(tawlbwrdd_rules(), &text, quiet)?,
-            tawlbwrdd_rules().eval_weights,
+            *EvalWeights::of(tawlbwrdd_rules().options.eval_weights),
         ),
         "copenhagen" => (
             load(copenhagen_rules(), &text, quiet)?,
-            copenhagen_rules().eval_weights,
+            *EvalWeights::of(copenhagen_rules().options.eval_weights),
         ),
         "ashton" => (
             load(ashton_rules(), &text, quiet)?,
-            ashton_rules().eval_weights,
+            *EvalWeights::of(ashton_rules().options.eval_weights),
         ),
         v => return Err(format!("unknown tafl variant {v}")),
     };

@@ -3,7 +3,7 @@
 //! change to search behaviour changes it, and the same binary gives the same count on every run
 //! and machine (a test pins it).
 
-use crate::engine::{Engine, EngineError, Limits, SearchRequest, Stopper};
+use crate::engine::{Engine, EngineError, Limits, SearchRequest, StopSignal};
 use crate::variant::Variant;
 #[cfg(not(target_arch = "wasm32"))]
 use std::time::Instant;
@@ -114,12 +114,12 @@ pub fn run_with_eval(
     eval_file: &str,
     each: impl FnMut(Variant, &str, u64),
 ) -> Result<BenchResult, EngineError> {
-    run_until(depth, threads, eval_file, &Stopper::new(), each)
+    run_with(depth, threads, eval_file, None, each)
 }
 
-/// [`run_with_eval`] that another thread can end early with `stopper` (UCI `bench` and
-/// `stop`): the position being searched ends after its depth 1, the rest are skipped, and the
-/// result says `stopped`.
+/// [`run_with_eval`] as a task of another engine ([`Engine::start_task`], UCI's `bench`),
+/// which `stop` can end early: the position being searched ends after its depth 1, the rest
+/// are skipped, and the result says `stopped`.
 ///
 /// # Errors
 /// As [`run_with_eval`].
@@ -127,9 +127,20 @@ pub fn run_until(
     depth: u32,
     threads: usize,
     eval_file: &str,
-    stopper: &Stopper,
+    stop: &StopSignal,
+    each: impl FnMut(Variant, &str, u64),
+) -> Result<BenchResult, EngineError> {
+    run_with(depth, threads, eval_file, Some(stop), each)
+}
+
+fn run_with(
+    depth: u32,
+    threads: usize,
+    eval_file: &str,
+    stop: Option<&StopSignal>,
     mut each: impl FnMut(Variant, &str, u64),
 ) -> Result<BenchResult, EngineError> {
+    let stopped = || stop.is_some_and(StopSignal::is_stopped);
     let mut engine = Engine::new()?;
     engine
         .set_option("Threads", &threads.to_string())
@@ -142,7 +153,7 @@ pub fn run_until(
     let start = Instant::now();
     let mut nodes = 0;
     for &(variant, fen) in POSITIONS {
-        if stopper.is_stopped() {
+        if stopped() {
             break;
         }
         engine.set_variant(variant);
@@ -151,14 +162,7 @@ pub fn run_until(
             .set_position(Some(fen), &[])
             .expect("bench positions are valid FENs");
         let n = engine
-            .search(
-                SearchRequest {
-                    limits: limits.clone(),
-                    stopper: Some(stopper.clone()),
-                    ..SearchRequest::default()
-                },
-                &mut |_| {},
-            )?
+            .search_under(SearchRequest::from(&limits), stop, &mut |_| {})?
             .nodes;
         each(variant, fen, n);
         nodes += n;
@@ -166,6 +170,6 @@ pub fn run_until(
     Ok(BenchResult {
         nodes,
         time_ms: start.elapsed().as_millis() as u64,
-        stopped: stopper.is_stopped(),
+        stopped: stopped(),
     })
 }

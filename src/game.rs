@@ -1,35 +1,10 @@
 //! The small trait that every game family implements and that the search, the protocol
 //! front-ends and the CLI are written against. The search never asks which game it plays.
 
+pub use crate::board::Side;
+use crate::board::{Board, Capture, MoveView};
 use crate::eval::{EvalChoice, Evaluator, HandEval};
 use std::fmt;
-
-/// One of the two players. `First` moves first in every start position: the attackers in tafl,
-/// `x` in Ataxx. (In UCI clock terms the first player is "black": `btime`/`binc`.)
-#[derive(Clone, Copy, PartialEq, Eq, Debug, Hash)]
-pub enum Side {
-    /// The side that moves first: tafl attackers, Ataxx `x`.
-    First,
-    /// The side that moves second: tafl defenders (with the king), Ataxx `o`.
-    Second,
-}
-
-impl Side {
-    /// The other side.
-    #[inline]
-    pub const fn opponent(self) -> Side {
-        match self {
-            Side::First => Side::Second,
-            Side::Second => Side::First,
-        }
-    }
-
-    /// 0 for `First`, 1 for `Second`; for indexing per-side tables.
-    #[inline]
-    pub const fn index(self) -> usize {
-        self as usize
-    }
-}
 
 /// Why a game ended. Displayed in lower case words, e.g. `king escaped`.
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Hash)]
@@ -213,15 +188,6 @@ impl RepetitionRule {
     }
 }
 
-/// A piece a move takes from the opponent ([`Game::captures`]).
-#[derive(Clone, PartialEq, Eq, Debug)]
-pub struct Capture {
-    /// The square's name, e.g. `d4`.
-    pub square: String,
-    /// The FEN letter of the piece that stood there before the move.
-    pub piece: char,
-}
-
 /// An error in text given to the engine: a FEN, a move, a variant name. The message says what is
 /// wrong and where, in one line, e.g. `FEN rank 3 has 8 squares, expected 7`.
 #[derive(Clone, PartialEq, Eq, Debug, thiserror::Error)]
@@ -315,11 +281,10 @@ pub trait Game: Clone + Send + Sync + fmt::Debug + 'static {
     fn make_move(&mut self, mv: Self::Move);
 
     /// What the legal move `mv` takes from the opponent: each square whose piece it captures
-    /// (tafl, the king included) or turns over (Ataxx), with the FEN letter of the piece that
-    /// stood there before the move (tafl `t`, `T`, `K`; Ataxx `x`, `o`), top rank first and the
-    /// a-file first within a rank (the order of [`Game::board_rows`]). Empty for a move that
-    /// takes nothing. Records and protocols write captures from it (OpenTafl's `xd4`,
-    /// hnefatafl.org's captured squares).
+    /// (tafl, the king included) or turns over (Ataxx), with the piece that stood there before
+    /// the move, top rank first and the a-file first within a rank. Empty for a move that takes
+    /// nothing. Records and protocols write captures from it (OpenTafl's `xd4`, hnefatafl.org's
+    /// captured squares).
     fn captures(&self, mv: Self::Move) -> Vec<Capture>;
 
     /// Passes the turn without moving (for null-move pruning): flips the side to move and the
@@ -353,7 +318,7 @@ pub trait Game: Clone + Send + Sync + fmt::Debug + 'static {
     fn move_gain(&self, mv: Self::Move) -> i32;
 
     /// What a quiet move is worth in the move order beyond its [`Game::move_gain`], in
-    /// centipawns; the search adds it only when `Tune order_bonus` is 1 (Ataxx: a clone ranks one
+    /// centipawns; the search adds it only when the switch `order_bonus` is on (Ataxx: a clone ranks one
     /// stone above a jump that flips as many, as Zataxx orders them: clone 2 + flips, jump
     /// flips). The default is 0.
     fn order_bonus(&self, _mv: Self::Move) -> i32 {
@@ -423,8 +388,14 @@ pub trait Game: Clone + Send + Sync + fmt::Debug + 'static {
     /// Parses move text (rules.md, "Moves") and checks it is legal here. Errors say why.
     fn parse_move(&self, text: &str) -> Result<Self::Move, ParseError>;
 
-    /// The move as text in the game's notation (tafl `d1-d3`, Ataxx `f2`, `a7a5`, `0000`).
-    fn move_to_string(&self, mv: Self::Move) -> String;
+    /// The move as a front-end sees it: its kind and squares ([`MoveView`]).
+    fn move_view(&self, mv: Self::Move) -> MoveView;
+
+    /// The move as text in the game's notation (tafl `d1-d3`, Ataxx `f2`, `a7a5`, `0000`):
+    /// its [`MoveView`]'s.
+    fn move_to_string(&self, mv: Self::Move) -> String {
+        self.move_view(mv).to_string()
+    }
 
     /// Packs a move in 16 bits (for the transposition table, killers and history). Never 0 for a
     /// real move. The packing may depend on the position's geometry (tafl boards over 11×11 pack
@@ -435,8 +406,13 @@ pub trait Game: Clone + Send + Sync + fmt::Debug + 'static {
     /// still has to be checked for legality in the position where it is used.
     fn decode_move(&self, bits: u16) -> Option<Self::Move>;
 
-    /// A text diagram of the board, top rank first, with coordinates.
-    fn board_string(&self) -> String;
+    /// The board: the piece on each square and the squares the rules mark (throne, escape
+    /// squares, restricted squares, camps, blocked squares). Its `Display` is the diagram.
+    fn board(&self) -> Board;
+
+    /// The move number (the FEN's last field): 1 at the start, one more after each move of
+    /// the side that moves second.
+    fn fullmove_number(&self) -> u32;
 
     /// The static evaluation broken into named terms `(name, centipawns)` from the side to move's
     /// view; their sum is [`Game::evaluate`].
@@ -450,13 +426,6 @@ pub trait Game: Clone + Send + Sync + fmt::Debug + 'static {
         if self.side_to_move() != side {
             self.make_null_move();
         }
-    }
-
-    /// The board as rows of squares, top rank first, each row from the a-file: the FEN letter of
-    /// the piece on each square (`None` if empty). The default reads [`Game::fen`]'s placement
-    /// field (rules.md "Position strings": digit runs of empty squares, one letter a piece).
-    fn board_rows(&self) -> Vec<Vec<Option<char>>> {
-        fen_board_rows(&self.fen())
     }
 
     /// perft(depth): the number of leaf nodes of the legal-move tree (rules.md conventions).
@@ -479,31 +448,6 @@ pub trait Game: Clone + Send + Sync + fmt::Debug + 'static {
             })
             .sum()
     }
-}
-
-/// The board of a FEN (its first field) as rows of squares, top rank first, each row from the
-/// a-file: the piece letter on each square, `None` if empty (rules.md "Position strings": digit
-/// runs of empty squares, one letter a piece). No checking: a malformed FEN gives odd rows.
-pub fn fen_board_rows(fen: &str) -> Vec<Vec<Option<char>>> {
-    let placement = fen.split_whitespace().next().unwrap_or("");
-    placement
-        .split('/')
-        .map(|row| {
-            let mut squares = Vec::new();
-            let mut run = 0usize;
-            for c in row.chars() {
-                if let Some(d) = c.to_digit(10) {
-                    run = run * 10 + d as usize;
-                } else {
-                    squares.extend(std::iter::repeat_n(None, run));
-                    run = 0;
-                    squares.push(Some(c));
-                }
-            }
-            squares.extend(std::iter::repeat_n(None, run));
-            squares
-        })
-        .collect()
 }
 
 /// The Zobrist key of the side to move: the hashes of one board with either side to move differ

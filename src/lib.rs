@@ -21,13 +21,18 @@
 
 pub mod ataxx;
 pub mod bench;
+pub mod board;
 pub mod engine;
 pub mod eval;
 pub mod game;
 pub mod perft;
 pub mod protocol;
+pub mod records;
 pub mod rng;
 pub mod search;
+#[cfg(not(target_family = "wasm"))]
+pub mod servers;
 pub mod tafl;
+pub mod text;
 pub mod tuning;
 pub mod variant;

@@ -4,7 +4,7 @@
 use anyhow::{Context, Result, bail};
 use clap::builder::TypedValueParser;
 use clap::{CommandFactory, Parser, Subcommand};
-use cli::Whole;
+use flags::Whole;
 use skald::engine::{Engine, new_session};
 use skald::protocol::{Output, uci::Uci};
 use skald::variant::Variant;
@@ -12,6 +12,7 @@ use std::io::IsTerminal;
 use std::time::Instant;
 
 mod cli;
+mod flags;
 #[cfg(feature = "serve")]
 mod serve;
 
@@ -104,15 +105,12 @@ enum Command {
         #[arg(long, default_value_t = skald::bench::DEFAULT_DEPTH, allow_negative_numbers = true,
               value_parser = Whole::new(1, 10, "each ply more doubles to triples the time").map(|v| v as u32))]
         depth: u32,
-        /// Search threads (the engine option Threads): 1 to four per core.
-        #[arg(long, default_value_t = 1, allow_negative_numbers = true,
-              value_parser = cli::threads_parser().map(|v| v as u64))]
-        threads: u64,
-        /// The evaluation (the engine option EvalFile): hand (the hand-written evaluation), a
-        /// network file's path, or by default (<default>) the built-in network for Ataxx and
-        /// the hand-written evaluation for tafl.
-        #[arg(long, default_value = skald::engine::EVAL_FILE_DEFAULT, hide_default_value = true)]
-        eval_file: String,
+        /// `--threads`.
+        #[command(flatten)]
+        threads: flags::ThreadsFlag,
+        /// `--eval-file`.
+        #[command(flatten)]
+        eval: flags::EvalFileFlag,
     },
 }
 
@@ -120,7 +118,7 @@ enum Command {
 #[derive(clap::Args)]
 struct HtpArgs {
     /// Search at most this many plies per move, 1 to 64 (with or without time_settings).
-    #[arg(long, allow_negative_numbers = true, value_parser = cli::depth_parser())]
+    #[arg(long, allow_negative_numbers = true, value_parser = flags::depth_parser())]
     depth: Option<u32>,
     /// Search at most this many nodes per move, 1 to 1000000000 (with or without
     /// time_settings).
@@ -129,20 +127,15 @@ struct HtpArgs {
     nodes: Option<u64>,
     /// Seconds per move in an un-timed game: more than 0, at most 3600, fractions allowed
     /// (default 2 without --depth/--nodes).
-    #[arg(long, allow_negative_numbers = true, value_parser = cli::Seconds::POSITIVE)]
+    #[arg(long, allow_negative_numbers = true, value_parser = flags::Seconds::POSITIVE)]
     time: Option<f64>,
     /// The old name of --time, in milliseconds.
     #[arg(long, hide = true, conflicts_with = "time", allow_negative_numbers = true,
           value_parser = Whole::new(1, 3_600_000, ""))]
     movetime: Option<u64>,
-    /// Search threads (the engine option Threads): 1 to four per core.
-    #[arg(long, default_value_t = 1, allow_negative_numbers = true,
-          value_parser = cli::threads_parser())]
-    threads: u32,
-    /// Hash table size, MiB (the engine option Hash): 1 to 65536.
-    #[arg(long, default_value_t = skald::engine::DEFAULT_HASH_MIB as u32,
-          allow_negative_numbers = true, value_parser = cli::hash_parser())]
-    hash: u32,
+    /// `--threads`, `--hash`, `--eval-file`.
+    #[command(flatten)]
+    engine: flags::EngineFlags,
 }
 
 fn parse_variant(s: &str) -> Result<Variant, String> {
@@ -259,13 +252,7 @@ fn run(cli: Cli) -> Result<()> {
         }
         Some(Command::Htp(args)) => {
             let mut engine = Engine::new()?;
-            cli::set_engine_flags(
-                &mut engine,
-                &[
-                    ("--threads", "Threads", args.threads.to_string()),
-                    ("--hash", "Hash", args.hash.to_string()),
-                ],
-            )?;
+            args.engine.apply(&mut engine)?;
             let time_ms = args.time.map(|s| ((s * 1000.0).round() as u64).max(1));
             let settings = skald::protocol::htp::Settings {
                 depth: args.depth,
@@ -288,21 +275,18 @@ fn run(cli: Cli) -> Result<()> {
         Some(Command::Bench {
             depth,
             threads,
-            eval_file,
+            eval,
         }) => {
             // The flags' values as the other subcommands check them (the bench itself would
             // name the engine options).
             let mut engine = Engine::new()?;
-            cli::set_engine_flags(
-                &mut engine,
-                &[("--eval-file", "EvalFile", eval_file.clone())],
-            )?;
+            flags::set_engine_flags(&mut engine, &[eval.flag()])?;
             drop(engine);
             let mut last = std::time::Instant::now();
             let result = skald::bench::run_with_eval(
                 depth,
-                threads as usize,
-                &eval_file,
+                threads.threads as usize,
+                &eval.eval_file,
                 |variant, fen, nodes| {
                     let ms = last.elapsed().as_millis();
                     last = std::time::Instant::now();
@@ -320,7 +304,7 @@ fn run(cli: Cli) -> Result<()> {
 fn uci(variant: Option<Variant>) -> Result<()> {
     let mut engine = Engine::new()?;
     if let Some(v) = variant {
-        cli::set_engine_flags(
+        flags::set_engine_flags(
             &mut engine,
             &[("--variant", "UCI_Variant", v.name().to_string())],
         )?;

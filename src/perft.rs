@@ -1,13 +1,14 @@
 //! perft with per-move counts ("divide"), on any [`Game`], on one thread or split at the root
 //! over several (rayon).
 
+use crate::board::MoveView;
 use crate::game::Game;
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicBool, Ordering};
 
-/// For each legal move of `pos`, the move's text and perft(`depth` − 1) of the position after it,
-/// in move-generation order. `depth` must be at least 1. The counts add up to perft(`depth`).
-pub fn divide<G: Game>(pos: &G, depth: u32) -> Vec<(String, u64)> {
+/// For each legal move of `pos`, the move and perft(`depth` − 1) of the position after it, in
+/// move-generation order. `depth` must be at least 1. The counts add up to perft(`depth`).
+pub fn divide<G: Game>(pos: &G, depth: u32) -> Vec<(MoveView, u64)> {
     let mut moves = Vec::new();
     pos.generate_moves(&mut moves);
     moves
@@ -15,7 +16,7 @@ pub fn divide<G: Game>(pos: &G, depth: u32) -> Vec<(String, u64)> {
         .map(|mv| {
             let mut child = pos.clone();
             child.make_move(mv);
-            (pos.move_to_string(mv), child.perft(depth.saturating_sub(1)))
+            (pos.move_view(mv), child.perft(depth.saturating_sub(1)))
         })
         .collect()
 }
@@ -28,7 +29,7 @@ pub fn divide_until<G: Game>(
     pos: &G,
     depth: u32,
     stop: &AtomicBool,
-    each: &mut dyn FnMut(&str, u64),
+    each: &mut dyn FnMut(MoveView, u64),
 ) -> bool {
     let mut moves = Vec::new();
     pos.generate_moves(&mut moves);
@@ -38,7 +39,7 @@ pub fn divide_until<G: Game>(
         let Some(count) = perft_until(&child, depth.saturating_sub(1), stop) else {
             return false;
         };
-        each(&pos.move_to_string(mv), count);
+        each(pos.move_view(mv), count);
     }
     true
 }
@@ -78,7 +79,7 @@ pub fn divide_parallel<G: Game>(
     depth: u32,
     threads: usize,
     done: &(dyn Fn() + Sync),
-) -> Result<Vec<(String, u64)>, rayon::ThreadPoolBuildError> {
+) -> Result<Vec<(MoveView, u64)>, rayon::ThreadPoolBuildError> {
     let mut moves = Vec::new();
     pos.generate_moves(&mut moves);
     let count = |mv: G::Move| {
@@ -86,7 +87,7 @@ pub fn divide_parallel<G: Game>(
         child.make_move(mv);
         let n = child.perft(depth.saturating_sub(1));
         done();
-        (pos.move_to_string(mv), n)
+        (pos.move_view(mv), n)
     };
     if threads <= 1 {
         return Ok(moves.into_iter().map(count).collect());
@@ -127,8 +128,7 @@ mod tests {
         let depth = STOP_CHECK_PLIES + 1;
         let mut counts = Vec::new();
         let go_on = AtomicBool::new(false);
-        assert!(divide_until(&pos, depth, &go_on, &mut |m, n| counts
-            .push((m.to_string(), n))));
+        assert!(divide_until(&pos, depth, &go_on, &mut |m, n| counts.push((m, n))));
         assert_eq!(counts, divide(&pos, depth));
         let stopped = AtomicBool::new(true);
         let mut calls = 0;

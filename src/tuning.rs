@@ -2,13 +2,16 @@
 //! instead of literals; each variant's set is in its descriptor ([`crate::variant::params`]).
 //!
 //! Every value is declared once, in the table at the `search_params!` call below: its doc, type
-//! and default, and for a tunable integer its range. The table generates the struct, its
-//! [`SearchParams::DEFAULT`], the list of tunable values ([`SearchParams::TUNABLE`]) and get/set
-//! by name. A build with the cargo feature `tune` exposes each tunable value as a UCI option
-//! `Tune <name>` ([`Tunable::option`]) whose default is the value the variant in play uses;
-//! `scripts/spsa.py` reads the names, ranges and defaults from that `uci` output, so SPSA can
-//! tune them through `skald match`; the tuned values are then written back here (or in the game
-//! family's own set) and committed.
+//! and default, and for a tunable integer its range, for an on/off switch `=> switch`.
+//! The table generates the struct, its [`SearchParams::DEFAULT`], the lists of tunable values
+//! ([`SearchParams::TUNABLE`]) and of switches ([`SearchParams::SWITCHES`]) and get/set by
+//! name. A build with the cargo feature `tune` exposes each tunable value as a UCI spin option
+//! `Tune <name>` ([`Tunable::option`]) and each switch as a check option `Tune <name>`
+//! ([`Switch::option`]), whose defaults are the values the variant in play uses;
+//! `scripts/spsa.py` reads the numbers' names, ranges and defaults from that `uci` output, so
+//! SPSA can tune them through `skald match`; the tuned values are then written back here (or in
+//! the game family's own set) and committed. The switches are not tuned: each turns a search
+//! feature on or off for an SPRT against the build without it.
 
 use std::ops::RangeInclusive;
 
@@ -28,16 +31,29 @@ pub struct Tunable {
     pub max: i32,
 }
 
+/// One on/off switch of [`SearchParams`] (a `bool` field): its name and the `Tune` option (a
+/// UCI check option) that sets it in a tuning build.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Switch {
+    /// The field's name, e.g. `tt_cutoff_pv`.
+    pub name: &'static str,
+    /// The UCI option that sets it in a tuning build: `Tune <name>`.
+    pub option: &'static str,
+}
+
 /// Declares the search's values once (see the module docs): each entry is its doc comment, then
-/// `name: type = default;`, or `name: i32 = default, tune min..=max;` for a tunable value.
-/// Generates [`SearchParams`], [`SearchParams::DEFAULT`], [`SearchParams::TUNABLE`] (in the
-/// table's order) and the slot behind [`SearchParams::get`] and [`SearchParams::set`].
+/// `name: type = default;`, `name: i32 = default, tune min..=max;` for a tunable value, or
+/// `name: bool = default => switch;` for an on/off switch. Generates [`SearchParams`],
+/// [`SearchParams::DEFAULT`], [`SearchParams::TUNABLE`] and [`SearchParams::SWITCHES`] (in the
+/// table's order) and the slots behind [`SearchParams::get`], [`SearchParams::set`],
+/// [`SearchParams::get_switch`] and [`SearchParams::set_switch`].
 macro_rules! search_params {
     ($(
         $(#[doc = $doc:literal])*
-        $name:ident: $ty:ty = $default:expr $(, tune $min:literal ..= $max:literal)?;
+        $name:ident: $ty:ty = $default:expr $(, tune $min:literal ..= $max:literal)? $(=> $switch:ident)?;
     )*) => {
-        /// Tuning values of the search, in plies, centipawns or hundredths as each says.
+        /// Tuning values of the search, in plies, centipawns or hundredths as each says, and
+        /// switches that turn search features on or off.
         #[derive(Clone, Copy, Debug, PartialEq, Eq)]
         pub struct SearchParams {
             $(
@@ -64,10 +80,29 @@ macro_rules! search_params {
                 },)?)*
             ];
 
+            /// The on/off switches: name and `Tune` option, in the table's order.
+            pub const SWITCHES: &'static [Switch] = &[
+                $($(Switch {
+                    name: stringify!($name),
+                    option: {
+                        let _ = stringify!($switch);
+                        concat!("Tune ", stringify!($name))
+                    },
+                },)?)*
+            ];
+
             /// The tunable value named `name` and its range.
             fn slot(&mut self, name: &str) -> Option<(&mut i32, RangeInclusive<i32>)> {
                 match name {
                     $($(stringify!($name) => Some((&mut self.$name, $min..=$max)),)?)*
+                    _ => None,
+                }
+            }
+
+            /// The switch named `name`.
+            fn switch_slot(&mut self, name: &str) -> Option<&mut bool> {
+                match name {
+                    $($(stringify!($name) => { let _ = stringify!($switch); Some(&mut self.$name) })?)*
                     _ => None,
                 }
             }
@@ -106,7 +141,7 @@ search_params! {
     /// The "improving" flag is used: when the static evaluation is not above the one two plies
     /// earlier (same side to move), late moves are reduced one ply more and the reverse futility
     /// margin is one depth step larger.
-    improving: bool = false;
+    improving: bool = false => switch;
     /// Internal iterative reduction: a node of at least this depth without a TT move is searched
     /// one ply shallower, plies; 0 = none.
     iir_min_depth: i32 = 0, tune 0..=12;
@@ -128,9 +163,9 @@ search_params! {
     /// Continuation history: how many earlier plies' moves (0, 1 or 2) index the tables that
     /// order quiet moves with the butterfly history (and adjust their reductions); 0 = none.
     cont_history_plies: i32 = 0, tune 0..=2;
-    /// 1: the late-move reductions' history adjustment ([`SearchParams::lmr_history_divisor`])
-    /// adds the continuation history to the butterfly history; 0: butterfly history alone.
-    lmr_cont_history: i32 = 0, tune 0..=1;
+    /// The late-move reductions' history adjustment ([`SearchParams::lmr_history_divisor`])
+    /// adds the continuation history to the butterfly history (off: butterfly history alone).
+    lmr_cont_history: bool = false => switch;
     /// Singular extensions: shallowest depth at which the TT move is tested for being the only
     /// good move (and extended one ply if so), plies; 0 = none.
     se_min_depth: i32 = 0, tune 0..=20;
@@ -138,22 +173,22 @@ search_params! {
     se_tt_depth_margin: i32 = 3, tune 0..=10;
     /// The test's bound lies this far below the TT score per ply of depth, centipawns.
     se_margin: i32 = 2, tune 0..=100;
-    /// 1: a PV node (not the root) takes the transposition table's cutoff too, as a non-PV node
-    /// does (its principal variation then ends there); 0: PV nodes are always searched.
-    tt_cutoff_pv: i32 = 0, tune 0..=1;
-    /// 1: futility pruning ends the move loop (the moves after the first pruned one come later
-    /// in the order and are pruned too, once every move is scored); 0: it skips one move.
-    fp_ends_loop: i32 = 0, tune 0..=1;
-    /// 1: singular extensions also reduce: a TT move whose score reaches beta while another move
-    /// reaches the singular bound is searched one ply shallower; 0: no negative extension.
-    se_negative: i32 = 0, tune 0..=1;
-    /// 1: the time manager scales the soft limit by the best move's share of the root's nodes
+    /// A PV node (not the root) takes the transposition table's cutoff too, as a non-PV node
+    /// does (its principal variation then ends there); off: PV nodes are always searched.
+    tt_cutoff_pv: bool = false => switch;
+    /// Futility pruning ends the move loop (the moves after the first pruned one come later in
+    /// the order and are pruned too, once every move is scored); off: it skips one move.
+    fp_ends_loop: bool = false => switch;
+    /// Singular extensions also reduce: a TT move whose score reaches beta while another move
+    /// reaches the singular bound is searched one ply shallower (off: no negative extension).
+    se_negative: bool = false => switch;
+    /// The time manager scales the soft limit by the best move's share of the root's nodes
     /// (`(1.5 − share) × 1.35`: a best move that took most of the effort is settled, one that
-    /// took little earns more time; Viridithas's factor); 0: not.
-    tm_node_share: i32 = 0, tune 0..=1;
-    /// 1: quiet moves are ordered by their gain plus the game's order bonus
-    /// ([`crate::game::Game::order_bonus`]); 0: by their gain alone.
-    order_bonus: i32 = 0, tune 0..=1;
+    /// took little earns more time; Viridithas's factor).
+    tm_node_share: bool = false => switch;
+    /// Quiet moves are ordered by their gain plus the game's order bonus
+    /// ([`crate::game::Game::order_bonus`]); off: by their gain alone.
+    order_bonus: bool = false => switch;
     /// Moves the time manager plans for when the clock gives no `movestogo`: the soft limit is
     /// this share of the usable time (plus most of the increment); short games want fewer.
     expected_moves: i32 = 30, tune 5..=60;
@@ -175,6 +210,23 @@ impl SearchParams {
                 true
             }
             _ => false,
+        }
+    }
+
+    /// The switch named `name` (one of [`SearchParams::SWITCHES`]).
+    pub fn get_switch(&self, name: &str) -> Option<bool> {
+        let mut copy = *self;
+        copy.switch_slot(name).map(|v| *v)
+    }
+
+    /// Turns the switch named `name` on or off; `false` if there is no such switch.
+    pub fn set_switch(&mut self, name: &str, on: bool) -> bool {
+        match self.switch_slot(name) {
+            Some(v) => {
+                *v = on;
+                true
+            }
+            None => false,
         }
     }
 
@@ -223,6 +275,35 @@ mod tests {
             assert_eq!(t.option, format!("Tune {}", t.name));
             assert!(SearchParams::TUNABLE[..i].iter().all(|u| u.name != t.name));
         }
+    }
+
+    /// The on/off switches are `bool`s, set by name, and none is also a tunable number (SPSA
+    /// reads only the numbers).
+    #[test]
+    fn switches_are_bools_set_by_name() {
+        let mut p = SearchParams::DEFAULT;
+        let names: Vec<&str> = SearchParams::SWITCHES.iter().map(|s| s.name).collect();
+        for name in [
+            "improving",
+            "lmr_cont_history",
+            "tt_cutoff_pv",
+            "fp_ends_loop",
+            "se_negative",
+            "tm_node_share",
+            "order_bonus",
+        ] {
+            assert!(names.contains(&name), "{name}");
+        }
+        for s in SearchParams::SWITCHES {
+            assert_eq!(s.option, format!("Tune {}", s.name));
+            assert_eq!(p.get_switch(s.name), Some(false), "{}", s.name);
+            assert!(p.set_switch(s.name, true));
+            assert_eq!(p.get_switch(s.name), Some(true));
+            assert_eq!(p.get(s.name), None, "{} is no number", s.name);
+        }
+        assert!(p.tt_cutoff_pv && p.se_negative);
+        assert!(!p.set_switch("lmr_base", true));
+        assert_eq!(p.get_switch("lmr_base"), None);
     }
 
     #[test]

@@ -271,10 +271,10 @@ fn a_side_without_a_legal_move_loses() {
 fn a_repeated_position_draws() {
     let mut s = new_session(Variant::Ashton);
     for mv in ["e3-h3", "d1-d2", "h3-e3", "d2-d3", "e3-h3"] {
-        s.play(mv).unwrap();
+        s.play_text(mv).unwrap();
         assert_eq!(s.outcome(), Outcome::Ongoing, "{mv}");
     }
-    s.play("d3-d2").unwrap();
+    s.play_text("d3-d2").unwrap();
     assert_eq!(s.outcome(), Outcome::draw(Reason::Repetition));
 }
 
@@ -299,7 +299,7 @@ fn replay(name: &str, text: &str) -> (usize, usize) {
             .unwrap_or_else(|| panic!("{at}: ply before a game"));
         let words: Vec<&str> = line.split_whitespace().collect();
         assert!(words.len() >= 3, "{at}: bad line {line}");
-        let mut legal = s.legal_moves();
+        let mut legal: Vec<String> = s.legal_moves().iter().map(|m| m.to_string()).collect();
         legal.sort();
         let count: usize = words[0].parse().expect("count");
         assert!(
@@ -330,7 +330,7 @@ fn replay(name: &str, text: &str) -> (usize, usize) {
             assert_eq!(v.outcome_text(s.outcome()), Some(expected), "{at}");
             continue;
         }
-        s.play(words[1])
+        s.play_text(words[1])
             .unwrap_or_else(|e| panic!("{at}: {}: {e}", words[1]));
         plies += 1;
         ply += 1;

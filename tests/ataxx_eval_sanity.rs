@@ -34,7 +34,7 @@ fn depth_1(engine: &mut Engine) -> (String, i32) {
     let Score::Cp(cp) = result.score else {
         panic!("not a centipawn score: {:?}", result.score)
     };
-    (result.best_move.unwrap(), cp)
+    (result.best_move.unwrap().to_string(), cp)
 }
 
 /// ```text

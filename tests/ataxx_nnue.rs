@@ -180,7 +180,7 @@ fn the_engine_searches_with_a_pattern_network() {
         let result = engine.search(&limits, &mut |_| {}).unwrap();
         assert_eq!(result.depth, 4);
         let best = result.best_move.expect("a move");
-        let legal: Vec<String> = engine.session().legal_moves();
+        let legal = engine.session().legal_moves();
         assert!(legal.contains(&best), "{best} not in {legal:?}");
     }
     std::fs::remove_dir_all(&dir).ok();

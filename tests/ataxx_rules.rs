@@ -41,7 +41,7 @@ fn clone_flips_adjacent_opponent_stones() {
     assert_eq!(c.fen(), "6o/7/7/2o4/1xx4/1x5/x6 o 0 1");
 }
 
-/// The same board: in the move order (`Tune order_bonus`) a clone ranks one stone above a jump
+/// The same board: in the move order (the switch `order_bonus`) a clone ranks one stone above a jump
 /// that flips as many; a jump's bonus is 0, so jumps that flip nothing still come last.
 #[test]
 fn order_bonus_is_one_stone_for_a_clone() {
@@ -287,7 +287,7 @@ fn game_trait_basics() {
     let terms = p.eval_terms();
     assert_eq!(terms.iter().map(|t| t.1).sum::<i32>(), p.evaluate());
     assert_eq!(
-        p.board_string(),
+        p.board().to_string(),
         "7 x . . . . . o\n6 . . . . . . .\n5 . . . . . . .\n4 . . . . . . .\n\
          3 . . . . . . .\n2 . . . . . . .\n1 o . . . . . x\n  a b c d e f g\n"
     );

@@ -1,27 +1,23 @@
 //! `Game::captures` (through `Session::last_captures`) against the board: in random games of
 //! every variant, the squares a move reports are exactly the opponent's pieces that changed,
-//! each with the letter of the piece that stood there, top rank first.
+//! each with the piece that stood there, top rank first.
 
-use skald::engine::new_session;
+use skald::engine::{Board, Piece, Square, new_session};
 use skald::rng::SeededRng;
 use skald::variant::Variant;
 
 /// The opponent's pieces that the board shows gone or turned over after a move, as
-/// (square, letter), top rank first: what records and HTP once found by comparing boards.
-fn board_difference(
-    before: &[Vec<Option<char>>],
-    after: &[Vec<Option<char>>],
-    theirs: &[char],
-) -> Vec<(String, char)> {
-    let size = before.len();
+/// (square, piece), top rank first: what records and HTP once found by comparing boards.
+fn board_difference(before: &Board, after: &Board, theirs: &[Piece]) -> Vec<(Square, Piece)> {
     let mut gone = Vec::new();
-    for (r, (rb, ra)) in before.iter().zip(after).enumerate() {
-        for (f, (b, a)) in rb.iter().zip(ra).enumerate() {
-            if let Some(p) = *b
+    for rank in (0..before.size()).rev() {
+        for file in 0..before.size() {
+            let sq = Square::new(file, rank);
+            if let Some(p) = before.piece(sq)
                 && theirs.contains(&p)
-                && *a != Some(p)
+                && after.piece(sq) != Some(p)
             {
-                gone.push((format!("{}{}", (b'a' + f as u8) as char, size - r), p));
+                gone.push((sq, p));
             }
         }
     }
@@ -40,23 +36,23 @@ fn captures_are_the_opponents_pieces_the_move_takes() {
                 if moves.is_empty() {
                     break;
                 }
-                let theirs: &[char] = match (variant.is_tafl(), s.side_to_move().index()) {
-                    (true, 0) => &['T', 'K'],
-                    (true, _) => &['t'],
-                    (false, 0) => &['o'],
-                    (false, _) => &['x'],
+                let theirs: &[Piece] = match (variant.is_tafl(), s.side_to_move().index()) {
+                    (true, 0) => &[Piece::Defender, Piece::King],
+                    (true, _) => &[Piece::Attacker],
+                    (false, 0) => &[Piece::O],
+                    (false, _) => &[Piece::X],
                 };
-                let before = s.board_rows();
-                let mv = &moves[rng.below(moves.len() as u64) as usize];
+                let before = s.board();
+                let mv = moves[rng.below(moves.len() as u64) as usize];
                 s.play(mv).unwrap();
-                let found: Vec<(String, char)> = s
+                let found: Vec<(Square, Piece)> = s
                     .last_captures()
                     .into_iter()
                     .map(|c| (c.square, c.piece))
                     .collect();
                 assert_eq!(
                     found,
-                    board_difference(&before, &s.board_rows(), theirs),
+                    board_difference(&before, &s.board(), theirs),
                     "{variant} {mv} in {}",
                     s.fen()
                 );

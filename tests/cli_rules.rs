@@ -6,7 +6,7 @@
 //! that positions reach which random play seldom does (edge forts, stuck sides, Ataxx's
 //! blocked squares).
 
-use skald::engine::{Session, new_session};
+use skald::engine::{Mark, Piece, Session, Square, new_session};
 use skald::rng::SeededRng;
 use skald::variant::Variant;
 use std::collections::BTreeSet;
@@ -129,29 +129,23 @@ fn page_results(page: &str) -> BTreeSet<String> {
 #[test]
 fn start_diagrams_are_the_start_positions() {
     for v in Variant::ALL {
-        let session = new_session(v);
-        let rows = session.board_rows();
-        // The marked squares (corners, an empty throne) of the library's diagram: `+`.
-        let marked: Vec<Vec<bool>> = session
-            .board()
-            .lines()
-            .take(rows.len())
-            .map(|l| l.split_whitespace().skip(1).map(|w| w == "+").collect())
-            .collect();
-        let expected: Vec<String> = rows
-            .iter()
-            .zip(&marked)
-            .map(|(row, marks)| {
-                row.iter()
-                    .zip(marks)
-                    .map(|(square, &mark)| match square {
-                        Some('t' | 'x') => '●',
-                        Some('T' | 'o') => '○',
-                        Some('K') => '♔',
-                        Some('-') => '■',
-                        Some(c) => panic!("{v}: piece {c}"),
-                        None if mark => '×',
-                        None => '·',
+        let board = new_session(v).board();
+        let size = usize::from(board.size());
+        // The marked squares (corners, an empty throne, camps): those no soldier may stop on.
+        let expected: Vec<String> = (0..board.size())
+            .rev()
+            .map(|rank| {
+                (0..board.size())
+                    .map(|file| {
+                        let sq = Square::new(file, rank);
+                        match board.piece(sq) {
+                            Some(Piece::Attacker | Piece::X) => '●',
+                            Some(Piece::Defender | Piece::O) => '○',
+                            Some(Piece::King) => '♔',
+                            None if board.has_mark(sq, Mark::Blocked) => '■',
+                            None if board.has_mark(sq, Mark::Restricted) => '×',
+                            None => '·',
+                        }
                     })
                     .collect()
             })
@@ -164,12 +158,12 @@ fn start_diagrams_are_the_start_positions() {
                 let words: Vec<&str> = line.split_whitespace().collect();
                 let rank: usize = words.first()?.parse().ok()?;
                 assert_eq!(words.last(), words.first(), "{v}: {line}");
-                assert_eq!(words.len(), rows.len() + 2, "{v}: {line}");
+                assert_eq!(words.len(), size + 2, "{v}: {line}");
                 Some((rank, words[1..words.len() - 1].concat()))
             })
             .collect();
         let ranks: Vec<usize> = drawn.iter().map(|(rank, _)| *rank).collect();
-        assert_eq!(ranks, (1..=rows.len()).rev().collect::<Vec<_>>(), "{v}");
+        assert_eq!(ranks, (1..=size).rev().collect::<Vec<_>>(), "{v}");
         let squares: Vec<String> = drawn.into_iter().map(|(_, row)| row).collect();
         assert_eq!(squares, expected, "{v}: the page's start diagram");
     }
@@ -186,7 +180,7 @@ fn example_moves_are_legal_at_the_start() {
             .unwrap_or_else(|| panic!("{v}: no 'Type a move' paragraph"));
         let example = &code_spans(paragraph)[0];
         let mut session = new_session(v);
-        assert!(session.play(example).is_ok(), "{v}: {example}");
+        assert!(session.play_text(example).is_ok(), "{v}: {example}");
     }
 }
 
@@ -204,7 +198,7 @@ fn random_results(variant: Variant, seed: u64, games: u32, max_plies: u32) -> BT
                 break;
             }
             let moves = session.legal_moves();
-            let mv = &moves[rng.below(moves.len() as u64) as usize];
+            let mv = moves[rng.below(moves.len() as u64) as usize];
             session.play(mv).expect("a legal move");
         }
     }

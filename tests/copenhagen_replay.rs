@@ -9,7 +9,7 @@
 //! (ongoing, attackers win, defenders win, draw).
 
 use skald::engine::session::{MoveError, Session, new_session};
-use skald::engine::{Outcome, Side};
+use skald::engine::{Outcome, Piece, Side};
 use skald::variant::Variant;
 
 const GAMES: &str = include_str!("data/copenhagen/aagenielsen.csv");
@@ -81,14 +81,14 @@ fn replay(number: usize, line: &str, want: &Verdict) -> Result<(), String> {
     let mut session = new_session(Variant::Copenhagen);
     for (i, (mv, caps)) in moves.iter().take(want.plies).enumerate() {
         session
-            .play(mv)
+            .play_text(mv)
             .map_err(|e| format!("ply {}: {mv} refused ({e}); 6.4.1 played it", i + 1))?;
         // The record does not mark the capture of the king, which ends a game.
         let mut got: Vec<String> = session
             .last_captures()
             .into_iter()
-            .filter(|c| c.piece != 'K')
-            .map(|c| c.square)
+            .filter(|c| c.piece != Piece::King)
+            .map(|c| c.square.to_string())
             .collect();
         got.sort();
         if &got != caps {
@@ -110,11 +110,13 @@ fn replay(number: usize, line: &str, want: &Verdict) -> Result<(), String> {
     let next = moves.get(want.plies).map(|(mv, _)| mv);
     match (want.stop.as_str(), next) {
         ("none", None) => Ok(()),
-        ("repetition", Some(mv)) if session.legal_moves().contains(mv) => Err(format!(
-            "ply {}: {mv} is among the legal moves; 6.4.1 refuses it as a repetition",
-            want.plies + 1
-        )),
-        ("repetition", Some(mv)) => match session.play(mv) {
+        ("repetition", Some(mv)) if session.legal_moves().iter().any(|m| m.to_string() == *mv) => {
+            Err(format!(
+                "ply {}: {mv} is among the legal moves; 6.4.1 refuses it as a repetition",
+                want.plies + 1
+            ))
+        }
+        ("repetition", Some(mv)) => match session.play_text(mv) {
             Err(MoveError::RepeatsBoard(_)) => Ok(()),
             other => Err(format!(
                 "ply {}: {mv} should be refused as a repetition, skald: {other:?}",
@@ -125,7 +127,7 @@ fn replay(number: usize, line: &str, want: &Verdict) -> Result<(), String> {
             "after {} plies the game is over, yet skald lists legal moves",
             want.plies
         )),
-        ("game-over", Some(mv)) => match session.play(mv) {
+        ("game-over", Some(mv)) => match session.play_text(mv) {
             Err(MoveError::GameOver(_)) => Ok(()),
             other => Err(format!(
                 "ply {}: {mv} should find the game over, skald: {other:?}",
@@ -204,12 +206,12 @@ fn replay_random(line: &str) -> Result<(), String> {
             ));
         }
         session
-            .play(mv)
+            .play_text(mv)
             .map_err(|e| format!("ply {}: {mv} refused: {e}", i + 1))?;
         let mut got: Vec<String> = session
             .last_captures()
             .into_iter()
-            .map(|c| c.square)
+            .map(|c| c.square.to_string())
             .collect();
         got.sort();
         if &got != caps {
@@ -275,14 +277,16 @@ fn positions_near_edge_forts_agree_with_hnefatafl_copenhagen_6_4_1() {
         session.set_position(Some(fen), &[]).unwrap();
         if !session.outcome().is_decided() {
             let legal = session.legal_moves();
-            if legal.len() != f[3].parse::<usize>().unwrap() || !legal.iter().any(|m| m == text) {
+            if legal.len() != f[3].parse::<usize>().unwrap()
+                || !legal.iter().any(|m| m.to_string() == *text)
+            {
                 failures.push(format!(
                     "{fen}: {} legal moves, 6.4.1 {}",
                     legal.len(),
                     f[3]
                 ));
             }
-            session.play(text).unwrap();
+            session.play_text(text).unwrap();
             assert_eq!(session.outcome(), after.outcome(), "{line}");
         }
         let got = match after.outcome() {

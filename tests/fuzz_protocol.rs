@@ -231,7 +231,7 @@ proptest! {
         }
         for mv in &moves {
             let before = session.fen();
-            if session.play(mv).is_err() {
+            if session.play_text(mv).is_err() {
                 prop_assert_eq!(session.fen(), before);
             }
         }

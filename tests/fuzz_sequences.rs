@@ -100,9 +100,9 @@ fn position_line(
             break;
         }
         let legal = session.legal_moves();
-        let mv = legal[pick.index(legal.len())].clone();
-        session.play(&mv).expect("a legal move");
-        moves.push(mv);
+        let mv = legal[pick.index(legal.len())];
+        session.play(mv).expect("a legal move");
+        moves.push(mv.to_string());
     }
     let mut line = match fen {
         None => "position startpos".to_string(),
@@ -409,7 +409,7 @@ impl Harness {
                 }
             } else {
                 let legal = p.session.legal_moves();
-                if !legal.contains(&best.to_string()) {
+                if !legal.iter().any(|m| m.to_string() == best) {
                     return self.fail(format!(
                         "'{go}': bestmove {best} is not legal in {} ({legal:?})",
                         p.session.fen()
@@ -420,8 +420,8 @@ impl Harness {
                 }
                 if let (Some("ponder"), Some(reply)) = (words.next(), words.next()) {
                     let mut after = p.session.boxed_clone();
-                    after.play(best).unwrap();
-                    if !after.legal_moves().contains(&reply.to_string()) {
+                    after.play_text(best).unwrap();
+                    if !after.legal_moves().iter().any(|m| m.to_string() == reply) {
                         return self.fail(format!(
                             "'{go}': ponder move {reply} is not legal after {best}"
                         ));
@@ -439,7 +439,11 @@ impl Harness {
                 .split(" pv ")
                 .nth(1)
                 .and_then(|pv| pv.split(' ').next())
-                && !p.session.legal_moves().contains(&first.to_string())
+                && !p
+                    .session
+                    .legal_moves()
+                    .iter()
+                    .any(|m| m.to_string() == first)
             {
                 return self.fail(format!("'{}': PV move {first} not legal", p.line));
             }

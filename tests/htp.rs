@@ -6,8 +6,8 @@
 mod common;
 
 use common::EngineProcess;
-use skald::engine::new_session;
 use skald::engine::session::Session;
+use skald::engine::{MoveView, Piece, Square, new_session};
 use skald::game::{Outcome, Side};
 use skald::variant::Variant;
 use std::time::Duration;
@@ -58,19 +58,14 @@ fn status(g: &dyn Session) -> &'static str {
 
 /// The squares emptied by `mv` other than its origin, in board order, as HTP writes captures
 /// (each followed by a space).
-fn captures(before: &dyn Session, after: &dyn Session, mv: &str) -> String {
-    let size = before.board_rows().len();
-    let from = mv.split('-').next().unwrap();
+fn captures(before: &dyn Session, after: &dyn Session, mv: MoveView) -> String {
+    let (b, a) = (before.board(), after.board());
     let mut s = String::new();
-    for (r, (b, a)) in before
-        .board_rows()
-        .iter()
-        .zip(after.board_rows())
-        .enumerate()
-    {
-        for (c, (x, y)) in b.iter().zip(a).enumerate() {
-            let sq = format!("{}{}", (b'a' + c as u8) as char, size - r);
-            let king_taken = *x == Some('K')
+    for rank in (0..b.size()).rev() {
+        for file in 0..b.size() {
+            let sq = Square::new(file, rank);
+            let (x, y) = (b.piece(sq), a.piece(sq));
+            let king_taken = x == Some(Piece::King)
                 && matches!(
                     after.outcome(),
                     Outcome::Decided {
@@ -78,8 +73,8 @@ fn captures(before: &dyn Session, after: &dyn Session, mv: &str) -> String {
                         ..
                     }
                 );
-            if (x.is_some() && y.is_none() && sq != from) || king_taken {
-                s.push_str(&sq);
+            if (x.is_some() && y.is_none() && Some(sq) != mv.from()) || king_taken {
+                s.push_str(&sq.to_string());
                 s.push(' ');
             }
         }
@@ -104,17 +99,17 @@ fn play_game(engine_roles: &[Side], seed: u64, max_plies: usize) -> (String, usi
             assert_eq!(&words[..3], ["=", "play", role(side)], "{answer}");
             assert_eq!(words.len(), 5, "{answer}");
             let mv = format!("{}-{}", words[3], words[4]);
-            game.play(&mv)
+            game.play_text(&mv)
                 .unwrap_or_else(|err| panic!("skald played {mv}, illegal: {err}"));
         } else {
             let moves = game.legal_moves();
             rng ^= rng << 13;
             rng ^= rng >> 7;
             rng ^= rng << 17;
-            let mv = moves[(rng % moves.len() as u64) as usize].clone();
+            let mv = moves[(rng % moves.len() as u64) as usize];
             let before = game.boxed_clone();
-            game.play(&mv).unwrap();
-            let (from, to) = mv.split_once('-').unwrap();
+            game.play(mv).unwrap();
+            let (from, to) = (mv.from().unwrap().to_string(), mv.to().unwrap().to_string());
             // Roles and squares in varying case, as the protocol allows.
             let cmd = if plies % 2 == 0 {
                 format!("play {} {from} {to}", role(side))
@@ -129,7 +124,7 @@ fn play_game(engine_roles: &[Side], seed: u64, max_plies: usize) -> (String, usi
             let answer = ask(&mut e, &cmd);
             assert_eq!(
                 answer,
-                format!("= {}", captures(before.as_ref(), game.as_ref(), &mv)),
+                format!("= {}", captures(before.as_ref(), game.as_ref(), mv)),
                 "{cmd}"
             );
         }

@@ -6,7 +6,7 @@
 
 mod common;
 
-use common::EngineProcess;
+use common::{EngineProcess, HUNG};
 use skald::engine::new_tafl_session as new_session;
 use skald::engine::session::Session;
 use skald::game::Side;
@@ -85,10 +85,10 @@ fn play_game(e: &mut EngineProcess, rules: &str, engine_side: Side, seed: u64, m
                 e.send(&format!("play {}", side_name(side)));
                 let again = engine_move(e);
                 assert_ne!(again, mv, "the engine replayed a rejected move");
-                host.play(&again)
+                host.play_text(&again)
                     .unwrap_or_else(|err| panic!("illegal engine move {again}: {err}"));
             } else {
-                host.play(&mv)
+                host.play_text(&mv)
                     .unwrap_or_else(|err| panic!("illegal engine move {mv}: {err}"));
             }
             e.send(&format!("move {}", record(host.as_ref())));
@@ -97,9 +97,9 @@ fn play_game(e: &mut EngineProcess, rules: &str, engine_side: Side, seed: u64, m
             rng ^= rng << 13;
             rng ^= rng >> 7;
             rng ^= rng << 17;
-            let mv = moves[(rng % moves.len() as u64) as usize].clone();
-            host.play(&mv).unwrap();
-            let text = ot_notation(&mv, plies);
+            let mv = moves[(rng % moves.len() as u64) as usize];
+            host.play(mv).unwrap();
+            let text = ot_notation(&mv.to_string(), plies);
             last_host_move = Some(text.clone());
             e.send(&format!("opponent-move {text} {}", record(host.as_ref())));
         }
@@ -190,6 +190,24 @@ fn bad_input_gets_error_lines() {
     assert!(mv.contains('-'), "{mv}");
     e.send("goodbye");
     assert!(e.wait_exit(Duration::from_secs(10)).success());
+}
+
+/// `goodbye` during an `analyze` is read at once: the analysis (here an hour long) is
+/// cancelled, no `analysis` line follows, and the engine exits; `status` is answered while the
+/// analysis runs. (Before, the command loop sat in the search until it ended: an `analyze 1 4`
+/// kept `goodbye` waiting 4 s.)
+#[test]
+fn goodbye_during_analyze_ends_at_once() {
+    let mut e = EngineProcess::start(&["opentafl"]);
+    e.expect(Duration::from_secs(5), |l| l == "hello");
+    e.send(&format!("rules {BRANDUB}"));
+    e.send("analyze 1 3600");
+    e.send("status");
+    e.expect(HUNG, |l| l.starts_with("status skald: "));
+    e.send("goodbye");
+    let rest = e.read_to_end();
+    assert!(!rest.iter().any(|l| l.starts_with("analysis")), "{rest:?}");
+    assert!(e.wait_exit(HUNG).success());
 }
 
 /// Issue 9, fault 5: OpenTafl 0.4.8 sends `rules` while it builds its game screen, and any

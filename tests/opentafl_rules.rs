@@ -111,10 +111,12 @@ fn perft_file<B: Bitboard>(rules: &'static Rules<B>, file: &str) -> usize {
 
 /// The options of a preset and of its rules string agree on everything perft sees (movement,
 /// hostility, captures, escape, start) once the differences OpenTafl cannot express are set
-/// aside: the name, the end-of-game rules perft ignores, and (brandubh only) the king's strong
-/// squares, since OpenTafl's `ks:c` also makes him strong beside the throne.
+/// aside: the name and the evaluation's weights (no rules), the end-of-game rules perft
+/// ignores, and (brandubh only) the king's strong squares, since OpenTafl's `ks:c` also makes
+/// him strong beside the throne.
 fn same_board_rules(mut ot: RuleOptions, preset: &RuleOptions, strong_too: bool) -> RuleOptions {
     ot.name = preset.name.clone();
+    ot.eval_weights = preset.eval_weights;
     ot.repetition = preset.repetition;
     ot.no_legal_move = preset.no_legal_move;
     ot.move_limit = preset.move_limit;

@@ -56,7 +56,7 @@ fn every_variant_answers_a_legal_bestmove_from_the_start() {
         let mv = e.go("go depth 3");
         let mut session = skald::engine::new_session(variant.parse().unwrap());
         session
-            .play(&mv)
+            .play_text(&mv)
             .unwrap_or_else(|err| panic!("{variant}: {mv} illegal: {err}"));
         assert!(
             e.transcript.iter().any(|l| l.starts_with("info depth 3")),

@@ -48,7 +48,8 @@ fn a_go_on_a_finished_game_behind_go_infinite_does_not_deadlock() {
     assert!(
         new_session(Variant::Ataxx)
             .legal_moves()
-            .contains(&mv.to_string())
+            .iter()
+            .any(|m| m.to_string() == mv)
     );
     let (info, second) = until_bestmove(&mut e);
     assert_eq!(second, "bestmove (none)");
@@ -94,7 +95,11 @@ fn every_bestmove_has_a_completed_depth_behind_it() {
         e.expect_prefix("uciok");
         e.send(&format!("setoption name UCI_Variant value {variant}"));
         e.send(start.unwrap_or("position startpos"));
-        let legal = new_session(variant.parse::<Variant>().unwrap()).legal_moves();
+        let legal: Vec<String> = new_session(variant.parse::<Variant>().unwrap())
+            .legal_moves()
+            .iter()
+            .map(ToString::to_string)
+            .collect();
         for go in ["go nodes 1", "go nodes 10", "go depth 1"] {
             e.send(go);
             let (info, best) = until_bestmove(&mut e);
@@ -190,10 +195,15 @@ fn huge_clock_values_are_answered_with_a_move() {
 
 /// `setoption name Tune lmr_min_depth value 1` is inside its listed range: a tuning build's
 /// engine searches with it (the LMR clamp panicked, and the engine played an unsearched move).
+/// A switch takes `true` or `false`, and not a number.
 #[cfg(feature = "tune")]
 #[test]
 fn a_listed_tune_value_searches() {
     let mut e = uai();
+    e.send("setoption name Tune tt_cutoff_pv value 1");
+    let refused = e.expect(HUNG, |_| true);
+    assert!(refused.contains("is not true or false"), "{refused}");
+    e.send("setoption name Tune tt_cutoff_pv value true");
     e.send("setoption name Tune lmr_min_depth value 1");
     e.send("position startpos");
     e.send("go depth 6");
@@ -208,7 +218,8 @@ fn a_listed_tune_value_searches() {
 
 /// A tuning build's `uci` lists each `Tune <name>` option with the value the variant in play
 /// uses as its default (brandubh and Ataxx have their own sets; it used to print the tafl
-/// family's values whatever the variant).
+/// family's values whatever the variant): a spin option per number, a check option per on/off
+/// switch (Ataxx's `se_negative` is on).
 #[cfg(feature = "tune")]
 #[test]
 fn a_listed_tune_default_is_the_variants_value() {
@@ -230,14 +241,23 @@ fn a_listed_tune_default_is_the_variants_value() {
                 continue;
             };
             let name = rest.split(' ').next().unwrap();
-            let default = params.get(name).unwrap_or_else(|| panic!("{line}"));
-            assert!(
-                rest.contains(&format!(" type spin default {default} min ")),
-                "{variant:?}: {line}"
-            );
+            match params.get_switch(name) {
+                Some(on) => assert!(
+                    rest.ends_with(&format!(" type check default {on}")),
+                    "{variant:?}: {line}"
+                ),
+                None => {
+                    let default = params.get(name).unwrap_or_else(|| panic!("{line}"));
+                    assert!(
+                        rest.contains(&format!(" type spin default {default} min ")),
+                        "{variant:?}: {line}"
+                    );
+                }
+            }
             listed += 1;
         }
-        assert_eq!(listed, skald::tuning::SearchParams::TUNABLE.len());
+        let tuning = skald::tuning::SearchParams::TUNABLE.len();
+        assert_eq!(listed, tuning + skald::tuning::SearchParams::SWITCHES.len());
     }
 }
 
@@ -326,11 +346,11 @@ fn tafl_moves_are_read_in_any_case() {
     e.send("position startpos moves E2-H2");
     assert_eq!(errors(&mut e), Vec::<String>::new());
     let mut s = new_session(Variant::Tablut);
-    s.play("e2-h2").unwrap();
+    s.play_text("e2-h2").unwrap();
     assert_eq!(e.fen(), s.fen());
     e.send("position startpos moves E2H2 E3-h3");
     assert_eq!(errors(&mut e), Vec::<String>::new());
-    s.play("e3-h3").unwrap();
+    s.play_text("e3-h3").unwrap();
     assert_eq!(e.fen(), s.fen());
     e.send("quit");
 

@@ -184,8 +184,8 @@ fn go_during_a_search_runs_after_it() {
     let second = e.expect_prefix("bestmove");
     let mv = second.split_whitespace().nth(1).unwrap();
     let mut game = skald::engine::new_session(Variant::Brandubh);
-    game.play("d2-f2").unwrap();
-    game.play(mv).unwrap();
+    game.play_text("d2-f2").unwrap();
+    game.play_text(mv).unwrap();
     assert!(
         !e.transcript.iter().any(|l| l.contains("error")),
         "{:?}",
@@ -215,6 +215,27 @@ fn go_during_a_search_runs_after_it() {
         "{replies:?}"
     );
     assert!(e.sync().is_empty());
+}
+
+/// Issue 51: a `go` queued behind a running search keeps the time it waited: its clock runs
+/// from when its `go` arrived (as Stockfish starts its clock when it reads `go`), so the first
+/// `info` line of the queued search counts the wait. Here it waits at least 500 ms behind
+/// `go infinite` until `stop` (which ends both); before, its clock started when the first
+/// search had answered and its depth 1 said `time 0`. A lower bound only: no speed is
+/// measured.
+#[test]
+fn a_queued_go_keeps_the_time_it_waited() {
+    let mut e = EngineProcess::start(&[]);
+    e.send("go infinite");
+    e.send("go movetime 100");
+    e.expect_depth(2);
+    std::thread::sleep(std::time::Duration::from_millis(500));
+    e.send("stop");
+    e.expect_prefix("bestmove");
+    let info = e.expect_prefix("info depth");
+    let waited = info_time(&info).expect("a time field");
+    assert!(waited >= 500, "{info}");
+    e.expect_prefix("bestmove");
 }
 
 /// The `time` field of an `info` line: milliseconds since `go`, by the engine's clock.
@@ -272,7 +293,12 @@ fn two_threads_answer_a_legal_move_with_its_line_last() {
         engine.set_variant(variant.parse::<Variant>().unwrap());
         let moves: Vec<&str> = moves.split_whitespace().collect();
         engine.session_mut().set_position(None, &moves).unwrap();
-        let legal = engine.session().legal_moves();
+        let legal: Vec<String> = engine
+            .session()
+            .legal_moves()
+            .iter()
+            .map(ToString::to_string)
+            .collect();
 
         let mut e = EngineProcess::start(&[]);
         e.send(&format!("setoption name UCI_Variant value {variant}"));

@@ -42,10 +42,11 @@ fn self_play(variant: Variant, go: &str) {
             "{variant}: engine moved {best} in a finished game after {moves:?}"
         );
         let played = game
-            .play(&best)
+            .play_text(&best)
             .unwrap_or_else(|e| panic!("{variant}: illegal bestmove {best} after {moves:?}: {e}"));
         assert_eq!(
-            played, best,
+            played.to_string(),
+            best,
             "{variant}: bestmove not in canonical notation"
         );
         moves.push(best);

@@ -189,7 +189,14 @@ fn the_page_its_assets_and_the_variants() {
         !page.contains("http://") && !page.contains("https://"),
         "{page}"
     );
-    for (path, needle) in [("/app.js", "EventSource"), ("/style.css", "@media")] {
+    for (path, needle) in [
+        ("/app.js", "function connect"),
+        ("/board.js", "onPointerDown"),
+        ("/game.js", "onSquare"),
+        ("/tools.js", "parseTimeControl"),
+        ("/analysis.js", "EventSource"),
+        ("/style.css", "@media"),
+    ] {
         let (status, text) = server.get(path);
         assert_eq!(status, 200, "{path}");
         assert!(text.as_str().unwrap().contains(needle), "{path}");
@@ -395,9 +402,9 @@ fn game_end_captures_and_undo() {
     while session.last_captures().is_empty() {
         let legal = session.legal_moves();
         assert!(!legal.is_empty());
-        let mv = legal[(moves.len() * 7 + 3) % legal.len()].clone();
-        session.play(&mv).unwrap();
-        moves.push(mv);
+        let mv = legal[(moves.len() * 7 + 3) % legal.len()];
+        session.play(mv).unwrap();
+        moves.push(mv.to_string());
     }
     let s = server.create(json!({ "variant": "brandubh", "mode": "hotseat" }));
     let game = id(&s);
@@ -410,7 +417,7 @@ fn game_end_captures_and_undo() {
     let expected: Vec<Value> = session
         .last_captures()
         .iter()
-        .map(|c| json!({ "square": c.square, "piece": c.piece.to_string() }))
+        .map(|c| json!({ "square": c.square.to_string(), "piece": c.piece.to_string() }))
         .collect();
     assert_eq!(last["captures"], json!(expected));
 }

@@ -6,10 +6,10 @@
 //! (its hidden `--depth`), so no test depends on the machine's speed.
 
 use skald::engine::{Session, new_session};
-use skald::protocol::tablut::{
+use skald::rng::SeededRng;
+use skald::servers::tablut::protocol::{
     Role, State, Turn, parse_action, read_message, state_of, write_message,
 };
-use skald::rng::SeededRng;
 use skald::variant::Variant;
 use std::io::Read;
 use std::net::{TcpListener, TcpStream};
@@ -105,7 +105,7 @@ fn state(session: &dyn Session) -> State {
         } => Turn::BlackWin,
         Outcome::Decided { winner: None, .. } => Turn::Draw,
     };
-    state_of(&session.board_rows(), turn)
+    state_of(&session.board(), turn)
 }
 
 /// Plays one game against the client as `role`, a random player on the other side, at most
@@ -136,14 +136,14 @@ fn play_game(role: Role, seed: u64, max_plies: usize) -> (usize, String) {
             assert_eq!(turn, Turn::of(role), "{text}");
             let mv = format!("{from}-{to}");
             assert!(
-                session.legal_moves().contains(&mv),
+                session.legal_moves().iter().any(|m| m.to_string() == mv),
                 "illegal move {mv} in {}",
                 session.fen()
             );
-            session.play(&mv).unwrap();
+            session.play_text(&mv).unwrap();
         } else {
             let moves = session.legal_moves();
-            let mv = &moves[rng.below(moves.len() as u64) as usize];
+            let mv = moves[rng.below(moves.len() as u64) as usize];
             session.play(mv).unwrap();
         }
         plies += 1;

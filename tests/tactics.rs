@@ -171,7 +171,7 @@ fn tactics_suite() {
             ..Limits::default()
         };
         let result = engine.search(&limits, &mut |_| {}).unwrap();
-        let best = result.best_move.clone().unwrap_or_default();
+        let best = result.best_move.map(|m| m.to_string()).unwrap_or_default();
         let ok_move = case.best.is_empty() || case.best.contains(&best.as_str());
         if result.score != Score::Mate(case.mate) || !ok_move {
             failures.push(format!(

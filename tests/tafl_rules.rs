@@ -324,10 +324,10 @@ fn move_text() {
 #[test]
 fn board_string_and_eval() {
     let p = skald::tafl::brandubh();
-    let s = p.board_string();
+    let s = p.board().to_string();
     assert!(s.starts_with("7 + . . t . . +\n"), "{s}");
     assert!(s.ends_with("  a b c d e f g\n"));
-    let t = skald::tafl::tawlbwrdd().board_string();
+    let t = skald::tafl::tawlbwrdd().board().to_string();
     assert!(t.starts_with("11 . . . t t t t t . . .\n"), "{t}");
     let terms = p.eval_terms();
     assert_eq!(terms.iter().map(|t| t.1).sum::<i32>(), p.evaluate());
@@ -618,14 +618,12 @@ fn copenhagen_defenders_may_not_repeat() {
     // Through a session (as every front-end plays): refused, and not among the legal moves.
     let mut s = skald::engine::new_session(skald::variant::Variant::Copenhagen);
     for mv in ["b6-b7", "d6-d7", "b7-b8", "d7-d6", "b8-b7"] {
-        s.play(mv).unwrap();
+        s.play_text(mv).unwrap();
     }
-    assert!(!s.legal_moves().contains(&"d6-d7".to_string()));
-    assert_eq!(
-        s.play("d6-d7"),
-        Err(skald::engine::session::MoveError::RepeatsBoard(
-            "d6-d7".into()
-        ))
+    assert!(!s.legal_moves().iter().any(|m| m.to_string() == "d6-d7"));
+    let refused = s.play_text("d6-d7").unwrap_err();
+    assert!(
+        matches!(refused, skald::engine::session::MoveError::RepeatsBoard(m) if m.to_string() == "d6-d7")
     );
     assert_eq!(
         s.moves_played().len(),
@@ -649,11 +647,11 @@ fn copenhagen_defenders_may_not_repeat() {
 fn copenhagen_forbids_a_board_seen_with_the_other_side_to_move() {
     let mut s = skald::engine::new_session(skald::variant::Variant::Copenhagen);
     for mv in ["b6-b7", "d6-d8", "b7-b6", "d8-d7", "b6-b7"] {
-        s.play(mv).unwrap();
+        s.play_text(mv).unwrap();
     }
-    assert!(!s.legal_moves().contains(&"d7-d6".to_string()));
+    assert!(!s.legal_moves().iter().any(|m| m.to_string() == "d7-d6"));
     assert!(matches!(
-        s.play("d7-d6"),
+        s.play_text("d7-d6"),
         Err(skald::engine::session::MoveError::RepeatsBoard(_))
     ));
 }
@@ -689,14 +687,12 @@ fn copenhagen_repetition_is_judged_before_captures() {
     // The move itself is a legal capture by the board alone.
     let mut alone = skald::engine::new_session(skald::variant::Variant::Copenhagen);
     alone.set_position(Some(&s.fen()), &[]).unwrap();
-    alone.play("e2-f2").unwrap();
-    assert_eq!(alone.last_captures()[0].square, "f3");
+    alone.play_text("e2-f2").unwrap();
+    assert_eq!(alone.last_captures()[0].square.to_string(), "f3");
     // With the game's history it recreates the board after g3-f3.
-    assert!(!s.legal_moves().contains(&"e2-f2".to_string()));
-    assert_eq!(
-        s.play("e2-f2"),
-        Err(MoveError::RepeatsBoard("e2-f2".into()))
-    );
+    assert!(!s.legal_moves().iter().any(|m| m.to_string() == "e2-f2"));
+    let refused = s.play_text("e2-f2").unwrap_err();
+    assert!(matches!(refused, MoveError::RepeatsBoard(m) if m.to_string() == "e2-f2"));
 }
 
 /// Copenhagen: the defenders lose when each of their moves would recreate an earlier board:

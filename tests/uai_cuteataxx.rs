@@ -56,7 +56,7 @@ fn a_full_game_the_cuteataxx_way() {
         let used = t.elapsed().as_millis() as i64;
         let i = usize::from(side == Side::Second);
         clock[i] = (clock[i] - used).max(1) + inc;
-        game.play(&mv)
+        game.play_text(&mv)
             .unwrap_or_else(|err| panic!("{fen}: illegal bestmove {mv}: {err}"));
         plies += 1;
         assert!(plies < 1000, "the game does not end");

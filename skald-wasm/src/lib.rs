@@ -10,12 +10,14 @@
 #![deny(missing_docs)]
 
 use serde_json::{Value, json};
-use skald::engine::session::{Session, TextReport, TextResult};
-use skald::engine::{Engine, SearchRequest, Side, named_skill, new_tafl_session};
-use skald::game::Outcome;
-use skald::search::{Limits, Score};
+use skald::engine::{
+    Answer, Board, Engine, Finished, Limits, Mark, MoveView, Outcome, Report, Score, SearchRequest,
+    Session, Side, Square, named_skill, new_tafl_session,
+};
 use skald::variant::Variant;
+use std::cell::RefCell;
 use std::collections::BTreeMap;
+use std::sync::{Arc, Mutex, PoisonError};
 use wasm_bindgen::prelude::*;
 
 /// A game in progress with its own engine (16 MiB hash table, one thread).
@@ -25,8 +27,6 @@ pub struct WebGame {
     variant: Option<Variant>,
     /// The OpenTafl rules string, if the game is played by one.
     rules: Option<String>,
-    /// The marked squares of the board (throne, corners), from the start position.
-    marks: Vec<(String, &'static str)>,
 }
 
 /// `first` or `second`.
@@ -45,65 +45,67 @@ fn score_json(score: Score) -> Value {
     }
 }
 
-/// The name of a square: file letter and rank from 1 (`d4`).
-fn square_name(file: usize, rank: usize) -> String {
-    format!("{}{}", (b'a' + file as u8) as char, rank + 1)
+/// A move's squares by name, the one left first (`["d1", "d3"]`; a clone's one, a pass's
+/// none), as `skald serve`'s.
+fn squares_json(mv: MoveView) -> Vec<String> {
+    mv.squares().iter().map(Square::to_string).collect()
 }
 
-/// (file, rank) of a square name, from 0.
-fn square_coords(name: &str) -> Option<(usize, usize)> {
-    let mut chars = name.chars();
-    let file = chars.next().filter(char::is_ascii_lowercase)? as usize - 'a' as usize;
-    let rank: usize = chars.as_str().parse().ok()?;
-    Some((file, rank.checked_sub(1)?))
+/// The board's rows, top rank first: a piece's FEN letter, `-` a blocked square, `null` an
+/// empty one (as `skald serve`'s).
+fn rows_json(board: &Board) -> Vec<Vec<Option<String>>> {
+    let size = board.size();
+    (0..size)
+        .rev()
+        .map(|rank| {
+            (0..size)
+                .map(|file| {
+                    let sq = Square::new(file, rank);
+                    match board.piece(sq) {
+                        Some(p) => Some(p.letter().to_string()),
+                        None if board.has_mark(sq, Mark::Blocked) => Some("-".to_string()),
+                        None => None,
+                    }
+                })
+                .collect()
+        })
+        .collect()
 }
 
-/// The squares named in a move text (`d1-b1` → d1, b1; `f2` → f2; `0000` → none).
-fn move_squares(mv: &str) -> Vec<String> {
-    let mut out = Vec::new();
-    let b = mv.as_bytes();
-    let mut i = 0;
-    while i < b.len() {
-        if b[i].is_ascii_lowercase() {
-            let mut j = i + 1;
-            while j < b.len() && b[j].is_ascii_digit() {
-                j += 1;
-            }
-            if j > i + 1 {
-                out.push(mv[i..j].to_string());
-            }
-            i = j;
-        } else {
-            i += 1;
-        }
-    }
-    out
-}
-
-/// The marked squares of a tafl board at its start position (as `skald serve`'s: the throne
-/// and the empty marked squares of the game's diagram, the corners).
-fn marks_of(start: &dyn Session, tafl: bool) -> Vec<(String, &'static str)> {
-    if !tafl {
-        return Vec::new();
-    }
-    let size = start.board_rows().len();
-    let centre = square_name(size / 2, size / 2);
-    let mut out = vec![(centre.clone(), "throne")];
-    for line in start.board().lines() {
-        let mut words = line.split_whitespace();
-        let Some(Ok(rank)) = words.next().map(str::parse::<usize>) else {
+/// The marked squares the page draws: the throne and the squares no soldier may stop on, each
+/// with what it is (`throne`, `corner`, `camp`, `restricted`), as `skald serve`'s.
+fn marks_json(board: &Board) -> Vec<Value> {
+    let mut marked: Vec<(Square, &str)> = Vec::new();
+    for &(sq, mark) in board.marks() {
+        if !matches!(mark, Mark::Throne | Mark::Restricted) || marked.iter().any(|(s, _)| *s == sq)
+        {
             continue;
-        };
-        for (file, w) in words.enumerate() {
-            if w == "+" && rank >= 1 {
-                let name = square_name(file, rank - 1);
-                if name != centre {
-                    out.push((name, "corner"));
-                }
-            }
         }
+        let kind = if board.has_mark(sq, Mark::Throne) {
+            "throne"
+        } else if board.has_mark(sq, Mark::Camp) {
+            "camp"
+        } else if board.has_mark(sq, Mark::Escape) {
+            "corner"
+        } else {
+            "restricted"
+        };
+        marked.push((sq, kind));
     }
-    out
+    marked
+        .into_iter()
+        .map(|(sq, kind)| json!({ "square": sq.to_string(), "kind": kind }))
+        .collect()
+}
+
+/// A board's pieces of each side: `{"first": n, "second": n}`.
+fn count_json(board: &Board) -> Value {
+    json!({ "first": board.count(Side::First), "second": board.count(Side::Second) })
+}
+
+/// Moves as text in the game's notation.
+fn texts(moves: &[MoveView]) -> Vec<String> {
+    moves.iter().map(MoveView::to_string).collect()
 }
 
 /// Every variant: `name`, `title`, `family`, `size`, `side_names`, `opentafl_rules` (as `skald
@@ -129,7 +131,7 @@ pub fn variants_json() -> Value {
 /// The search limits of a JSON object: `depth` (plies), `nodes`, `movetime` (ms), `skill`
 /// (0–20) or `level` (`easy`, `medium`, `hard`), `multipv` (1–8), `seed`. With no depth, nodes
 /// or time the search is bounded by depth 12 (a browser tab has no `stop` inside a search).
-fn request_of(limits: &Value) -> Result<(SearchRequest, u64), String> {
+fn request_of(limits: &Value) -> Result<SearchRequest, String> {
     let num = |key: &str| -> Result<Option<u64>, String> {
         match limits.get(key) {
             None | Some(Value::Null) => Ok(None),
@@ -157,26 +159,23 @@ fn request_of(limits: &Value) -> Result<(SearchRequest, u64), String> {
     };
     let multipv = num("multipv")?.map(|n| n.clamp(1, 8) as usize);
     let seed = num("seed")?.unwrap_or(0);
-    Ok((
-        SearchRequest {
-            limits: Limits {
-                depth: if unbounded { Some(12) } else { depth },
-                nodes,
-                movetime,
-                ..Limits::default()
-            },
-            multipv,
-            move_overhead_ms: Some(0),
-            skill_level: skill,
-            stopper: None,
+    Ok(SearchRequest {
+        limits: Limits {
+            depth: if unbounded { Some(12) } else { depth },
+            nodes,
+            movetime,
+            ..Limits::default()
         },
-        seed,
-    ))
+        multipv,
+        move_overhead_ms: Some(0),
+        skill_level: skill,
+        seed: Some(seed),
+    })
 }
 
 /// A progress report as JSON: `depth`, `seldepth`, `multipv`, `score`, `nodes`, `nps`,
 /// `time_ms`, `pv`.
-fn report_json(r: &TextReport) -> Value {
+fn report_json(r: &Report) -> Value {
     json!({
         "depth": r.depth,
         "seldepth": r.seldepth,
@@ -185,20 +184,20 @@ fn report_json(r: &TextReport) -> Value {
         "nodes": r.nodes,
         "nps": r.nps,
         "time_ms": r.time_ms,
-        "pv": r.pv,
+        "pv": texts(&r.pv),
     })
 }
 
 /// A search's answer as JSON: `move` (null in a decided game), `ponder`, `score`, `depth`,
 /// `nodes`, `lines` (`{score, pv}`).
-fn result_json(r: &TextResult) -> Value {
+fn result_json(r: &Answer) -> Value {
     json!({
-        "move": r.best_move,
-        "ponder": r.ponder,
+        "move": r.best_move.map(|m| m.to_string()),
+        "ponder": r.ponder.map(|m| m.to_string()),
         "score": score_json(r.score),
         "depth": r.depth,
         "nodes": r.nodes,
-        "lines": r.lines.iter().map(|(s, pv)| json!({ "score": score_json(*s), "pv": pv })).collect::<Vec<_>>(),
+        "lines": r.lines.iter().map(|(s, pv)| json!({ "score": score_json(*s), "pv": texts(pv) })).collect::<Vec<_>>(),
     })
 }
 
@@ -211,7 +210,9 @@ impl WebGame {
         rules: Option<&str>,
         fen: Option<&str>,
     ) -> Result<WebGame, String> {
-        let mut engine = Engine::new().map_err(|e| format!("no engine: {e}"))?;
+        // Without threads (as on wasm32 anyway): the search runs on the caller's thread, which
+        // hears its progress as it comes.
+        let mut engine = Engine::without_threads().map_err(|e| format!("no engine: {e}"))?;
         let (variant, rules) = match (variant, rules) {
             (Some(_), Some(_)) => return Err("a variant or rules, not both".into()),
             (_, Some(text)) => {
@@ -228,8 +229,6 @@ impl WebGame {
                 (Some(v), None)
             }
         };
-        let tafl = variant.is_none_or(Variant::is_tafl);
-        let marks = marks_of(engine.session(), tafl);
         if let Some(fen) = fen.map(str::trim).filter(|f| !f.is_empty()) {
             engine
                 .session_mut()
@@ -240,7 +239,6 @@ impl WebGame {
             engine,
             variant,
             rules,
-            marks,
         })
     }
 
@@ -259,7 +257,7 @@ impl WebGame {
         if self.session().outcome().is_decided() {
             return Vec::new();
         }
-        self.session().legal_moves()
+        texts(&self.session().legal_moves())
     }
 
     /// Plays `mv` (the game's notation; Ataxx `0000` passes); answers the move as the game
@@ -267,7 +265,8 @@ impl WebGame {
     pub fn play(&mut self, mv: &str) -> Result<String, String> {
         self.engine
             .session_mut()
-            .play(mv.trim())
+            .play_text(mv.trim())
+            .map(|m| m.to_string())
             .map_err(|e| e.to_string())
     }
 
@@ -278,66 +277,50 @@ impl WebGame {
 
     /// The position now, as the page draws it: the fields of `skald serve`'s game state that
     /// are the game's (docs/serve.md, "The game state"): `variant`, `rules`, `title`, `family`,
-    /// `size`, `board`, `marks`, `side_names`, `to_move`, `legal`, `targets`, `pass`, `moves`,
-    /// `last`, `captures`, `result`, `fen`, `setup_fen`.
+    /// `size`, `board`, `pieces`, `setup_pieces`, `marks`, `side_names`, `to_move`, `legal`,
+    /// `targets` (each with its `kind`), `pass`, `moves`, `last` (with its `kind`), `captures`,
+    /// `result`, `fen`, `setup_fen`.
     pub fn state(&self) -> Value {
         let s = self.session();
         let naming = self.naming();
-        let rows = s.board_rows();
-        let size = rows.len();
-        let board: Vec<Vec<Option<String>>> = rows
-            .iter()
-            .map(|r| r.iter().map(|c| c.map(|c| c.to_string())).collect())
-            .collect();
+        let board = s.board();
+        let size = board.size();
         let to_move = s.side_to_move();
-        let own = if naming.is_tafl() {
-            None
-        } else if to_move == Side::First {
-            Some('x')
+        let legal = if s.outcome().is_decided() {
+            Vec::new()
         } else {
-            Some('o')
+            s.legal_moves()
         };
+        // The legal targets of each piece of the side to move (an Ataxx clone is a target of
+        // every stone next to its square).
         let mut targets: BTreeMap<String, Vec<Value>> = BTreeMap::new();
-        let mut pass = None;
-        let legal = self.legal_moves();
-        for mv in &legal {
-            let squares = move_squares(mv);
-            match squares.as_slice() {
-                [from, to] => targets
-                    .entry(from.clone())
-                    .or_default()
-                    .push(json!({ "to": to, "move": mv })),
-                [to] => {
-                    let Some((tf, tr)) = square_coords(to) else {
-                        continue;
-                    };
-                    for (i, row) in rows.iter().enumerate() {
-                        let rank = size - 1 - i;
-                        for (file, c) in row.iter().enumerate() {
-                            if own.is_some()
-                                && *c == own
-                                && tf.abs_diff(file) <= 1
-                                && tr.abs_diff(rank) <= 1
-                            {
-                                targets
-                                    .entry(square_name(file, rank))
-                                    .or_default()
-                                    .push(json!({ "to": to, "move": mv }));
-                            }
-                        }
-                    }
-                }
-                _ => pass = Some(mv.clone()),
+        for (sq, piece) in board.pieces() {
+            if piece.side() != to_move {
+                continue;
+            }
+            let moves: Vec<Value> = legal
+                .iter()
+                .filter(|mv| mv.made_from(sq))
+                .filter_map(|mv| {
+                    let to = mv.to()?;
+                    Some(json!({ "to": to.to_string(), "move": mv.to_string(), "kind": mv.kind().name() }))
+                })
+                .collect();
+            if !moves.is_empty() {
+                targets.insert(sq.to_string(), moves);
             }
         }
-        let moves = s.moves_played();
-        let last = moves
-            .last()
-            .map(|m| json!({ "move": m, "squares": move_squares(m) }));
+        let pass = legal
+            .iter()
+            .find(|mv| **mv == MoveView::Pass)
+            .map(MoveView::to_string);
+        let last = s.last_move().map(
+            |m| json!({ "move": m.to_string(), "kind": m.kind().name(), "squares": squares_json(m) }),
+        );
         let captures: Vec<Value> = s
             .last_captures()
             .into_iter()
-            .map(|c| json!({ "square": c.square, "piece": c.piece.to_string() }))
+            .map(|c| json!({ "square": c.square.to_string(), "piece": c.piece.to_string() }))
             .collect();
         let result = match s.outcome() {
             Outcome::Ongoing => Value::Null,
@@ -357,14 +340,16 @@ impl WebGame {
             "title": title,
             "family": if naming.is_tafl() { "tafl" } else { "ataxx" },
             "size": size,
-            "board": board,
-            "marks": self.marks.iter().map(|(sq, kind)| json!({ "square": sq, "kind": kind })).collect::<Vec<_>>(),
+            "board": rows_json(&board),
+            "pieces": count_json(&board),
+            "setup_pieces": count_json(&s.setup_board()),
+            "marks": marks_json(&board),
             "side_names": { "first": naming.side_name(Side::First), "second": naming.side_name(Side::Second) },
             "to_move": side_key(to_move),
-            "legal": legal,
+            "legal": texts(&legal),
             "targets": targets,
             "pass": pass,
-            "moves": moves,
+            "moves": texts(&s.moves_played()),
             "last": last,
             "captures": captures,
             "result": result,
@@ -381,16 +366,11 @@ impl WebGame {
         replay
             .set_position(Some(&s.setup_fen()), &[])
             .map_err(|e| e.to_string())?;
-        let rows = |s: &dyn Session| -> Vec<Vec<Option<String>>> {
-            s.board_rows()
-                .iter()
-                .map(|r| r.iter().map(|c| c.map(|c| c.to_string())).collect())
-                .collect()
-        };
+        let rows = |s: &dyn Session| rows_json(&s.board());
         let mut boards = vec![rows(replay.as_ref())];
         let mut fens = vec![replay.fen()];
         for mv in s.moves_played() {
-            replay.play(&mv).map_err(|e| e.to_string())?;
+            replay.play(mv).map_err(|e| e.to_string())?;
             boards.push(rows(replay.as_ref()));
             fens.push(replay.fen());
         }
@@ -398,23 +378,54 @@ impl WebGame {
     }
 
     /// Searches the position now within `limits` ([`request_of`]'s keys), calling `progress`
-    /// with each completed iteration's report; answers the best move and its line (the game is
-    /// not changed). A fault inside the search answers a legal move with `"failed": true`.
+    /// with each completed iteration's report as it comes (the search runs on this thread: the
+    /// engine has none of its own); answers the best move and its line (the game is not
+    /// changed). A fault inside the search answers a legal move with `"failed": true`.
     pub fn search(
         &mut self,
         limits: &Value,
-        progress: &mut dyn FnMut(Value),
+        progress: impl FnMut(Value) + 'static,
     ) -> Result<Value, String> {
-        let (request, seed) = request_of(limits)?;
-        self.engine.set_seed(seed);
-        match self
-            .engine
-            .search(request, &mut |r: &TextReport| progress(report_json(r)))
-        {
-            Ok(r) => Ok(result_json(&r)),
-            Err(failed) => Ok(json!({ "move": failed.fallback, "failed": true })),
+        let request = request_of(limits)?;
+        PROGRESS.with(|p| *p.borrow_mut() = Some(Box::new(progress)));
+        let finished = Arc::new(Mutex::new(None));
+        let answer = Arc::clone(&finished);
+        let started = self.engine.start(
+            request,
+            |r: &Report| {
+                PROGRESS.with(|p| {
+                    if let Some(progress) = p.borrow_mut().as_mut() {
+                        progress(report_json(r));
+                    }
+                });
+            },
+            move |f| *answer.lock().unwrap_or_else(PoisonError::into_inner) = Some(f),
+        );
+        if let Ok(handle) = &started {
+            handle.wait();
         }
+        PROGRESS.with(|p| *p.borrow_mut() = None);
+        let finished = finished
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .take();
+        let failed = |fallback: Option<MoveView>| json!({ "move": fallback.map(|m| m.to_string()), "failed": true });
+        Ok(match finished {
+            Some(Finished::Done(answer)) => result_json(&answer),
+            Some(Finished::GameOver(_) | Finished::Cancelled) => result_json(&Answer::game_over()),
+            Some(Finished::Failed { fallback }) => failed(fallback),
+            None => failed(self.session().legal_moves().into_iter().next()),
+        })
     }
+}
+
+/// A search's progress callback: each report as JSON ([`report_json`]).
+type Progress = Box<dyn FnMut(Value)>;
+
+thread_local! {
+    /// The progress callback of the search under way ([`WebGame::search`]): the engine's report
+    /// callback must be `Send + 'static`, and it runs on this thread (an engine without threads).
+    static PROGRESS: RefCell<Option<Progress>> = const { RefCell::new(None) };
 }
 
 /// skald's `bench` (the same positions and depth as `skald bench`, one thread): `nodes` (the
@@ -493,12 +504,12 @@ impl Game {
             limits
         })
         .map_err(|e| JsError::new(&format!("limits: {e}")))?;
-        let this = JsValue::NULL;
-        let mut report = |v: Value| {
-            let _ = progress.call1(&this, &JsValue::from_str(&v.to_string()));
+        let progress = progress.clone();
+        let report = move |v: Value| {
+            let _ = progress.call1(&JsValue::NULL, &JsValue::from_str(&v.to_string()));
         };
         self.inner
-            .search(&limits, &mut report)
+            .search(&limits, report)
             .map(|v| v.to_string())
             .map_err(js_error)
     }
@@ -519,6 +530,8 @@ pub fn bench(depth: u32) -> Result<String, JsError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::cell::Cell;
+    use std::rc::Rc;
 
     #[test]
     fn a_brandubh_game_is_played_and_searched() {
@@ -527,15 +540,29 @@ mod tests {
         assert_eq!(s["size"], 7);
         assert_eq!(s["to_move"], "first");
         assert!(s["marks"].as_array().unwrap().len() == 5, "{}", s["marks"]);
+        // What the page counts captures from, and draws targets by (as `skald serve`'s).
+        assert_eq!(s["pieces"], json!({ "first": 8, "second": 5 }));
+        assert_eq!(s["setup_pieces"], s["pieces"]);
+        let targets = s["targets"].as_object().unwrap();
+        assert!(
+            targets
+                .values()
+                .flat_map(|t| t.as_array().unwrap())
+                .all(|t| t["kind"] == "slide"),
+            "{targets:?}"
+        );
         let first = g.legal_moves()[0].clone();
         g.play(&first).unwrap();
         assert_eq!(g.state()["moves"], json!([first]));
+        assert_eq!(g.state()["last"]["kind"], "slide");
         assert!(g.play("a1-a9").is_err());
-        let mut reports = 0;
+        // Each depth's report comes while the search runs (the search on this thread).
+        let reports = Rc::new(Cell::new(0));
+        let heard = Rc::clone(&reports);
         let r = g
-            .search(&json!({ "depth": 3 }), &mut |_| reports += 1)
+            .search(&json!({ "depth": 3 }), move |_| heard.set(heard.get() + 1))
             .unwrap();
-        assert!(reports >= 3, "{reports}");
+        assert!(reports.get() >= 3, "{}", reports.get());
         assert!(
             g.legal_moves()
                 .contains(&r["move"].as_str().unwrap().to_string())
@@ -551,14 +578,27 @@ mod tests {
     #[test]
     fn ataxx_from_a_fen_with_a_level() {
         let mut g = WebGame::new(Some("ataxx"), None, Some("x5o/7/7/7/7/7/o5x x 0 1")).unwrap();
-        assert_eq!(g.state()["family"], "ataxx");
+        let s = g.state();
+        assert_eq!(s["family"], "ataxx");
+        assert_eq!(s["pieces"], json!({ "first": 2, "second": 2 }));
+        let kinds: Vec<&Value> = s["targets"]
+            .as_object()
+            .unwrap()
+            .values()
+            .flat_map(|t| t.as_array().unwrap())
+            .map(|t| &t["kind"])
+            .collect();
+        assert!(
+            kinds.contains(&&json!("clone")) && kinds.contains(&&json!("jump")),
+            "{kinds:?}"
+        );
         let r = g
-            .search(&json!({ "nodes": 2000, "level": "easy" }), &mut |_| {})
+            .search(&json!({ "nodes": 2000, "level": "easy" }), |_| {})
             .unwrap();
         assert!(r["move"].is_string(), "{r}");
         assert!(WebGame::new(Some("chess"), None, None).is_err());
         assert!(WebGame::new(Some("ataxx"), None, Some("garbage")).is_err());
-        assert!(g.search(&json!({ "depth": "deep" }), &mut |_| {}).is_err());
+        assert!(g.search(&json!({ "depth": "deep" }), |_| {}).is_err());
     }
 
     #[test]

@@ -3,7 +3,13 @@
 use super::eval;
 use super::mv::Move;
 use super::position::Position;
-use crate::game::{Capture, Game, Outcome, ParseError, RepetitionRule, Side};
+use crate::board::{self, Board, Capture, Mark, MoveView, Piece};
+use crate::game::{Game, Outcome, ParseError, RepetitionRule, Side};
+
+/// The square as a front-end names it.
+fn view(sq: super::bitboard::Square) -> board::Square {
+    board::Square::new(sq.file(), sq.rank())
+}
 
 impl Game for Position {
     type Move = Move;
@@ -68,15 +74,15 @@ impl Game for Position {
         let mut after = *self;
         after.play(mv);
         let them = self.side.opponent().index();
-        let letter = if them == 0 { 'x' } else { 'o' };
+        let piece = if them == 0 { Piece::X } else { Piece::O };
         let mut turned: Vec<_> =
             super::bitboard::Squares(self.stones[them] & !after.stones[them]).collect();
         turned.sort_by_key(|sq| (std::cmp::Reverse(sq.rank()), sq.file()));
         turned
             .into_iter()
             .map(|sq| Capture {
-                square: sq.to_string(),
-                piece: letter,
+                square: view(sq),
+                piece,
             })
             .collect()
     }
@@ -136,8 +142,15 @@ impl Game for Position {
         self.parse(text)
     }
 
-    fn move_to_string(&self, mv: Move) -> String {
-        mv.to_string()
+    fn move_view(&self, mv: Move) -> MoveView {
+        match mv {
+            Move::Clone { to } => MoveView::Clone { to: view(to) },
+            Move::Jump { from, to } => MoveView::Jump {
+                from: view(from),
+                to: view(to),
+            },
+            Move::Pass => MoveView::Pass,
+        }
     }
 
     /// Per side, clones and jumps to each of the 49 squares, and the pass: 197.
@@ -163,8 +176,23 @@ impl Game for Position {
         Move::decode(bits)
     }
 
-    fn board_string(&self) -> String {
-        self.diagram()
+    /// The stones, and the blocked squares as marks.
+    fn board(&self) -> Board {
+        let mut board = Board::empty(7);
+        for sq in super::bitboard::Squares(self.stones[0]) {
+            board.set(view(sq), Some(Piece::X));
+        }
+        for sq in super::bitboard::Squares(self.stones[1]) {
+            board.set(view(sq), Some(Piece::O));
+        }
+        for sq in super::bitboard::Squares(self.blocked) {
+            board.mark(view(sq), Mark::Blocked);
+        }
+        board
+    }
+
+    fn fullmove_number(&self) -> u32 {
+        self.fullmove
     }
 
     fn eval_terms(&self) -> Vec<(&'static str, i32)> {

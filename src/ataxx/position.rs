@@ -489,30 +489,6 @@ impl Position {
         if self.side == Side::First { 'x' } else { 'o' }
     }
 
-    /// A diagram, top rank first, `x`, `o`, `-` blocked, `.` empty, rank numbers on the left and
-    /// files below:
-    ///
-    /// ```text
-    /// 7 x . . . . . o
-    /// …
-    /// 1 o . . . . . x
-    ///   a b c d e f g
-    /// ```
-    pub fn diagram(&self) -> String {
-        let mut s = String::with_capacity(8 * 17);
-        for rank in (0..7u8).rev() {
-            let _ = write!(s, "{}", rank + 1);
-            for file in 0..7u8 {
-                let c = self.square_char(rank * 7 + file).unwrap_or('.');
-                s.push(' ');
-                s.push(c);
-            }
-            s.push('\n');
-        }
-        s.push_str("  a b c d e f g\n");
-        s
-    }
-
     /// Stones gained by `mv` in stones (flipped stones, +1 for a clone's new stone).
     #[inline]
     pub fn stones_gained(&self, mv: Move) -> u32 {

@@ -5,8 +5,7 @@ use anyhow::{Result, anyhow, bail};
 use clap::builder::TypedValueParser;
 use serde::Serialize;
 use skald::engine::Engine;
-use skald::engine::session::TextReport;
-use skald::engine::{Limits, Score, Side};
+use skald::engine::{Limits, Report, Score, Side};
 use skald::variant::Variant;
 
 /// Arguments of `skald analyze`.
@@ -45,19 +44,9 @@ pub struct Args {
     #[arg(long, default_value_t = 1, allow_negative_numbers = true,
           value_parser = super::multipv_parser())]
     pub multipv: u32,
-    /// Search threads (the engine option Threads): 1 to four per core.
-    #[arg(long, default_value_t = 1, allow_negative_numbers = true,
-          value_parser = super::threads_parser())]
-    pub threads: u32,
-    /// Hash table size, MiB (the engine option Hash): 1 to 65536.
-    #[arg(long, default_value_t = skald::engine::DEFAULT_HASH_MIB as u32,
-          allow_negative_numbers = true, value_parser = super::hash_parser())]
-    pub hash: u32,
-    /// The evaluation (the engine option EvalFile): hand (the hand-written evaluation), a
-    /// network file's path, or by default (<default>) the built-in network for Ataxx and the
-    /// hand-written evaluation for tafl.
-    #[arg(long, default_value = skald::engine::EVAL_FILE_DEFAULT, hide_default_value = true)]
-    pub eval_file: String,
+    /// `--threads`, `--hash`, `--eval-file`.
+    #[command(flatten)]
+    pub engine: crate::flags::EngineFlags,
     /// One JSON object a line: one per depth and line, then one with the best move. Scores
     /// (`score`) are from the side to move's view, as in UCI; with --record each position also
     /// has `score_first`, from the first side's view (attackers, x) as the text table shows.
@@ -82,7 +71,7 @@ fn score_json(s: Score) -> JsonScore {
 
 /// One completed depth and line (`--json`), fields in this order.
 #[derive(Serialize)]
-struct JsonDepth<'a> {
+struct JsonDepth {
     depth: u32,
     seldepth: u32,
     multipv: u32,
@@ -91,25 +80,25 @@ struct JsonDepth<'a> {
     nps: u64,
     time_ms: u64,
     hashfull: u32,
-    pv: &'a [String],
+    pv: Vec<String>,
 }
 
 /// One line of the final object.
 #[derive(Serialize)]
-struct JsonLine<'a> {
+struct JsonLine {
     score: JsonScore,
-    pv: &'a [String],
+    pv: Vec<String>,
 }
 
 /// The final object of `--json`: the answer and the last complete depth's lines.
 #[derive(Serialize)]
-struct JsonResult<'a> {
-    bestmove: Option<&'a str>,
-    ponder: Option<&'a str>,
+struct JsonResult {
+    bestmove: Option<String>,
+    ponder: Option<String>,
     score: JsonScore,
     depth: u32,
     nodes: u64,
-    lines: Vec<JsonLine<'a>>,
+    lines: Vec<JsonLine>,
 }
 
 /// One analysed move of a record (`--record --json`).
@@ -118,15 +107,15 @@ struct JsonPly<'a> {
     ply: usize,
     to_move: &'a str,
     fen: String,
-    played: &'a str,
-    bestmove: Option<&'a str>,
+    played: String,
+    bestmove: Option<String>,
     /// From the side to move's view.
     score: JsonScore,
     /// From the first side's view (attackers, x).
     score_first: JsonScore,
     depth: u32,
     nodes: u64,
-    pv: &'a [String],
+    pv: Vec<String>,
 }
 
 /// The last object of `--record --json`.
@@ -167,15 +156,9 @@ fn limits(args: &Args, default_ms: u64) -> Result<Limits> {
 
 /// Sets the engine options of `--threads`, `--multipv`, `--hash`, `--eval-file`.
 fn configure(engine: &mut Engine, args: &Args) -> Result<()> {
-    super::set_engine_flags(
-        engine,
-        &[
-            ("--threads", "Threads", args.threads.to_string()),
-            ("--multipv", "MultiPV", args.multipv.to_string()),
-            ("--hash", "Hash", args.hash.to_string()),
-            ("--eval-file", "EvalFile", args.eval_file.clone()),
-        ],
-    )?;
+    let mut flags = args.engine.flags();
+    flags.insert(1, ("--multipv", "MultiPV", args.multipv.to_string()));
+    super::set_engine_flags(engine, &flags)?;
     engine
         .set_option("Move Overhead", "0")
         .map_err(|e| anyhow!("{e}"))
@@ -207,7 +190,7 @@ fn run_record(args: &Args) -> Result<()> {
         println!(
             "{}, game {} of {}: {}; searching each position {per_position}",
             game.variant.map_or_else(
-                || game.session.variant_name().to_string(),
+                || game.session.rules_name().to_string(),
                 |v| v.name().to_string()
             ),
             args.game,
@@ -224,11 +207,11 @@ fn run_record(args: &Args) -> Result<()> {
     session
         .set_position(Some(&game.setup_fen), &[])
         .map_err(|e| anyhow!("{e}"))?;
-    for (ply, played) in game.moves.iter().enumerate() {
+    for (ply, &played) in game.moves.iter().enumerate() {
         let to_move = session.side_to_move();
         engine.set_session(session.boxed_clone());
         let r = engine.search(&limits, &mut |_| {})?;
-        let best = r.best_move.clone().unwrap_or_else(|| "-".into());
+        let best = r.best_move.map_or_else(|| "-".into(), |m| m.to_string());
         // The first side's view (the search's is the side to move's).
         let first_view = match (to_move, r.score) {
             (Side::First, s) => s,
@@ -236,18 +219,17 @@ fn run_record(args: &Args) -> Result<()> {
             (Side::Second, Score::Mate(n)) => Score::Mate(-n),
         };
         if args.json {
-            let pv = r.lines.first().map_or(&[][..], |(_, pv)| &pv[..]);
             print_json(&JsonPly {
                 ply: ply + 1,
                 to_move: side_name(names, to_move),
                 fen: session.fen(),
-                played,
-                bestmove: r.best_move.as_deref(),
+                played: played.to_string(),
+                bestmove: r.best_move.map(|m| m.to_string()),
                 score: score_json(r.score),
                 score_first: score_json(first_view),
                 depth: r.depth,
                 nodes: r.nodes,
-                pv,
+                pv: super::move_texts(r.pv()),
             });
         } else {
             // One view down the whole column: the first side's.
@@ -256,8 +238,12 @@ fn run_record(args: &Args) -> Result<()> {
                 "{:>5}  {:<10}  {:<10}{} {:<10}  {:>7}  {} (depth {})",
                 ply + 1,
                 side_name(names, to_move),
-                played,
-                if *played == best { ' ' } else { '*' },
+                played.to_string(),
+                if Some(played) == r.best_move {
+                    ' '
+                } else {
+                    '*'
+                },
                 best,
                 score_text(score),
                 score_words(names, Side::First, score),
@@ -335,7 +321,7 @@ pub fn run(args: Args) -> Result<()> {
         println!();
     }
     let multi = args.multipv > 1;
-    let mut report = |r: &TextReport| {
+    let mut report = |r: &Report| {
         if json {
             print_json(&JsonDepth {
                 depth: r.depth,
@@ -346,7 +332,7 @@ pub fn run(args: Args) -> Result<()> {
                 nps: r.nps,
                 time_ms: r.time_ms,
                 hashfull: r.hashfull,
-                pv: &r.pv,
+                pv: super::move_texts(&r.pv),
             });
         } else {
             let line = if multi {
@@ -361,7 +347,7 @@ pub fn run(args: Args) -> Result<()> {
                 score_words(variant, to_move, r.score),
                 r.nodes,
                 r.nps,
-                r.pv.join(" ")
+                super::moves_line(&r.pv)
             );
         }
     };
@@ -372,12 +358,12 @@ pub fn run(args: Args) -> Result<()> {
             .iter()
             .map(|(s, pv)| JsonLine {
                 score: score_json(*s),
-                pv,
+                pv: super::move_texts(pv),
             })
             .collect();
         print_json(&JsonResult {
-            bestmove: result.best_move.as_deref(),
-            ponder: result.ponder.as_deref(),
+            bestmove: result.best_move.map(|m| m.to_string()),
+            ponder: result.ponder.map(|m| m.to_string()),
             score: score_json(result.score),
             depth: result.depth,
             nodes: result.nodes,
@@ -398,15 +384,20 @@ pub fn run(args: Args) -> Result<()> {
         result.nodes
     );
     for (i, (s, pv)) in result.lines.iter().enumerate() {
-        println!("  {}. {:>7}  {}", i + 1, score_text(*s), pv.join(" "));
+        println!(
+            "  {}. {:>7}  {}",
+            i + 1,
+            score_text(*s),
+            super::moves_line(pv)
+        );
     }
     let session = engine.session_mut();
-    session.play(&best).map_err(|e| anyhow!("{e}"))?;
+    session.play(best).map_err(|e| anyhow!("{e}"))?;
     println!();
     println!("after {best}:");
     print!(
         "{}",
-        super::play::render(&*session, variant, Some(&best), false)
+        super::play::render(&*session, variant, Some(best), false)
     );
     let after = session.outcome();
     if after.is_decided() {

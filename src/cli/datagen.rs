@@ -91,15 +91,12 @@ pub struct Args {
     #[arg(long, hide = true, conflicts_with = "max_score", allow_negative_numbers = true,
           value_parser = Whole::new(0, 10_000, "").map(|v| v as i32))]
     pub max_opening_score: Option<i32>,
-    /// Hash table per engine, MiB (the engine option Hash): 1 to 65536.
-    #[arg(long, default_value_t = skald::engine::DEFAULT_HASH_MIB as u32,
-          allow_negative_numbers = true, value_parser = super::hash_parser())]
-    pub hash: u32,
-    /// The evaluation the searches use (the engine option EvalFile): hand (the hand-written
-    /// evaluation), a network file's path, or by default (<default>) the built-in network for
-    /// Ataxx and the hand-written evaluation for tafl.
-    #[arg(long, default_value = skald::engine::EVAL_FILE_DEFAULT, hide_default_value = true)]
-    pub eval_file: String,
+    /// `--hash` (of each engine).
+    #[command(flatten)]
+    pub hash: crate::flags::HashFlag,
+    /// `--eval-file` (of the searches).
+    #[command(flatten)]
+    pub eval: crate::flags::EvalFileFlag,
     /// Write to this file instead of standard output.
     #[arg(long)]
     pub output: Option<std::path::PathBuf>,
@@ -228,7 +225,7 @@ fn play_game(engine: &mut Engine, args: &Args, game: u64) -> Result<Vec<Line>> {
             if moves.is_empty() {
                 break;
             }
-            s.play(&moves[rng.below(moves.len() as u64) as usize])
+            s.play(moves[rng.below(moves.len() as u64) as usize])
                 .expect("a legal move");
         }
         if s.outcome().is_decided() {
@@ -350,8 +347,8 @@ pub fn run(mut args: Args) -> Result<()> {
                     }
                 };
                 let flags = [
-                    ("--hash", "Hash", args.hash.to_string()),
-                    ("--eval-file", "EvalFile", args.eval_file.clone()),
+                    ("--hash", "Hash", args.hash.hash.to_string()),
+                    args.eval.flag(),
                 ];
                 if let Err(e) = super::set_engine_flags(&mut engine, &flags) {
                     let _ = tx.send((0, Err(e)));

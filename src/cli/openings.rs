@@ -60,11 +60,9 @@ pub struct Args {
     /// Write to this file instead of standard output.
     #[arg(long)]
     pub output: Option<std::path::PathBuf>,
-    /// The evaluation of the balance checks (the engine option EvalFile): hand (the
-    /// hand-written evaluation), a network file's path, or by default (<default>) the built-in
-    /// network for Ataxx and the hand-written evaluation for tafl.
-    #[arg(long, default_value = skald::engine::EVAL_FILE_DEFAULT, hide_default_value = true)]
-    pub eval_file: String,
+    /// `--eval-file` (of the balance checks).
+    #[command(flatten)]
+    pub eval: crate::flags::EvalFileFlag,
     /// Keep only positions whose result turns on the strength of play: the position is played
     /// out twice by the engine against itself, every move at this many nodes in one game and at
     /// twice as many in the other, and kept only when the two games are won by different sides.
@@ -77,10 +75,7 @@ pub struct Args {
 pub fn run(args: Args) -> Result<()> {
     let mut engine = Engine::new()?;
     engine.set_variant(args.variant);
-    super::set_engine_flags(
-        &mut engine,
-        &[("--eval-file", "EvalFile", args.eval_file.clone())],
-    )?;
+    super::set_engine_flags(&mut engine, &[args.eval.flag()])?;
     let mut out: Box<dyn Write> = match &args.output {
         None => Box::new(std::io::stdout().lock()),
         Some(p) => Box::new(std::io::BufWriter::new(
@@ -115,7 +110,7 @@ pub fn run(args: Args) -> Result<()> {
                 alive = false;
                 break;
             }
-            let mv = &moves[rng.below(moves.len() as u64) as usize];
+            let mv = moves[rng.below(moves.len() as u64) as usize];
             s.play(mv).expect("a legal move");
         }
         if !alive || s.outcome().is_decided() || !seen.insert(s.fen()) {
@@ -132,7 +127,7 @@ pub fn run(args: Args) -> Result<()> {
                     out,
                     "{} moves {}",
                     s.setup_fen(),
-                    s.moves_played().join(" ")
+                    super::moves_line(&s.moves_played())
                 )?;
             } else {
                 writeln!(out, "{}", s.fen())?;

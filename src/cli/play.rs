@@ -1,13 +1,14 @@
 //! `skald play`: a game against the engine at a chosen level, or two people at one keyboard
 //! (`--hotseat`), in the terminal. Works with piped input too (one move or command a line).
 
-use super::records::GameRecord;
 use super::{Whole, outcome_text, side_name};
 use anyhow::{Context, Result, anyhow, bail};
 use clap::builder::TypedValueParser;
-use skald::engine::Side;
 use skald::engine::session::Session;
-use skald::engine::{Engine, Limits, SearchRequest, named_skill};
+use skald::engine::{
+    Engine, Limits, Mark, MoveView, Piece, SearchRequest, Side, Square, named_skill,
+};
+use skald::records::GameRecord;
 use skald::variant::Variant;
 use std::io::{BufRead, IsTerminal, Write};
 use std::time::Instant;
@@ -90,89 +91,43 @@ fn parse_side(variant: Variant, s: &str) -> Result<Side> {
     Ok(side)
 }
 
-/// The squares named in a move text (`d1-b1` → d1, b1; `f2` → f2; `0000` → none), as
-/// (file, rank) from 0.
-fn move_squares(mv: &str) -> Vec<(usize, usize)> {
-    let b = mv.as_bytes();
-    let mut out = Vec::new();
-    let mut i = 0;
-    while i < b.len() {
-        if b[i].is_ascii_lowercase() {
-            let file = (b[i] - b'a') as usize;
-            let mut j = i + 1;
-            let mut rank = 0usize;
-            while j < b.len() && b[j].is_ascii_digit() {
-                rank = rank * 10 + (b[j] - b'0') as usize;
-                j += 1;
-            }
-            if j > i + 1 && rank >= 1 {
-                out.push((file, rank - 1));
-            }
-            i = j;
-        } else {
-            i += 1;
-        }
-    }
-    out
-}
-
-/// The marked squares (throne, corners) from the library's diagram, where they are empty: `+`.
-fn marked_squares(diagram: &str) -> Vec<(usize, usize)> {
-    let mut out = Vec::new();
-    for line in diagram.lines() {
-        let mut words = line.split_whitespace();
-        let Some(Ok(rank)) = words.next().map(str::parse::<usize>) else {
-            continue;
-        };
-        for (file, w) in words.enumerate() {
-            if w == "+" && rank >= 1 {
-                out.push((file, rank - 1));
-            }
-        }
-    }
-    out
-}
-
-/// Draws the board: Unicode pieces, marked squares, the last move's squares highlighted (with
-/// colour, or in brackets without), coordinates on all edges.
-pub fn render(session: &dyn Session, variant: Variant, last: Option<&str>, color: bool) -> String {
-    let rows = session.board_rows();
-    let size = rows.len();
-    // The throne is marked even when the king stands on it; take the marks from the start.
-    let mut marks = marked_squares(&session.board());
-    if variant.is_tafl() {
-        let c = size / 2;
-        if !marks.contains(&(c, c)) {
-            marks.push((c, c));
-        }
-    }
-    let hi = last.map(move_squares).unwrap_or_default();
+/// Draws the board: Unicode pieces, the marked squares (the throne, and the squares no soldier
+/// may stop on: corners, camps) where they are empty, the last move's squares highlighted (with
+/// colour, or in brackets without), coordinates on all edges, and a legend.
+pub fn render(
+    session: &dyn Session,
+    variant: Variant,
+    last: Option<MoveView>,
+    color: bool,
+) -> String {
+    let board = session.board();
+    let size = board.size();
+    let marked =
+        |sq: Square| board.has_mark(sq, Mark::Throne) || board.has_mark(sq, Mark::Restricted);
+    let hi = last.map(MoveView::squares).unwrap_or_default();
     let w = if size >= 10 { 2 } else { 1 };
     let files: String = (0..size)
-        .map(|f| format!(" {} ", (b'a' + f as u8) as char))
+        .map(|f| format!(" {} ", (b'a' + f) as char))
         .collect();
     let mut s = format!("{:w$} {files}\n", "");
-    for (i, row) in rows.iter().enumerate() {
-        let rank = size - i - 1;
+    for rank in (0..size).rev() {
         s += &format!("{:>w$} ", rank + 1);
-        for (file, cell) in row.iter().enumerate() {
-            let marked = marks.contains(&(file, rank));
-            let glyph = match (variant.is_tafl(), cell) {
-                (true, Some('t')) => '●',
-                (true, Some('T')) => '○',
-                (true, Some('K')) => '♔',
-                (false, Some('x')) => '●',
-                (false, Some('o')) => '○',
-                (false, Some('-')) => '■',
-                (_, None) if marked => '×',
-                _ => '·',
+        for file in 0..size {
+            let sq = Square::new(file, rank);
+            let glyph = match board.piece(sq) {
+                Some(Piece::Attacker | Piece::X) => '●',
+                Some(Piece::Defender | Piece::O) => '○',
+                Some(Piece::King) => '♔',
+                None if board.has_mark(sq, Mark::Blocked) => '■',
+                None if marked(sq) => '×',
+                None => '·',
             };
-            let lit = hi.contains(&(file, rank));
+            let lit = hi.contains(&sq);
             if lit && color {
                 s += &format!("\x1b[30;43m {glyph} \x1b[0m");
             } else if lit {
                 s += &format!("[{glyph}]");
-            } else if color && marked {
+            } else if color && marked(sq) {
                 s += &format!("\x1b[2m {glyph} \x1b[0m");
             } else {
                 s += &format!(" {glyph} ");
@@ -181,16 +136,21 @@ pub fn render(session: &dyn Session, variant: Variant, last: Option<&str>, color
         s += &format!(" {}\n", rank + 1);
     }
     s += &format!("{:w$} {files}\n", "");
-    // Corners are marked only where they are special (corner-escape games).
-    let centre = (size / 2, size / 2);
-    let legend = if variant.is_tafl() && marks.iter().any(|&m| m != centre) {
-        "● attackers  ○ defenders  ♔ king  × throne/corner"
-    } else if variant.is_tafl() {
-        "● attackers  ○ defenders  ♔ king  × throne"
+    // The marks are named as far as the board has them.
+    let has = |mark: Mark| board.marks().iter().any(|&(sq, m)| m == mark && marked(sq));
+    let legend = if !variant.is_tafl() {
+        "● x  ○ o  ■ blocked".to_string()
     } else {
-        "● x  ○ o  ■ blocked"
+        let mut marks = vec!["throne"];
+        if has(Mark::Escape) {
+            marks.push("corner");
+        }
+        if has(Mark::Camp) {
+            marks.push("camp");
+        }
+        format!("● attackers  ○ defenders  ♔ king  × {}", marks.join("/"))
     };
-    s += legend;
+    s += &legend;
     s.push('\n');
     s
 }
@@ -209,8 +169,8 @@ struct Game {
 }
 
 impl Game {
-    fn last_move(&self) -> Option<String> {
-        self.session().moves_played().last().cloned()
+    fn last_move(&self) -> Option<MoveView> {
+        self.session().last_move()
     }
 
     fn show(&self) {
@@ -220,12 +180,11 @@ impl Game {
             render(
                 self.engine.session(),
                 self.variant,
-                self.last_move().as_deref(),
+                self.last_move(),
                 self.color
             )
         );
-        let fen = self.session().fen();
-        let number = fen.split_whitespace().nth(3).unwrap_or("1");
+        let number = self.session().fullmove_number();
         let mut status = match self.over() {
             Some(result) => format!("game over: {result} · move {number}"),
             None => format!(
@@ -260,7 +219,7 @@ impl Game {
         self.engine.session_mut()
     }
 
-    fn search(&mut self, skill: u8, movetime_ms: u64) -> Result<Option<String>> {
+    fn search(&mut self, skill: u8, movetime_ms: u64) -> Result<Option<MoveView>> {
         let request = SearchRequest {
             limits: Limits {
                 movetime: Some(movetime_ms.max(1)),
@@ -282,9 +241,8 @@ impl Game {
         let mv = self
             .search(self.skill, self.movetime_ms)?
             .ok_or_else(|| anyhow!("the engine found no move"))?;
-        let mv = self
-            .session_mut()
-            .play(&mv)
+        self.session_mut()
+            .play(mv)
             .map_err(|e| anyhow!("engine move {mv}: {e}"))?;
         println!("skald plays {mv} ({:.1} s)", start.elapsed().as_secs_f64());
         Ok(())
@@ -373,11 +331,13 @@ pub fn run(args: Args) -> Result<()> {
             .map_err(|e| super::fen_error(e, variant))?;
     }
     if let Some(g) = &loaded {
-        let moves: Vec<&str> = g.moves.iter().map(String::as_str).collect();
-        engine
-            .session_mut()
-            .set_position(Some(&g.setup_fen), &moves)
+        let session = engine.session_mut();
+        session
+            .set_position(Some(&g.setup_fen), &[])
             .map_err(|e| anyhow!("{e}"))?;
+        for &mv in &g.moves {
+            session.play(mv).map_err(|e| anyhow!("{e}"))?;
+        }
         println!(
             "loaded game {} of {}: {variant}, {}",
             args.game,
@@ -463,7 +423,7 @@ pub fn run(args: Args) -> Result<()> {
         };
         // Commands piped from a file may start with a byte order mark.
         let line = if std::mem::take(&mut first_line) {
-            skald::protocol::without_bom(line)
+            skald::text::without_bom(line)
         } else {
             line
         };
@@ -482,7 +442,7 @@ pub fn run(args: Args) -> Result<()> {
                 } else if moves.is_empty() {
                     println!("no legal moves");
                 } else {
-                    println!("{} legal moves: {}", moves.len(), moves.join(" "));
+                    println!("{} legal moves: {}", moves.len(), super::moves_line(&moves));
                 }
             }
             "undo" => {
@@ -521,9 +481,9 @@ pub fn run(args: Args) -> Result<()> {
                     continue;
                 }
                 let path = std::path::Path::new(rest.trim());
-                let text = match super::records::RecordFormat::of_path(path) {
-                    super::records::RecordFormat::Pgn => Ok(g.record().to_pgn()),
-                    super::records::RecordFormat::Otg => g.record().to_otg(),
+                let text = match skald::records::RecordFormat::of_path(path) {
+                    skald::records::RecordFormat::Pgn => Ok(g.record().to_pgn()),
+                    skald::records::RecordFormat::Otg => g.record().to_otg(),
                 };
                 match text.map(|t| std::fs::write(path, t).map_err(|e| e.to_string())) {
                     Ok(Ok(())) => println!("saved to {}", path.display()),
@@ -543,9 +503,12 @@ pub fn run(args: Args) -> Result<()> {
                     continue;
                 }
                 // Moves in any case: `D2-F2`, `A7A5`.
-                match g.session_mut().play(&line.to_ascii_lowercase()) {
+                let text = line.to_ascii_lowercase();
+                let size = g.session().board().size();
+                match g.session_mut().play_text(&text) {
                     Ok(_) => g.show(),
-                    Err(e) if e.to_string().starts_with("illegal move") => println!("{e}"),
+                    // A move of this board that the rules refuse: the reason alone.
+                    Err(e) if in_move_notation(text.trim(), variant, size) => println!("{e}"),
                     Err(e) => println!(
                         "'{line}' is neither a command nor a move ({e}); type 'help' for commands"
                     ),
@@ -556,25 +519,94 @@ pub fn run(args: Args) -> Result<()> {
     Ok(())
 }
 
+/// Whether `text` (lower case) is written as a move of `variant` on a `size`×`size` board, by
+/// rules.md's notation: tafl two squares of the board, with or without a dash (`d1-b1`, `d1b1`);
+/// Ataxx a square (a clone, `f2`), two squares (a jump, `a7a5`) or the pass `0000`. A line so
+/// written that the rules refuse is an illegal move (said with the rules' reason); any other
+/// line is neither a command nor a move. The typed test replaces a match on the error's text.
+fn in_move_notation(text: &str, variant: Variant, size: u8) -> bool {
+    if !variant.is_tafl() && text == "0000" {
+        return true;
+    }
+    let rest = if variant.is_tafl() {
+        match text.split_once('-') {
+            Some((from, to)) => return on_board(from, size) && on_board(to, size),
+            None => text,
+        }
+    } else {
+        text
+    };
+    // Squares written one after another: a file letter and its rank's digits each.
+    let mut count = 0;
+    let mut rest = rest;
+    while !rest.is_empty() {
+        let end = rest
+            .char_indices()
+            .skip(1)
+            .find(|(_, c)| !c.is_ascii_digit())
+            .map_or(rest.len(), |(i, _)| i);
+        if !on_board(&rest[..end], size) {
+            return false;
+        }
+        count += 1;
+        rest = &rest[end..];
+    }
+    if variant.is_tafl() {
+        count == 2
+    } else {
+        (1..=2).contains(&count)
+    }
+}
+
+/// Whether `text` names a square of a `size`×`size` board.
+fn on_board(text: &str, size: u8) -> bool {
+    text.parse::<Square>().is_ok_and(|sq| sq.is_on(size))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
+    /// A line is told a move by its notation, not by the text of the engine's error: moves of
+    /// the board in each family's notation, and what is none.
     #[test]
-    fn squares_of_moves() {
-        assert_eq!(move_squares("d1-b1"), vec![(3, 0), (1, 0)]);
-        assert_eq!(move_squares("a7a5"), vec![(0, 6), (0, 4)]);
-        assert_eq!(move_squares("k11-k10"), vec![(10, 10), (10, 9)]);
-        assert!(move_squares("0000").is_empty());
+    fn moves_are_told_by_their_notation() {
+        for (text, variant, size) in [
+            ("d1-b1", Variant::Brandubh, 7),
+            ("d1b1", Variant::Brandubh, 7),
+            ("k11-k1", Variant::Copenhagen, 11),
+            ("f2", Variant::Ataxx, 7),
+            ("a7a5", Variant::Ataxx, 7),
+            ("0000", Variant::Ataxx, 7),
+        ] {
+            assert!(in_move_notation(text, variant, size), "{text}");
+        }
+        for (text, variant, size) in [
+            ("d4", Variant::Brandubh, 7),
+            ("h1-h2", Variant::Brandubh, 7),
+            ("0000", Variant::Brandubh, 7),
+            ("d1-", Variant::Brandubh, 7),
+            ("a7-a5", Variant::Ataxx, 7),
+            ("a7a5a3", Variant::Ataxx, 7),
+            ("hint", Variant::Ataxx, 7),
+            ("é1", Variant::Ataxx, 7),
+            ("", Variant::Ataxx, 7),
+        ] {
+            assert!(!in_move_notation(text, variant, size), "{text}");
+        }
     }
 
     #[test]
     fn board_drawing() {
         let mut s = skald::engine::new_session(Variant::Brandubh);
-        s.play("d2-f2").unwrap();
-        let text = render(&*s, Variant::Brandubh, Some("d2-f2"), false);
+        let mv = s.play_text("d2-f2").unwrap();
+        let text = render(&*s, Variant::Brandubh, Some(mv), false);
         assert!(text.contains("[·]") && text.contains("[●]"), "{text}");
         assert!(text.contains('♔') && text.contains('×'));
+        assert!(text.contains("× throne/corner"), "{text}");
         assert!(!text.contains('\x1b'));
+        let ashton = skald::engine::new_session(Variant::Ashton);
+        let text = render(&*ashton, Variant::Ashton, None, false);
+        assert!(text.contains("× throne/camp"), "{text}");
     }
 }

@@ -2,9 +2,7 @@
 //! and `skald openings --played` (which wants the winner).
 
 use anyhow::{Result, anyhow, bail};
-use skald::engine::Limits;
-use skald::engine::session::TextResult;
-use skald::engine::{Engine, Session};
+use skald::engine::{Answer, Engine, Limits, Session};
 
 /// Plays a game out from `start` with `engine` searching `nodes` nodes a move, until the game is
 /// decided or `max_plies` moves have been played; `on_search` sees each position before its move
@@ -18,7 +16,7 @@ pub fn play_out(
     start: &dyn Session,
     nodes: u64,
     max_plies: usize,
-    on_search: &mut dyn FnMut(&dyn Session, &TextResult),
+    on_search: &mut dyn FnMut(&dyn Session, &Answer),
 ) -> Result<Box<dyn Session>> {
     let limits = Limits {
         nodes: Some(nodes),
@@ -36,7 +34,7 @@ pub fn play_out(
             bail!("the search gave no move in {}", session.fen());
         };
         session
-            .play(&mv)
+            .play(mv)
             .map_err(|e| anyhow!("the search's move {mv} in {}: {e}", session.fen()))?;
     }
     Ok(session)

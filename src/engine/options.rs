@@ -7,6 +7,7 @@
 
 use super::skill::{MAX_SKILL, named_skill};
 use crate::search::tt;
+use crate::text::truncate;
 use crate::tuning::SearchParams;
 use crate::variant::Variant;
 
@@ -47,6 +48,9 @@ pub enum OptionId {
     /// `Tune <name>` (tuning builds only, cargo feature `tune`): a search parameter of
     /// [`SearchParams::TUNABLE`], by index.
     Tune(usize),
+    /// `Tune <name>` of an on/off switch (tuning builds only): a switch of
+    /// [`SearchParams::SWITCHES`], by index.
+    TuneSwitch(usize),
 }
 
 /// An option's type, default and range, as UCI describes them.
@@ -190,15 +194,16 @@ pub fn registry() -> Vec<OptionSpec> {
     .collect()
 }
 
-/// The `Tune <name>` options of a tuning build (none otherwise), one per
-/// [`SearchParams::TUNABLE`] value, in its order. Their defaults here are the tafl family's
-/// values ([`SearchParams::DEFAULT`]); the protocols print the values the variant in play uses
+/// The `Tune <name>` options of a tuning build (none otherwise): a spin option per
+/// [`SearchParams::TUNABLE`] value, then a check option per [`SearchParams::SWITCHES`] switch,
+/// each in its table's order. Their defaults here are the tafl family's values
+/// ([`SearchParams::DEFAULT`]); the protocols print the values the variant in play uses
 /// ([`crate::engine::Engine::search_params`]).
 fn tune_options() -> Vec<OptionSpec> {
     if !cfg!(feature = "tune") {
         return Vec::new();
     }
-    SearchParams::TUNABLE
+    let numbers = SearchParams::TUNABLE
         .iter()
         .enumerate()
         .map(|(i, t)| OptionSpec {
@@ -210,8 +215,19 @@ fn tune_options() -> Vec<OptionSpec> {
                 max: t.max as i64,
             },
             doc: "a search parameter (tuning build)",
-        })
-        .collect()
+        });
+    let switches = SearchParams::SWITCHES
+        .iter()
+        .enumerate()
+        .map(|(i, s)| OptionSpec {
+            id: OptionId::TuneSwitch(i),
+            name: s.option,
+            kind: OptionKind::Check {
+                default: SearchParams::DEFAULT.get_switch(s.name).unwrap_or(false),
+            },
+            doc: "a search feature on or off (tuning build)",
+        });
+    numbers.chain(switches).collect()
 }
 
 /// The registry entry named `name` (case ignored), if any.
@@ -246,6 +262,8 @@ pub enum Setting {
     EvalFile(String),
     /// Set a search parameter (name of [`SearchParams::TUNABLE`], value in its range).
     Tune(&'static str, i32),
+    /// Turn a search switch on or off (name of [`SearchParams::SWITCHES`]).
+    TuneSwitch(&'static str, bool),
 }
 
 /// Why `setoption` (or a command-line flag) was refused.
@@ -281,17 +299,6 @@ pub enum OptionError {
         /// The `EvalFile` value still in force.
         current: String,
     },
-}
-
-/// Shortens `s` to `max_chars` characters with an ellipsis, for quoting input in messages.
-pub fn truncate(s: &str, max_chars: usize) -> String {
-    if s.chars().count() <= max_chars {
-        s.to_string()
-    } else {
-        let mut t: String = s.chars().take(max_chars).collect();
-        t.push('…');
-        t
-    }
 }
 
 /// Checks `value` for the option named `name` and gives the setting to apply.
@@ -346,6 +353,7 @@ pub fn parse(name: &str, value: &str) -> Result<Setting, OptionError> {
         OptionId::ClearHash => Setting::ClearHash,
         OptionId::EvalFile => Setting::EvalFile(value.to_string()),
         OptionId::Tune(i) => Setting::Tune(SearchParams::TUNABLE[i].name, number()? as i32),
+        OptionId::TuneSwitch(i) => Setting::TuneSwitch(SearchParams::SWITCHES[i].name, check()?),
     })
 }
 

@@ -1,21 +1,26 @@
 //! A game in progress behind a trait object, so front-ends can hold "the current game" without
-//! knowing its type: the position, the history of earlier positions (for repetition), and the
-//! operations the protocols and the CLI need, with moves as text, the board as rows of pieces,
-//! and typed errors ([`PositionError`], [`MoveError`]). No front-end edits FEN text: the side to
-//! move ([`Session::set_side_to_move`]) and the board ([`Session::set_board`]) are set here.
+//! knowing its type: the position, the history of earlier positions (for repetition), and what
+//! the protocols and the tools ask of it, in typed values ([`crate::board`]: the board as pieces
+//! and marked squares, moves by kind and squares, captures, the legal targets of a square) with
+//! typed errors ([`PositionError`], [`MoveError`]). Text comes in only as input (a FEN, a move
+//! typed or sent by a client: [`Session::play_text`]) and goes out only as FEN; a front-end
+//! formats the typed values itself. No front-end edits FEN text: the side to move
+//! ([`Session::set_side_to_move`]) and the board ([`Session::set_board`]) are set here.
 
+use super::report::{Answer, Report};
 use super::skill::Skill;
+use crate::board::{Board, Capture, MoveView, Square};
 use crate::eval::{EvalChoice, Evaluator};
 use crate::game::GameVisitor;
 use crate::game::{
-    Capture, Game, Outcome, ParseError, Reason, Side, forbidden_by_history, outcome_with_history,
+    Game, Outcome, ParseError, Reason, Side, forbidden_by_history, outcome_with_history,
 };
 use crate::search::{
     self, Control, Limits, Score, SearchOptions, ThreadData, ThreadPool, TranspositionTable,
 };
 use crate::tafl::RuleOptions;
 use crate::tuning::SearchParams;
-use crate::variant::Variant;
+use crate::variant::{Family, GameKind, Variant};
 use std::sync::Arc;
 
 /// Why a move cannot be played.
@@ -28,9 +33,9 @@ pub enum MoveError {
     #[error("{0}")]
     Illegal(ParseError),
     /// The move is one the rules forbid because it recreates an earlier board
-    /// ([`crate::game::RepetitionRule::Forbidden`]: Copenhagen's defenders); the text is the move.
+    /// ([`crate::game::RepetitionRule::Forbidden`]: Copenhagen's defenders).
     #[error("illegal move {0}: it recreates an earlier board, which the defenders may not do")]
-    RepeatsBoard(String),
+    RepeatsBoard(MoveView),
 }
 
 /// Why a position cannot be set; the session is left as it was.
@@ -64,73 +69,20 @@ pub enum PositionError {
     },
 }
 
-/// One square's content as [`Session::board_rows`] gives it: the FEN letter of the piece
-/// (tafl `t` attacker, `T` defender, `K` king; Ataxx `x`, `o`, `-` blocked), `None` if empty.
-pub type SquareContent = Option<char>;
-
-/// A search progress report with the principal variation as move text.
-#[derive(Clone, Debug)]
-pub struct TextReport {
-    /// Completed depth, plies.
-    pub depth: u32,
-    /// Deepest ply reached.
-    pub seldepth: u32,
-    /// 1-based MultiPV index.
-    pub multipv: u32,
-    /// The score from the side to move's view.
-    pub score: Score,
-    /// Nodes searched, all threads.
-    pub nodes: u64,
-    /// Nodes per second.
-    pub nps: u64,
-    /// Transposition table use, permill.
-    pub hashfull: u32,
-    /// Time since the search started, ms.
-    pub time_ms: u64,
-    /// The principal variation as move text.
-    pub pv: Vec<String>,
-}
-
-/// The answer of a search, as move text.
-#[derive(Clone, Debug)]
-pub struct TextResult {
-    /// The move to play; `None` if there is none (the game is over).
-    pub best_move: Option<String>,
-    /// The expected reply.
-    pub ponder: Option<String>,
-    /// The score of the best line.
-    pub score: Score,
-    /// Deepest completed depth.
-    pub depth: u32,
-    /// Nodes searched.
-    pub nodes: u64,
-    /// The MultiPV lines of the last completed depth: score and moves, best first.
-    pub lines: Vec<(Score, Vec<String>)>,
-}
-
-impl TextResult {
-    /// The answer in a decided game: no move, depth 0.
-    pub fn game_over() -> TextResult {
-        TextResult {
-            best_move: None,
-            ponder: None,
-            score: Score::Cp(0),
-            depth: 0,
-            nodes: 0,
-            lines: Vec::new(),
-        }
-    }
-}
-
 /// A game in progress, whatever the game.
 pub trait Session: Send {
-    /// The variant's protocol name.
-    fn variant_name(&self) -> &'static str;
+    /// What the game is: a variant, or rules of no variant (the family and the board size).
+    /// The game's configuration (search values) is keyed on it.
+    fn kind(&self) -> GameKind;
+    /// The rules' name, for people: a variant's protocol name (`brandubh`), an OpenTafl rules
+    /// string's `name:`. Only for display: nothing is looked up by it ([`Session::kind`]).
+    fn rules_name(&self) -> &'static str;
     /// A copy of this session (for a search thread).
     fn boxed_clone(&self) -> Box<dyn Session>;
-    /// Sets the position: the start position (`fen` `None`) or a FEN, then the moves in order.
-    /// On any error (bad FEN, an illegal move, a move after the game ended) the session is left
-    /// unchanged and the error says what and where.
+    /// Sets the position: the start position (`fen` `None`) or a FEN, then the moves in order
+    /// (move text, as a protocol's `position … moves` gives them). On any error (bad FEN, an
+    /// illegal move, a move after the game ended) the session is left unchanged and the error
+    /// says what and where.
     fn set_position(&mut self, fen: Option<&str>, moves: &[&str]) -> Result<(), PositionError>;
     /// Sets up a new game from a board (`placement`: the FEN placement field, top rank first)
     /// with `side` to move and the clocks of a start position. Unchanged on error.
@@ -138,10 +90,24 @@ pub trait Session: Send {
     /// Sets the side to move, keeping the board; the game's history is dropped (as after
     /// `position fen`). Nothing changes if `side` is already to move.
     fn set_side_to_move(&mut self, side: Side);
-    /// The board as rows of squares, top rank first, each row from the a-file.
-    fn board_rows(&self) -> Vec<Vec<SquareContent>>;
-    /// Plays one move given as text; returns the move in canonical notation. Unchanged on error.
-    fn play(&mut self, mv: &str) -> Result<String, MoveError>;
+    /// The board: pieces and marked squares (its `Display` is the diagram).
+    fn board(&self) -> Board;
+    /// The board the game was set up with (before [`Session::moves_played`]).
+    fn setup_board(&self) -> Board;
+    /// Reads move text (the game's notation, rules.md "Moves") as a legal move here.
+    /// Errors say why (notation, a blocked way, a board the rules forbid to recreate, the game
+    /// over).
+    fn parse_move(&self, text: &str) -> Result<MoveView, MoveError>;
+    /// Plays the legal move `mv`. Unchanged on error (the move is not legal here, the game is
+    /// over).
+    fn play(&mut self, mv: MoveView) -> Result<(), MoveError>;
+    /// Plays one move given as text ([`Session::parse_move`]) and returns it. Unchanged on
+    /// error.
+    fn play_text(&mut self, text: &str) -> Result<MoveView, MoveError> {
+        let mv = self.parse_move(text)?;
+        self.play(mv)?;
+        Ok(mv)
+    }
     /// What the last move played took from the opponent ([`Game::captures`]: captured tafl
     /// pieces, turned-over Ataxx stones), top rank first; empty before the first move.
     fn last_captures(&self) -> Vec<Capture>;
@@ -151,8 +117,8 @@ pub trait Session: Send {
     fn fen(&self) -> String;
     /// The position the game was set up from (before [`Session::moves_played`]) as FEN.
     fn setup_fen(&self) -> String;
-    /// The board diagram.
-    fn board(&self) -> String;
+    /// The move number (the FEN's last field).
+    fn fullmove_number(&self) -> u32;
     /// The current position's Zobrist hash.
     fn hash(&self) -> u64;
     /// The side to move.
@@ -164,22 +130,42 @@ pub trait Session: Send {
     /// decided game (repetition included) is worth its result, for every family: the one term
     /// `decided` ([`Outcome::value_for`]), evaluated by `the rules`.
     fn eval_terms(&self, eval: &EvalChoice) -> (Vec<(&'static str, i32)>, String);
-    /// The search's tuning values for this game: its variant's ([`crate::variant::Descriptor`]),
-    /// the tafl family's for OpenTafl rules strings.
-    fn search_params(&self) -> SearchParams;
-    /// The legal moves as text.
-    fn legal_moves(&self) -> Vec<String>;
-    /// The moves played since the set-up position, as text.
-    fn moves_played(&self) -> Vec<String>;
+    /// The search's tuning values for this game: those of its [`Session::kind`]
+    /// ([`GameKind::search_params`]: its variant's, the family's for rules of no variant).
+    fn search_params(&self) -> SearchParams {
+        self.kind().search_params()
+    }
+    /// The legal moves, in the generator's order (none once the game is over; the moves the
+    /// rules forbid by the game's history left out).
+    fn legal_moves(&self) -> Vec<MoveView>;
+    /// The legal moves of the piece on `square` (an Ataxx clone is made from every stone of
+    /// the mover's next to its square, so it is a target of each of them): none when no piece
+    /// of the side to move stands there.
+    fn targets(&self, square: Square) -> Vec<MoveView> {
+        let mine = self.board().piece(square).map(|p| p.side()) == Some(self.side_to_move());
+        if !mine {
+            return Vec::new();
+        }
+        self.legal_moves()
+            .into_iter()
+            .filter(|mv| mv.made_from(square))
+            .collect()
+    }
+    /// The moves played since the set-up position, in order.
+    fn moves_played(&self) -> Vec<MoveView>;
+    /// The last move played, if any.
+    fn last_move(&self) -> Option<MoveView> {
+        self.moves_played().pop()
+    }
     /// perft divide: each legal move with its perft(`depth` − 1).
-    fn divide(&self, depth: u32) -> Vec<(String, u64)>;
+    fn divide(&self, depth: u32) -> Vec<(MoveView, u64)>;
     /// perft divide that `stop` can end early ([`crate::perft::divide_until`]): `each(move,
     /// count)` per root move; `false` if stopped.
     fn divide_until(
         &self,
         depth: u32,
         stop: &std::sync::atomic::AtomicBool,
-        each: &mut dyn FnMut(&str, u64),
+        each: &mut dyn FnMut(MoveView, u64),
     ) -> bool;
     /// perft divide split over `threads` threads at the root ([`crate::perft::divide_parallel`]):
     /// `done` is called as each root move's count is done. Errors if the threads cannot start.
@@ -188,12 +174,11 @@ pub trait Session: Send {
         depth: u32,
         threads: usize,
         done: &(dyn Fn() + Sync),
-    ) -> Result<Vec<(String, u64)>, rayon::ThreadPoolBuildError>;
+    ) -> Result<Vec<(MoveView, u64)>, rayon::ThreadPoolBuildError>;
     /// Searches the current position, which the engine has checked is not decided, with the
     /// engine's machinery (`context`; see [`crate::search::search`]). Only the engine calls it:
-    /// front-ends search through [`crate::engine::Engine`].
-    fn search(&self, context: SearchContext<'_>, report: &mut dyn FnMut(&TextReport))
-    -> TextResult;
+    /// front-ends search through [`crate::engine::Engine::start`].
+    fn search(&self, context: SearchContext<'_>, report: &mut dyn FnMut(&Report)) -> Answer;
 }
 
 /// What a search runs with besides the position: the engine's table, threads and settings.
@@ -216,30 +201,38 @@ pub struct SearchContext<'a> {
 
 /// A new session at the start position of `variant`.
 pub fn new_session(variant: Variant) -> Box<dyn Session> {
-    variant.visit(MakeSession)
+    variant.visit(MakeSession(GameKind::Variant(variant)))
 }
 
 /// A new tafl game under `options` (an OpenTafl rules string's, [`crate::tafl::opentafl`], or
 /// a preset's), at its start position; or why the rules cannot be played (the message of
 /// [`crate::tafl::Rules`]' check). The board size picks the bitboard: up to 8×8 in 64 bits, 11×11
 /// in 128, 13×13 and 19×19 in wider sets.
+///
+/// The game is of no variant ([`GameKind::Rules`]), whatever the rules' name: its search values
+/// are the tafl family's, its evaluation weights those the options carry.
 pub fn new_tafl_session(options: RuleOptions) -> Result<Box<dyn Session>, String> {
-    crate::tafl::visit_rules(options, MakeSession).map_err(|e| e.to_string())
+    let kind = GameKind::Rules {
+        family: Family::Tafl,
+        size: options.size,
+    };
+    crate::tafl::visit_rules(options, MakeSession(kind)).map_err(|e| e.to_string())
 }
 
-/// Makes the [`Session`] of a start position.
-struct MakeSession;
+/// Makes the [`Session`] of a start position, of the game `0`.
+struct MakeSession(GameKind);
 
 impl GameVisitor for MakeSession {
     type Output = Box<dyn Session>;
     fn visit<G: Game>(self, start: G) -> Box<dyn Session> {
-        Box::new(GameSession::new(start))
+        Box::new(GameSession::new(start, self.0))
     }
 }
 
 /// The [`Session`] of a game of type `G`.
 #[derive(Clone)]
 pub struct GameSession<G: Game> {
+    kind: GameKind,
     setup: G,
     pos: G,
     /// Hashes of the positions before `pos`, oldest first.
@@ -249,9 +242,10 @@ pub struct GameSession<G: Game> {
 }
 
 impl<G: Game> GameSession<G> {
-    /// A session at `start`.
-    pub fn new(start: G) -> Self {
+    /// A session at `start`, a position of the game `kind`.
+    pub fn new(start: G, kind: GameKind) -> Self {
         GameSession {
+            kind,
             setup: start.clone(),
             pos: start,
             history: Vec::new(),
@@ -264,34 +258,42 @@ impl<G: Game> GameSession<G> {
         &self.pos
     }
 
-    fn pv_text(&self, pv: &[G::Move]) -> Vec<String> {
+    fn pv_view(&self, pv: &[G::Move]) -> Vec<MoveView> {
         let mut pos = self.pos.clone();
         pv.iter()
             .map(|&mv| {
-                let s = pos.move_to_string(mv);
+                let view = pos.move_view(mv);
                 pos.make_move(mv);
-                s
+                view
             })
             .collect()
     }
 
-    fn play_parsed(&mut self, text: &str) -> Result<G::Move, MoveError> {
+    /// The legal move `text` names here, or why there is none.
+    fn find(&self, text: &str) -> Result<G::Move, MoveError> {
         if let Outcome::Decided { reason, .. } = outcome_with_history(&self.pos, &self.history) {
             return Err(MoveError::GameOver(reason));
         }
         let mv = self.pos.parse_move(text).map_err(MoveError::Illegal)?;
         if forbidden_by_history(&self.pos, &self.history, mv) {
-            return Err(MoveError::RepeatsBoard(self.pos.move_to_string(mv)));
+            return Err(MoveError::RepeatsBoard(self.pos.move_view(mv)));
         }
+        Ok(mv)
+    }
+
+    fn make(&mut self, mv: G::Move) {
         self.history.push(self.pos.hash());
         self.played.push((self.pos.clone(), mv));
         self.pos.make_move(mv);
-        Ok(mv)
     }
 }
 
 impl<G: Game> Session for GameSession<G> {
-    fn variant_name(&self) -> &'static str {
+    fn kind(&self) -> GameKind {
+        self.kind
+    }
+
+    fn rules_name(&self) -> &'static str {
         self.pos.variant_name()
     }
 
@@ -310,14 +312,14 @@ impl<G: Game> Session for GameSession<G> {
                     error,
                 })?,
         };
-        let mut next = GameSession::new(start);
+        let mut next = GameSession::new(start, self.kind);
         for (i, text) in moves.iter().enumerate() {
-            next.play_parsed(text)
-                .map_err(|error| PositionError::BadMove {
-                    number: i + 1,
-                    text: text.to_string(),
-                    error,
-                })?;
+            let mv = next.find(text).map_err(|error| PositionError::BadMove {
+                number: i + 1,
+                text: text.to_string(),
+                error,
+            })?;
+            next.make(mv);
         }
         *self = next;
         Ok(())
@@ -335,7 +337,7 @@ impl<G: Game> Session for GameSession<G> {
                 error,
             })?;
         pos.set_side_to_move(side);
-        *self = GameSession::new(pos);
+        *self = GameSession::new(pos, self.kind);
         Ok(())
     }
 
@@ -343,17 +345,34 @@ impl<G: Game> Session for GameSession<G> {
         if self.pos.side_to_move() != side {
             let mut pos = self.pos.clone();
             pos.set_side_to_move(side);
-            *self = GameSession::new(pos);
+            *self = GameSession::new(pos, self.kind);
         }
     }
 
-    fn board_rows(&self) -> Vec<Vec<SquareContent>> {
-        self.pos.board_rows()
+    fn board(&self) -> Board {
+        self.pos.board()
     }
 
-    fn play(&mut self, mv: &str) -> Result<String, MoveError> {
-        let before = self.pos.clone();
-        self.play_parsed(mv).map(|m| before.move_to_string(m))
+    fn setup_board(&self) -> Board {
+        self.setup.board()
+    }
+
+    fn parse_move(&self, text: &str) -> Result<MoveView, MoveError> {
+        self.find(text).map(|mv| self.pos.move_view(mv))
+    }
+
+    fn play(&mut self, mv: MoveView) -> Result<(), MoveError> {
+        // The move's own notation, read by the game: its legality and the reason if not.
+        let found = self.find(&mv.to_string())?;
+        self.make(found);
+        Ok(())
+    }
+
+    fn play_text(&mut self, text: &str) -> Result<MoveView, MoveError> {
+        let mv = self.find(text)?;
+        let view = self.pos.move_view(mv);
+        self.make(mv);
+        Ok(view)
     }
 
     fn last_captures(&self) -> Vec<Capture> {
@@ -381,8 +400,8 @@ impl<G: Game> Session for GameSession<G> {
         self.setup.fen()
     }
 
-    fn board(&self) -> String {
-        self.pos.board_string()
+    fn fullmove_number(&self) -> u32 {
+        self.pos.fullmove_number()
     }
 
     fn hash(&self) -> u64 {
@@ -405,11 +424,7 @@ impl<G: Game> Session for GameSession<G> {
         (evaluator.terms(&self.pos), evaluator.describe())
     }
 
-    fn search_params(&self) -> SearchParams {
-        crate::variant::search_params_for(self.pos.variant_name())
-    }
-
-    fn legal_moves(&self) -> Vec<String> {
+    fn legal_moves(&self) -> Vec<MoveView> {
         if self.outcome().is_decided() {
             return Vec::new();
         }
@@ -418,18 +433,19 @@ impl<G: Game> Session for GameSession<G> {
         moves
             .iter()
             .filter(|&&m| !forbidden_by_history(&self.pos, &self.history, m))
-            .map(|&m| self.pos.move_to_string(m))
+            .map(|&m| self.pos.move_view(m))
             .collect()
     }
 
-    fn moves_played(&self) -> Vec<String> {
-        self.played
-            .iter()
-            .map(|(p, m)| p.move_to_string(*m))
-            .collect()
+    fn moves_played(&self) -> Vec<MoveView> {
+        self.played.iter().map(|(p, m)| p.move_view(*m)).collect()
     }
 
-    fn divide(&self, depth: u32) -> Vec<(String, u64)> {
+    fn last_move(&self) -> Option<MoveView> {
+        self.played.last().map(|(p, m)| p.move_view(*m))
+    }
+
+    fn divide(&self, depth: u32) -> Vec<(MoveView, u64)> {
         crate::perft::divide(&self.pos, depth)
     }
 
@@ -437,7 +453,7 @@ impl<G: Game> Session for GameSession<G> {
         &self,
         depth: u32,
         stop: &std::sync::atomic::AtomicBool,
-        each: &mut dyn FnMut(&str, u64),
+        each: &mut dyn FnMut(MoveView, u64),
     ) -> bool {
         crate::perft::divide_until(&self.pos, depth, stop, each)
     }
@@ -447,15 +463,11 @@ impl<G: Game> Session for GameSession<G> {
         depth: u32,
         threads: usize,
         done: &(dyn Fn() + Sync),
-    ) -> Result<Vec<(String, u64)>, rayon::ThreadPoolBuildError> {
+    ) -> Result<Vec<(MoveView, u64)>, rayon::ThreadPoolBuildError> {
         crate::perft::divide_parallel(&self.pos, depth, threads, done)
     }
 
-    fn search(
-        &self,
-        context: SearchContext<'_>,
-        report: &mut dyn FnMut(&TextReport),
-    ) -> TextResult {
+    fn search(&self, context: SearchContext<'_>, report: &mut dyn FnMut(&Report)) -> Answer {
         let (skill, seed) = (context.skill, context.seed);
         let weakened = skill.map(|s| s.weaken(context.limits, context.options));
         let (limits, options) = weakened
@@ -471,7 +483,7 @@ impl<G: Game> Session for GameSession<G> {
             context.data,
             context.pool,
             &mut |r| {
-                report(&TextReport {
+                report(&Report {
                     depth: r.depth,
                     seldepth: r.seldepth,
                     multipv: r.multipv,
@@ -480,7 +492,7 @@ impl<G: Game> Session for GameSession<G> {
                     nps: r.nps,
                     hashfull: r.hashfull,
                     time_ms: r.time_ms,
-                    pv: self.pv_text(&r.pv),
+                    pv: self.pv_view(&r.pv),
                 })
             },
         );
@@ -498,13 +510,13 @@ impl<G: Game> Session for GameSession<G> {
                 result.best_move = Some(mv);
             }
         }
-        TextResult {
-            best_move: result.best_move.map(|m| self.pos.move_to_string(m)),
+        Answer {
+            best_move: result.best_move.map(|m| self.pos.move_view(m)),
             ponder: result.ponder.and_then(|p| {
                 let best = result.best_move?;
                 let mut after = self.pos.clone();
                 after.make_move(best);
-                Some(after.move_to_string(p))
+                Some(after.move_view(p))
             }),
             score: Score::from_internal(result.score),
             depth: result.depth,
@@ -512,8 +524,34 @@ impl<G: Game> Session for GameSession<G> {
             lines: result
                 .lines
                 .iter()
-                .map(|(s, pv)| (Score::from_internal(*s), self.pv_text(pv)))
+                .map(|(s, pv)| (Score::from_internal(*s), self.pv_view(pv)))
                 .collect(),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// An OpenTafl rules string's `name:` picks no configuration: skald's own brandubh string
+    /// (`name:brandubh`) makes a game of no variant, with the tafl family's search values and the
+    /// hand weights, not brandubh's tuned ones (they were chosen by that name).
+    #[test]
+    fn a_rules_strings_name_picks_no_configuration() {
+        let text = Variant::Brandubh.descriptor().opentafl_rules.unwrap();
+        let options = crate::tafl::opentafl::parse_rules(text).unwrap();
+        assert_eq!(options.name, "brandubh");
+        assert_eq!(options.eval_weights, crate::tafl::WeightSet::Hand);
+        let s = new_tafl_session(options).unwrap();
+        let kind = GameKind::Rules {
+            family: Family::Tafl,
+            size: 7,
+        };
+        assert_eq!((s.kind(), s.rules_name()), (kind, "brandubh"));
+        assert_eq!(s.search_params(), SearchParams::DEFAULT);
+        let brandubh = new_session(Variant::Brandubh);
+        assert_eq!(brandubh.kind(), GameKind::Variant(Variant::Brandubh));
+        assert_eq!(brandubh.search_params(), crate::variant::params::BRANDUBH);
     }
 }

@@ -22,8 +22,10 @@
 
 use super::Output;
 use crate::engine::session::{GameSession, MoveError, Session};
-use crate::engine::{Clock, Engine, Limits, Outcome, Side};
+use crate::engine::{Clock, Engine, Limits, MoveView, Outcome, Piece, Side, Square};
 use crate::tafl::RuleOptions;
+pub use crate::tafl::hnefatafl::{parse_role, role_name};
+use crate::tafl::hnefatafl::{parse_square, square_text};
 use crate::variant::Variant;
 use std::io::BufRead;
 use std::panic::{AssertUnwindSafe, catch_unwind};
@@ -105,64 +107,12 @@ pub struct Htp {
     lost: Option<Side>,
 }
 
-/// The side an HTP role names: `attacker`/`a` or `defender`/`d`, any case. Errors: any other
-/// text.
-pub fn parse_role(text: &str) -> Result<Side, String> {
-    match text.to_ascii_lowercase().as_str() {
-        "a" | "attacker" => Ok(Side::First),
-        "d" | "defender" => Ok(Side::Second),
-        _ => Err(format!(
-            "'{}' is not a role (attacker, defender, a or d)",
-            text.escape_default()
-        )),
-    }
-}
-
-/// The HTP role name of `side`.
-pub fn role_name(side: Side) -> &'static str {
-    match side {
-        Side::First => "attacker",
-        Side::Second => "defender",
-    }
-}
-
-/// skald's square name (`a1`) as HTP (and hnefatafl.org's server) writes it on a `size`×`size`
-/// board: upper-case files on 13×13 (`A1`), lower case otherwise.
-pub fn htp_square(size: u8, name: &str) -> String {
-    if size == 13 {
-        name.to_ascii_uppercase()
-    } else {
-        name.to_string()
-    }
-}
-
-/// skald's name (`a1`) of an HTP square on a `size`×`size` board (`a1`..`k11`, `A1`..`M13`,
-/// read in any case). Errors: not a square of that board.
-pub fn parse_square(size: u8, text: &str) -> Result<String, String> {
-    let lower = text.to_ascii_lowercase();
-    let bad = || {
-        format!(
-            "'{}' is not a square of the {size}×{size} board",
-            crate::engine::options::truncate(text, 20).escape_debug(),
-        )
-    };
-    let mut chars = lower.chars();
-    let file = chars.next().ok_or_else(bad)?;
-    let rank: u32 = chars.as_str().parse().map_err(|_| bad())?;
-    if !file.is_ascii_lowercase()
-        || (file as u32 - 'a' as u32) >= size as u32
-        || rank == 0
-        || rank > size as u32
-    {
-        return Err(bad());
-    }
-    Ok(lower)
-}
-
-/// skald's `from-to` move text as HTP squares `FROM TO` on a `size`×`size` board.
-pub fn move_text(size: u8, mv: &str) -> String {
-    mv.split('-')
-        .map(|sq| htp_square(size, sq))
+/// A move as HTP writes it on a `size`×`size` board: its squares `FROM TO`
+/// ([`crate::tafl::hnefatafl::square_text`]).
+pub fn move_text(size: u8, mv: MoveView) -> String {
+    mv.squares()
+        .into_iter()
+        .map(|sq| square_text(size, sq))
         .collect::<Vec<_>>()
         .join(" ")
 }
@@ -245,12 +195,15 @@ impl Htp {
             "play_from" => self.play_from(),
             "play_to" => self.play_to(args),
             "final_status" => Ok(self.final_status().to_string()),
-            "show_board" => Ok(format!("\n{}", self.engine.session().board().trim_end())),
+            "show_board" => Ok(format!(
+                "\n{}",
+                self.engine.session().board().to_string().trim_end()
+            )),
             "show_board_open_tafl" => Ok(self.open_tafl_board()),
             "quit" => return (Ok(String::new()), Flow::Quit),
             other => Err(format!(
                 "unrecognized command: {}",
-                crate::engine::options::truncate(other, 40).escape_debug()
+                crate::text::truncate(other, 40).escape_debug()
             )),
         };
         (answer, Flow::Continue)
@@ -268,23 +221,16 @@ impl Htp {
         // A game that starts with the other side to move is played under a copy of the rules
         // whose start position says so (interned by `Rules::leak`: built once per process), so
         // that the 140-ply count starts at its first move as the reference's does.
-        let flipped = match first {
-            Some(side) => {
-                let mut fields: Vec<&str> = options.start_fen.split_whitespace().collect();
-                let letter = if side == Side::First { "a" } else { "d" };
-                (fields.get(1) != Some(&letter)).then(|| {
-                    fields[1] = letter;
-                    fields.join(" ")
-                })
-            }
-            None => None,
-        };
+        let flipped = first.and_then(|side| options.with_first_mover(side));
         let session: Option<Box<dyn Session>> = match flipped {
-            Some(fen) => Some(crate::engine::new_tafl_session(RuleOptions {
-                start_fen: fen,
-                ..options
-            })?),
-            None if self.size == 7 => Some(Box::new(GameSession::new(crate::tafl::copenhagen7()))),
+            Some(rules) => Some(crate::engine::new_tafl_session(rules)?),
+            None if self.size == 7 => {
+                let kind = crate::variant::GameKind::Rules {
+                    family: crate::variant::Family::Tafl,
+                    size: 7,
+                };
+                Some(Box::new(GameSession::new(crate::tafl::copenhagen7(), kind)))
+            }
             None => None,
         };
         self.engine.set_variant(variant);
@@ -312,7 +258,7 @@ impl Htp {
             other => {
                 return Err(format!(
                     "board_size: expected 7, 11 or 13, got {}",
-                    crate::engine::options::truncate(other, 20).escape_debug()
+                    crate::text::truncate(other, 20).escape_debug()
                 ));
             }
         };
@@ -351,19 +297,14 @@ impl Htp {
         Ok(String::new())
     }
 
-    /// skald's square name (`a1`) as HTP writes it: upper-case files on 13×13 (`A1`).
-    fn htp_square(&self, name: &str) -> String {
-        htp_square(self.size, name)
+    /// A square as HTP writes it: upper-case files on 13×13 (`A1`).
+    fn htp_square(&self, square: Square) -> String {
+        square_text(self.size, square)
     }
 
-    /// skald's name of an HTP square (`a1`..`k11`, `A1`..`M13`, any case).
-    fn parse_square(&self, text: &str) -> Result<String, String> {
+    /// The square of an HTP square name (`a1`..`k11`, `A1`..`M13`, any case).
+    fn parse_square(&self, text: &str) -> Result<Square, String> {
         parse_square(self.size, text).map_err(|e| format!("play: {e}"))
-    }
-
-    /// skald's `from-to` move text as HTP squares `FROM TO`.
-    fn move_text(&self, mv: &str) -> String {
-        move_text(self.size, mv)
     }
 
     fn game_over(&self) -> bool {
@@ -404,10 +345,10 @@ impl Htp {
         self.turn_started = Instant::now();
     }
 
-    /// Plays skald's move text `mv` for the side to move and returns the captured squares, in
-    /// board order, each followed by a space (hnefatafl-copenhagen's form). A side to move out
-    /// of time loses instead ([`Htp::flagged`]): nothing is played and there are no captures.
-    fn play_move(&mut self, mv: &str) -> Result<String, String> {
+    /// Plays `mv` for the side to move and returns the captured squares, in board order, each
+    /// followed by a space (hnefatafl-copenhagen's form). A side to move out of time loses
+    /// instead ([`Htp::flagged`]): nothing is played and there are no captures.
+    fn play_move(&mut self, mv: MoveView) -> Result<String, String> {
         let mover = self.engine.session().side_to_move();
         if self.flagged() {
             return Ok(String::new());
@@ -421,7 +362,7 @@ impl Htp {
         self.charge_clock(mover);
         let mut captures = String::new();
         for c in self.engine.session().last_captures() {
-            captures.push_str(&self.htp_square(&c.square));
+            captures.push_str(&self.htp_square(c.square));
             captures.push(' ');
         }
         Ok(captures)
@@ -460,7 +401,7 @@ impl Htp {
                 role_name(to_move)
             ));
         }
-        self.play_move(&format!("{from}-{to}"))
+        self.play_move(MoveView::Slide { from, to })
     }
 
     /// The limits of a search for `side` to move now.
@@ -529,8 +470,12 @@ impl Htp {
         // Out of time by now, skald loses and the move is not played; the move is answered all
         // the same, as by the reference (its `generate_move` answers the move its `Game::play`
         // then refused on time).
-        self.play_move(&mv)?;
-        Ok(format!("play {} {}", role_name(side), self.move_text(&mv)))
+        self.play_move(mv)?;
+        Ok(format!(
+            "play {} {}",
+            role_name(side),
+            move_text(self.size, mv)
+        ))
     }
 
     /// `play_undo`: takes back a resignation or a loss on time, or else the last move and,
@@ -554,34 +499,27 @@ impl Htp {
         }
     }
 
-    /// The legal moves of the side to move, as (from, to) in HTP squares.
-    fn legal_moves(&self) -> Vec<(String, String)> {
+    /// The legal moves of the side to move (none once the game is over, a resignation or a
+    /// loss on time included).
+    fn legal_moves(&self) -> Vec<MoveView> {
         if self.game_over() {
             return Vec::new();
         }
-        self.engine
-            .session()
-            .legal_moves()
-            .iter()
-            .filter_map(|m| {
-                let t = self.move_text(m);
-                let (a, b) = t.split_once(' ')?;
-                Some((a.to_string(), b.to_string()))
-            })
-            .collect()
+        self.engine.session().legal_moves()
     }
 
     fn play_from(&self) -> Result<String, String> {
         if self.game_over() {
             return Err("play: the game is already over".to_string());
         }
-        let mut froms: Vec<String> = Vec::new();
-        for (from, _) in self.legal_moves() {
+        let mut froms: Vec<Square> = Vec::new();
+        for from in self.legal_moves().iter().filter_map(|mv| mv.from()) {
             if !froms.contains(&from) {
                 froms.push(from);
             }
         }
         let side = self.engine.session().side_to_move();
+        let froms: Vec<String> = froms.into_iter().map(|sq| self.htp_square(sq)).collect();
         Ok(format!("{} {}", role_name(side), froms.join(" ")))
     }
 
@@ -597,15 +535,18 @@ impl Htp {
         if role != self.engine.session().side_to_move() {
             return Err("play: it isn't your turn".to_string());
         }
-        let from = self.move_text(&from);
         let tos: Vec<String> = self
             .legal_moves()
             .into_iter()
-            .filter(|(f, _)| *f == from)
-            .map(|(_, t)| t)
+            .filter(|mv| mv.from() == Some(from))
+            .filter_map(|mv| mv.to())
+            .map(|sq| self.htp_square(sq))
             .collect();
         if tos.is_empty() {
-            return Err(format!("play: no legal move from {from}"));
+            return Err(format!(
+                "play: no legal move from {}",
+                self.htp_square(from)
+            ));
         }
         Ok(tos.join(" "))
     }
@@ -614,18 +555,19 @@ impl Htp {
     /// 6.4.1, `Board::open_tafl_serialize`): each rank, top first, after a `/`, then a final `/`;
     /// `A` an attacker, `D` a defender, `K` the king, a number a run of empty squares.
     fn open_tafl_board(&self) -> String {
+        let board = self.engine.session().board();
         let mut text = String::new();
-        for row in self.engine.session().board_rows() {
+        for rank in (0..board.size()).rev() {
             text.push('/');
             let mut empty = 0;
-            for square in row {
-                let letter = match square {
+            for file in 0..board.size() {
+                let letter = match board.piece(Square::new(file, rank)) {
                     None => {
                         empty += 1;
                         continue;
                     }
-                    Some('t') => 'A',
-                    Some('T') => 'D',
+                    Some(Piece::Attacker) => 'A',
+                    Some(Piece::Defender) => 'D',
                     Some(_) => 'K',
                 };
                 if empty > 0 {

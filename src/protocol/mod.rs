@@ -1,14 +1,11 @@
 //! The text protocols the engine speaks on stdin/stdout: the UCI-style protocol (with its UAI
 //! dialect for Ataxx) in [`uci`], the OpenTafl engine protocol in [`opentafl`] and hnefatafl.org's
-//! Hnefatafl Text Protocol in [`htp`]; [`tablut`] is the Tablut competition server's client
-//! protocol (messages and states; `skald tablut-client` plays it). Each is a
-//! parser and a formatter over [`crate::engine::Engine`]. See `protocol.md` at the repository
-//! root.
+//! Hnefatafl Text Protocol in [`htp`]. Each is a parser and a formatter over
+//! [`crate::engine::Engine`]. See `protocol.md` at the repository root. (The clients for game
+//! servers, which speak their servers' protocols over sockets, are [`crate::servers`].)
 
-pub mod hnefatafl_server;
 pub mod htp;
 pub mod opentafl;
-pub mod tablut;
 pub mod uci;
 
 use std::io::{BufRead, Write};
@@ -83,17 +80,11 @@ impl Write for Capture {
 /// are read to their end and discarded whole (see [`read_line_capped`]).
 pub const MAX_LINE_BYTES: usize = 1 << 20;
 
-/// `text` without the UTF-8 byte order mark (U+FEFF) that some editors put at the start of a
-/// file: every reader of text input (records, openings, command files) takes it off first.
-pub fn without_bom(text: &str) -> &str {
-    text.strip_prefix('\u{feff}').unwrap_or(text)
-}
-
 /// The engine modes' command loop: reads lines of at most [`MAX_LINE_BYTES`] from `input` and
 /// hands each to `command` as `Ok(line)`, or, for a longer line (consumed and discarded), the
 /// error message to report as `Err(message)`. `command` returns `true` to quit. Returns `true`
 /// when `command` quit, `false` at the end of input. A byte order mark at the start of the
-/// input (commands piped from a file) is dropped ([`without_bom`]).
+/// input (commands piped from a file) is dropped ([`crate::text::without_bom`]).
 pub fn read_commands(
     input: &mut dyn BufRead,
     mut command: impl FnMut(Result<&str, String>) -> bool,
@@ -102,7 +93,9 @@ pub fn read_commands(
     let mut first = true;
     while let Some(line) = read_line_capped(input, &mut buf, MAX_LINE_BYTES) {
         let quit = match line {
-            Line::Text(line) if std::mem::take(&mut first) => command(Ok(without_bom(&line))),
+            Line::Text(line) if std::mem::take(&mut first) => {
+                command(Ok(crate::text::without_bom(&line)))
+            }
             Line::Text(line) => command(Ok(&line)),
             Line::TooLong(n) => command(Err(format!(
                 "line of {n} bytes ignored: longer than the limit of {MAX_LINE_BYTES} bytes"

@@ -7,7 +7,9 @@
 //! Each turn OpenTafl 0.4.8 sends `opponent-move …`, `clock …`, `play <side>`; skald answers
 //! `move <from>-<to>`, and the host confirms with `move <position record>`. While it searches
 //! skald sends `status` lines (depth, score, principal variation; see [`Progress`]). Every bad
-//! input gets `error 0 <message>` (skald goes on); logs go to stderr.
+//! input gets `error 0 <message>` (skald goes on); logs go to stderr. `analyze` runs on the
+//! engine's search thread ([`crate::engine::Engine::start`]) beside the command loop, which
+//! answers `status` meanwhile; `goodbye` cancels it at once (no `analysis` line follows).
 //!
 //! Rules skald cannot play are refused late: OpenTafl 0.4.8 sends `rules` while it builds the game
 //! screen, and any `status` or `error` line that arrives before the screen exists kills it (its
@@ -19,8 +21,11 @@
 //! player's game).
 
 use super::Output;
-use crate::engine::session::{Session, TextResult};
-use crate::engine::{Engine, Limits, Score, SearchRequest, Side, new_tafl_session, options};
+use crate::engine::session::Session;
+use crate::engine::{
+    Answer, Engine, Finished, Limits, MoveView, Score, SearchHandle, SearchRequest, Side,
+    new_tafl_session, options,
+};
 use crate::tafl::{RuleOptions, opentafl as notation};
 use std::io::BufRead;
 
@@ -142,13 +147,18 @@ impl Progress {
     /// The text of a `status` line: `status skald depth 9 score +35 nodes 81234 time 0.50s pv
     /// d1-d3 e5-e3 …` (score in centipawns for the side to move, or `win in N` / `loss in N`
     /// moves; the principal variation cut to 10 moves).
-    pub fn line(depth: u32, score: Score, nodes: u64, time_ms: u64, pv: &[String]) -> String {
+    pub fn line(depth: u32, score: Score, nodes: u64, time_ms: u64, pv: &[MoveView]) -> String {
         let score = match score {
             Score::Cp(cp) => format!("{cp:+}"),
             Score::Mate(n) if n > 0 => format!("win in {n}"),
             Score::Mate(n) => format!("loss in {}", -n),
         };
-        let mut pv_text = pv.iter().take(10).cloned().collect::<Vec<_>>().join(" ");
+        let mut pv_text = pv
+            .iter()
+            .take(10)
+            .map(MoveView::to_string)
+            .collect::<Vec<_>>()
+            .join(" ");
         if pv.len() > 10 {
             pv_text.push_str(" ...");
         }
@@ -162,12 +172,14 @@ impl Progress {
     }
 
     /// The final line of a search, for its result.
-    pub fn result_line(result: &TextResult, time_ms: u64) -> String {
-        let pv = result
-            .lines
-            .first()
-            .map_or(&[][..], |(_, pv)| pv.as_slice());
-        Progress::line(result.depth, result.score, result.nodes, time_ms, pv)
+    pub fn result_line(result: &Answer, time_ms: u64) -> String {
+        Progress::line(
+            result.depth,
+            result.score,
+            result.nodes,
+            time_ms,
+            result.pv(),
+        )
     }
 }
 
@@ -184,7 +196,9 @@ struct Otep {
     /// The side skald played its last move for, while the host has not confirmed it.
     pending: Option<Side>,
     /// Moves the host rejected (`error`), as (position hash, move).
-    rejected: Vec<(u64, String)>,
+    rejected: Vec<(u64, MoveView)>,
+    /// The analysis running (`analyze`), if any: `goodbye` cancels it at once.
+    analysis: Option<SearchHandle>,
     errors_in_a_row: u32,
     /// Why the last rules string cannot be played, told the host at `play` or `analyze`.
     refused: Option<String>,
@@ -297,7 +311,7 @@ impl Otep {
                 }
                 self.has_game = true;
                 self.engine.clear_tables();
-                let name = self.engine.session().variant_name();
+                let name = self.engine.session().rules_name();
                 eprintln!("skald opentafl: rules {name}");
             }
             "position" => {
@@ -335,7 +349,7 @@ impl Otep {
                 eprintln!("skald opentafl: host reports error {code}");
                 if self.pending.take().is_some()
                     && let Ok(g) = self.game()
-                    && let Some(last) = g.moves_played().last().cloned()
+                    && let Some(last) = g.last_move()
                     && g.undo()
                 {
                     let hash = g.hash();
@@ -359,7 +373,7 @@ impl Otep {
                 let text = match self.current() {
                     Some(g) => format!(
                         "skald: {} {} to move, {}",
-                        g.variant_name(),
+                        g.rules_name(),
                         side_name(g.side_to_move()),
                         notation::fen_to_record(&g.fen())
                     ),
@@ -368,11 +382,17 @@ impl Otep {
                 self.out.line(format!("status {text}"));
             }
             "simple-moves" | "hello" => {}
-            "goodbye" => return Ok(false),
+            "goodbye" => {
+                // An analysis under way ends now, without its answer: the host has gone.
+                if let Some(analysis) = self.analysis.take() {
+                    analysis.cancel();
+                }
+                return Ok(false);
+            }
             _ => {
                 return Err(soft(format!(
                     "unknown command '{}'",
-                    options::truncate(cmd, 40).escape_default()
+                    crate::text::truncate(cmd, 40).escape_default()
                 )));
             }
         }
@@ -397,8 +417,12 @@ impl Otep {
         let mut problem = None;
         if moves != "---" {
             for mv in moves.split('|') {
-                let applied = notation::parse_move(mv)
-                    .and_then(|m| self.game()?.play(&m).map_err(|e| e.to_string()));
+                let applied = notation::parse_move(mv).and_then(|m| {
+                    self.game()?
+                        .play_text(&m)
+                        .map(|_| ())
+                        .map_err(|e| e.to_string())
+                });
                 if let Err(e) = applied {
                     problem = Some(format!("opponent move '{mv}': {e}"));
                     break;
@@ -444,32 +468,11 @@ impl Otep {
 
     /// The side that owns the piece on the destination of the last of `moves` in `record`.
     fn mover_from_record(&self, moves: &str, record: &str) -> Option<Side> {
-        let last = notation::parse_move(moves.split('|').next_back()?).ok()?;
-        let to = last.split_once('-')?.1;
-        let sq = crate::tafl::parse_square(to, self.size())? as usize;
+        let (_, to) = notation::move_squares(moves.split('|').next_back()?).ok()?;
         let board = notation::record_to_board(record, self.size(), true).ok()?;
-        let size = self.size() as usize;
-        let (rank, file) = (sq / size, sq % size);
-        let row = board.split('/').nth(rank)?;
-        let mut f = 0usize;
-        let mut run = 0usize;
-        for c in row.chars() {
-            if let Some(d) = c.to_digit(10) {
-                run = run * 10 + d as usize;
-                continue;
-            }
-            f += run;
-            run = 0;
-            if f == file {
-                return match c {
-                    't' => Some(Side::First),
-                    'T' | 'K' => Some(Side::Second),
-                    _ => None,
-                };
-            }
-            f += 1;
-        }
-        None
+        let mut probe = self.current()?.boxed_clone();
+        probe.set_board(&board, Side::First).ok()?;
+        probe.board().piece(to).map(|p| p.side())
     }
 
     fn move_confirmed(&mut self, args: &[&str]) -> Result<(), String> {
@@ -502,11 +505,11 @@ impl Otep {
             return Err(format!("the game is over ({reason})"));
         }
         let hash = g.hash();
-        let rejected: Vec<String> = self
+        let rejected: Vec<MoveView> = self
             .rejected
             .iter()
             .filter(|(h, _)| *h == hash)
-            .map(|(_, m)| m.clone())
+            .map(|&(_, m)| m)
             .collect();
         let limits = Limits {
             movetime: Some(budget),
@@ -528,7 +531,7 @@ impl Otep {
                 out.line(Progress::line(r.depth, r.score, r.nodes, r.time_ms, &r.pv));
             }
         });
-        let mut candidates: Vec<String> = Vec::new();
+        let mut candidates: Vec<MoveView> = Vec::new();
         match found {
             Ok(result) => {
                 out.line(Progress::result_line(
@@ -539,7 +542,7 @@ impl Otep {
                     result
                         .lines
                         .iter()
-                        .filter_map(|(_, pv)| pv.first().cloned()),
+                        .filter_map(|(_, pv)| pv.first().copied()),
                 );
                 candidates.extend(result.best_move);
             }
@@ -552,7 +555,7 @@ impl Otep {
             .find(|m| !rejected.contains(m))
             .or_else(|| g.legal_moves().into_iter().find(|m| !rejected.contains(m)))
             .ok_or("no legal move left to play")?;
-        self.game()?.play(&best).map_err(|e| e.to_string())?;
+        self.game()?.play(best).map_err(|e| e.to_string())?;
         self.pending = Some(side);
         self.out.line(format!("move {best}"));
         Ok(())
@@ -582,33 +585,63 @@ impl Otep {
             move_overhead_ms: Some(10),
             ..SearchRequest::default()
         };
-        // The lines of the last complete depth, best first.
-        let out = &self.out;
+        // The search runs beside the command loop, so that `goodbye` (or `status`) is read
+        // while it runs; its answer is the lines of the last complete depth, best first.
+        let report_out = self.out.clone();
+        let out = self.out.clone();
         let mut progress = Progress::default();
-        let result = self
+        let started = std::time::Instant::now();
+        let handle = self
             .engine
-            .search(request, &mut |r| {
-                if r.multipv == 1 && progress.due(r.time_ms) {
-                    out.line(Progress::line(r.depth, r.score, r.nodes, r.time_ms, &r.pv));
-                }
-            })
+            .start(
+                request,
+                move |r| {
+                    if r.multipv == 1 && progress.due(r.time_ms) {
+                        report_out
+                            .line(Progress::line(r.depth, r.score, r.nodes, r.time_ms, &r.pv));
+                    }
+                },
+                move |finished| {
+                    let answer = match finished {
+                        Finished::Done(answer) => answer,
+                        Finished::GameOver(_) => Answer::game_over(),
+                        Finished::Failed { .. } => {
+                            eprintln!("skald opentafl: error 0 internal error in the search");
+                            out.line("error 0 internal error in the search");
+                            return;
+                        }
+                        Finished::Cancelled => return,
+                    };
+                    let ms = started.elapsed().as_millis() as u64;
+                    out.line(Progress::result_line(&answer, ms));
+                    out.line(analysis_line(&answer, count));
+                },
+            )
             .map_err(|e| e.to_string())?;
-        let mut parts = Vec::new();
-        for (score, pv) in result.lines.iter().take(count) {
-            if pv.is_empty() {
-                continue;
-            }
-            let eval = match *score {
-                Score::Cp(cp) => cp,
-                Score::Mate(n) if n > 0 => 100_000 - n,
-                Score::Mate(n) => -100_000 - n,
-            };
-            parts.push(format!("{} {eval}", pv.join("|")));
-        }
-        self.out
-            .line(format!("analysis {} {}", parts.len(), parts.join(" ")).trim_end());
+        self.analysis = Some(handle);
         Ok(())
     }
+}
+
+/// The `analysis` line of an answer: `analysis <n>` and, per line (at most `count`), its moves
+/// joined by `|` and its evaluation (centipawns, or ±100 000 less the moves to mate).
+fn analysis_line(answer: &Answer, count: usize) -> String {
+    let mut parts = Vec::new();
+    for (score, pv) in answer.lines.iter().take(count) {
+        if pv.is_empty() {
+            continue;
+        }
+        let eval = match *score {
+            Score::Cp(cp) => cp,
+            Score::Mate(n) if n > 0 => 100_000 - n,
+            Score::Mate(n) => -100_000 - n,
+        };
+        let moves: Vec<String> = pv.iter().map(MoveView::to_string).collect();
+        parts.push(format!("{} {eval}", moves.join("|")));
+    }
+    format!("analysis {} {}", parts.len(), parts.join(" "))
+        .trim_end()
+        .to_string()
 }
 
 /// Runs the OTEP loop on `input` until `goodbye` or end of input.
@@ -634,6 +667,7 @@ pub fn run(input: &mut dyn BufRead, out: Output) {
         clock: None,
         pending: None,
         rejected: Vec::new(),
+        analysis: None,
         errors_in_a_row: 0,
         refused: None,
     };
@@ -705,8 +739,11 @@ mod tests {
             .filter(|&t| p.due(t))
             .collect();
         assert_eq!(sent, vec![260, 520, 900, 2000]);
-        let pv: Vec<String> = (0..12)
-            .map(|i| format!("a{}-b{}", i % 7 + 1, i % 7 + 1))
+        let pv: Vec<MoveView> = (0..12)
+            .map(|i| MoveView::Slide {
+                from: crate::engine::Square::new(0, i % 7),
+                to: crate::engine::Square::new(1, i % 7),
+            })
             .collect();
         let line = Progress::line(9, Score::Cp(35), 81234, 1504, &pv);
         assert!(

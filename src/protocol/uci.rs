@@ -5,14 +5,14 @@
 //! anything changes: a bad command gets `info string error: …` and leaves the engine as it was.
 
 use super::Output;
-use crate::engine::options::{self, OptionKind, OptionSpec, truncate};
-use crate::engine::session::TextReport;
-use crate::engine::{Clock, Engine, Finished, Limits, Outcome, Score, Stopper};
+use crate::engine::options::{self, OptionKind, OptionSpec};
+use crate::engine::{
+    Clock, Engine, Finished, Limits, MoveView, Outcome, Report, Score, SearchHandle,
+};
+use crate::text::truncate;
 use crate::variant::Variant;
 use std::io::BufRead;
 use std::panic::{AssertUnwindSafe, catch_unwind};
-use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
 /// The engine's name as `id name` gives it, with the crate version.
@@ -43,48 +43,9 @@ pub struct Uci {
     out: Output,
     dialect: Dialect,
     engine: Engine,
-    /// A `perft` or `bench` running on a thread of its own, so that `stop` and `quit` are read
-    /// while it runs.
-    task: Option<Task>,
-}
-
-/// A `perft` or `bench` command running on its own thread.
-struct Task {
-    /// `perft` or `bench`.
-    name: &'static str,
-    /// Set by `stop`: the task ends early and says so.
-    stop: TaskStop,
-    thread: std::thread::JoinHandle<()>,
-}
-
-impl Task {
-    fn stop(&self) {
-        self.stop.stop();
-    }
-}
-
-/// What ends a task early, shared with its thread: a flag for `perft`, a [`Stopper`] for
-/// `bench`'s searches; [`TaskStop::stop`] sets both. `answered` is set just before the task's
-/// last line is written, so a command sent after reading that line is never refused as "task
-/// running" while the thread is still winding down.
-#[derive(Clone)]
-struct TaskStop {
-    flag: Arc<AtomicBool>,
-    stopper: Stopper,
-    answered: Arc<AtomicBool>,
-}
-
-impl TaskStop {
-    fn stop(&self) {
-        self.flag.store(true, Ordering::Relaxed);
-        self.stopper.stop();
-    }
-
-    /// Writes the task's last line, marking the task as answered first.
-    fn last_line(&self, out: &Output, line: impl AsRef<str>) {
-        self.answered.store(true, Ordering::SeqCst);
-        out.line(line);
-    }
+    /// The last `perft` or `bench` started, by name: it runs where searches run
+    /// ([`Engine::start_task`]), so that `stop` and `quit` are read while it runs.
+    task: Option<(&'static str, SearchHandle)>,
 }
 
 /// The UCI `option` line of a registry entry.
@@ -128,12 +89,9 @@ impl Uci {
             }
         });
         if !quit {
+            // A search with a limit of its own, a perft or a bench piped in is let finish.
             self.engine.stop_unbounded();
             self.engine.wait();
-            // A perft or bench piped in is let finish, as a search with a limit is.
-            if let Some(task) = self.task.take() {
-                let _ = task.thread.join();
-            }
         }
     }
 
@@ -152,50 +110,19 @@ impl Uci {
     /// transcripts).
     pub fn wait(&mut self) {
         self.engine.wait();
-        if let Some(task) = self.task.take() {
-            let _ = task.thread.join();
-        }
     }
 
     /// `true` (after an error line) while a `perft` or `bench` runs: `what` is refused.
     fn task_busy(&mut self, what: &str) -> bool {
-        if let Some(task) = &self.task {
-            if !task.thread.is_finished() && !task.stop.answered.load(Ordering::SeqCst) {
-                let name = task.name;
+        match &self.task {
+            Some((name, handle)) if handle.is_running() => {
+                let name = *name;
                 self.error(format!(
                     "{what} ignored: {name} is running (send stop first)"
                 ));
-                return true;
+                true
             }
-            if let Some(task) = self.task.take() {
-                let _ = task.thread.join();
-            }
-        }
-        false
-    }
-
-    /// Ends a running `perft` or `bench` (it prints how far it got) and waits for its last line.
-    fn stop_task(&mut self) {
-        if let Some(task) = self.task.take() {
-            task.stop();
-            let _ = task.thread.join();
-        }
-    }
-
-    /// Runs `job` as the task `name` on a thread of its own.
-    fn spawn_task(&mut self, name: &'static str, job: impl FnOnce(TaskStop) + Send + 'static) {
-        let stop = TaskStop {
-            flag: Arc::new(AtomicBool::new(false)),
-            stopper: Stopper::new(),
-            answered: Arc::new(AtomicBool::new(false)),
-        };
-        let theirs = stop.clone();
-        let spawned = std::thread::Builder::new()
-            .name(format!("uci-{name}"))
-            .spawn(move || job(theirs));
-        match spawned {
-            Ok(thread) => self.task = Some(Task { name, stop, thread }),
-            Err(e) => self.error(format!("{name}: cannot start a thread: {e}")),
+            _ => false,
         }
     }
 
@@ -240,19 +167,13 @@ impl Uci {
             // `go` (as in Stockfish), so commands piped behind a `go` are not lost.
             "position" => self.position(args),
             "go" => self.go(args),
-            "stop" => {
-                self.stop_task();
+            "stop" | "quit" => {
+                // Every search, perft and bench ends (each says how far it got).
                 self.engine.stop();
                 self.engine.wait();
-            }
-            "quit" => {
-                // A perft or bench is told to stop and not waited for: the process ends.
-                if let Some(task) = self.task.take() {
-                    task.stop();
+                if command == "quit" {
+                    return Flow::Quit;
                 }
-                self.engine.stop();
-                self.engine.wait();
-                return Flow::Quit;
             }
             "ponderhit" => self.engine.ponderhit(),
             "d" | "display" => self.display(),
@@ -283,6 +204,10 @@ impl Uci {
                 (OptionKind::Spin { default, .. }, options::OptionId::Tune(i)) => {
                     let name = crate::engine::SearchParams::TUNABLE[i].name;
                     *default = params.get(name).map_or(*default, i64::from);
+                }
+                (OptionKind::Check { default }, options::OptionId::TuneSwitch(i)) => {
+                    let name = crate::engine::SearchParams::SWITCHES[i].name;
+                    *default = params.get_switch(name).unwrap_or(*default);
                 }
                 _ => {}
             }
@@ -356,27 +281,24 @@ impl Uci {
         let out = self.out.clone();
         let report_out = out.clone();
         let variant = self.engine.variant();
-        let started = self.engine.go(
+        let started = self.engine.start(
             limits,
             move |r| report_out.line(info_line(r)),
             move |finished| {
                 let (best, ponder) = match finished {
-                    Finished::Done(result) => (result.best_move, result.ponder),
+                    Finished::Done(answer) => (answer.best_move, answer.ponder),
                     Finished::GameOver(outcome) => {
                         let text = variant.outcome_text(outcome).unwrap_or_default();
                         out.line(format!("info string game over: {text}"));
                         (None, None)
                     }
-                    Finished::InternalError { fallback } => {
+                    Finished::Failed { fallback } => {
                         out.line("info string error: internal error in the search");
                         (fallback, None)
                     }
+                    Finished::Cancelled => (None, None),
                 };
-                let mut line = format!("bestmove {}", best.as_deref().unwrap_or("(none)"));
-                if let Some(p) = ponder {
-                    line.push_str(&format!(" ponder {p}"));
-                }
-                out.line(line);
+                out.line(bestmove_line(best, ponder));
             },
         );
         if let Err(e) = started {
@@ -395,7 +317,7 @@ impl Uci {
     fn display(&self) {
         let session = self.engine.session();
         let variant = self.engine.variant();
-        for line in session.board().lines() {
+        for line in session.board().to_string().lines() {
             self.out.line(line);
         }
         self.out.line(format!("Variant: {}", variant.name()));
@@ -427,7 +349,7 @@ impl Uci {
     }
 
     fn perft(&mut self, args: &[&str]) {
-        if self.busy("perft") || self.task_busy("perft") {
+        if self.task_busy("perft") || self.busy("perft") {
             return;
         }
         let depth = match args.first().map(|t| t.parse::<u32>()) {
@@ -440,32 +362,43 @@ impl Uci {
         };
         let session = self.engine.session().boxed_clone();
         let out = self.out.clone();
-        self.spawn_task("perft", move |task| {
+        let started = self.engine.start_task(move |stop| {
             let start = Instant::now();
             let mut total = 0u64;
-            let done = session.divide_until(depth, &task.flag, &mut |mv, n| {
+            let done = session.divide_until(depth, stop.flag(), &mut |mv, n| {
                 out.line(format!("{mv}: {n}"));
                 total += n;
             });
+            stop.answering();
             if !done {
-                task.last_line(&out, "info string perft stopped");
+                out.line("info string perft stopped");
                 return;
             }
             let ms = start.elapsed().as_millis() as u64;
             out.line("");
             out.line(format!("Nodes searched: {total}"));
-            task.last_line(
-                &out,
-                format!(
-                    "info string perft time {ms} ms, {} nps",
-                    total.saturating_mul(1000) / ms.max(1)
-                ),
-            );
+            out.line(format!(
+                "info string perft time {ms} ms, {} nps",
+                total.saturating_mul(1000) / ms.max(1)
+            ));
         });
+        self.started_task("perft", started);
+    }
+
+    /// Keeps the handle of the `perft` or `bench` started, or says why it could not start.
+    fn started_task(
+        &mut self,
+        name: &'static str,
+        started: Result<SearchHandle, crate::engine::EngineError>,
+    ) {
+        match started {
+            Ok(handle) => self.task = Some((name, handle)),
+            Err(e) => self.error(format!("{name}: {e}")),
+        }
     }
 
     fn bench(&mut self, args: &[&str]) {
-        if self.busy("bench") || self.task_busy("bench") {
+        if self.task_busy("bench") || self.busy("bench") {
             return;
         }
         let depth = match args.first().map(|t| t.parse::<u32>()) {
@@ -474,31 +407,44 @@ impl Uci {
             Some(_) => return self.error("bench: expected a depth in 1..=30"),
         };
         let out = self.out.clone();
-        self.spawn_task("bench", move |task| {
+        let started = self.engine.start_task(move |stop| {
             let result = crate::bench::run_until(
                 depth,
                 1,
                 crate::engine::EVAL_FILE_DEFAULT,
-                &task.stopper,
+                stop,
                 |variant, fen, nodes| {
                     out.line(format!("info string bench {variant} {fen}: {nodes} nodes"))
                 },
             );
+            stop.answering();
             match result {
-                Ok(result) if result.stopped => task.last_line(&out, "info string bench stopped"),
-                Ok(result) => {
-                    task.last_line(&out, format!("{} nodes {} nps", result.nodes, result.nps()))
-                }
-                Err(e) => task.last_line(&out, format!("info string error: bench: {e}")),
+                Ok(result) if result.stopped => out.line("info string bench stopped"),
+                Ok(result) => out.line(format!("{} nodes {} nps", result.nodes, result.nps())),
+                Err(e) => out.line(format!("info string error: bench: {e}")),
             }
         });
+        self.started_task("bench", started);
     }
 }
 
 const MAX_PERFT_DEPTH: u32 = 12;
 
+/// The `bestmove` line of an answer: `bestmove <move> [ponder <move>]`, `bestmove (none)`
+/// without a move.
+pub fn bestmove_line(best: Option<MoveView>, ponder: Option<MoveView>) -> String {
+    let mut line = match best {
+        Some(mv) => format!("bestmove {mv}"),
+        None => "bestmove (none)".to_string(),
+    };
+    if let Some(p) = ponder {
+        line.push_str(&format!(" ponder {p}"));
+    }
+    line
+}
+
 /// Formats a report as a UCI `info` line.
-pub fn info_line(r: &TextReport) -> String {
+pub fn info_line(r: &Report) -> String {
     let score = match r.score {
         Score::Cp(cp) => format!("cp {cp}"),
         Score::Mate(n) => format!("mate {n}"),
@@ -507,9 +453,9 @@ pub fn info_line(r: &TextReport) -> String {
         "info depth {} seldepth {} multipv {} score {score} nodes {} nps {} hashfull {} time {}",
         r.depth, r.seldepth, r.multipv, r.nodes, r.nps, r.hashfull, r.time_ms
     );
-    if !r.pv.is_empty() {
-        line.push_str(" pv ");
-        line.push_str(&r.pv.join(" "));
+    for (i, mv) in r.pv.iter().enumerate() {
+        line.push_str(if i == 0 { " pv " } else { " " });
+        line.push_str(&mv.to_string());
     }
     line
 }

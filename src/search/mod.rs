@@ -40,8 +40,6 @@ pub mod tt;
 mod types;
 mod worker;
 
-#[cfg(test)]
-pub(crate) use smp::HELPER_FAULT_MARKER;
 pub use threads::{Control, ThreadData, ThreadPool};
 pub use timeman::{Clock, Limits, TimeBudget, TimeKind};
 pub use tt::{Bound, TranspositionTable};
@@ -75,12 +73,26 @@ pub struct SearchOptions {
     /// reductions, killers, history or quiescence (UCI option `Basic Search`).
     pub basic: bool,
     /// The search's tuning values: the variant's own set, given by the engine
-    /// ([`crate::variant::search_params_for`]), or those of the `Tune …` options of a tuning
+    /// ([`crate::variant::GameKind::search_params`]), or those of the `Tune …` options of a tuning
     /// build. The default is [`SearchParams::DEFAULT`] (the tafl family's set).
     pub params: SearchParams,
     /// The evaluation (engine option `EvalFile`): each game's default, the hand-written one, or
     /// a network read from a file.
     pub eval: EvalChoice,
+    /// The test seam of the fault path: a fault to raise in every search, so that tests can
+    /// check that a panic inside a search is caught and reported ([`Fault`]). `None` (the
+    /// default) everywhere else.
+    pub fault: Option<Fault>,
+}
+
+/// A fault a search raises on purpose, for the tests of the fault path
+/// ([`SearchOptions::fault`]): the thread panics as its search starts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Fault {
+    /// The main thread (thread 0) panics.
+    MainThread,
+    /// Every helper thread of a Lazy SMP search panics (the main thread does not).
+    Helpers,
 }
 
 impl Default for SearchOptions {
@@ -92,6 +104,7 @@ impl Default for SearchOptions {
             basic: false,
             params: SearchParams::DEFAULT,
             eval: EvalChoice::Default,
+            fault: None,
         }
     }
 }
@@ -137,7 +150,7 @@ pub fn search<G: Game>(
         nodes: (0..threads)
             .map(|_| CachePadded::new(AtomicU64::new(0)))
             .collect(),
-        start: Instant::now(),
+        start: limits.start.unwrap_or_else(Instant::now),
         budget: TimeBudget::new(
             limits,
             root.side_to_move(),
@@ -148,13 +161,15 @@ pub fn search<G: Game>(
         basic: options.basic,
         params,
         eval: options.eval.clone(),
+        fault: options.fault,
     }));
 
     let mut found = run_threads(
         root, history, &shared, threads, max_depth, multipv, main_data, pool, report,
     );
-    // Lazy SMP: with one line wanted and no depth limit, the threads vote for the move
-    // (Stockfish's `get_best_thread`); the chosen thread's line is reported last.
+    // Lazy SMP: with one line wanted and no depth limit, the threads vote for the move by
+    // score and completed depth (Stockfish's rule, `smp::best_thread`); the chosen thread's
+    // line is reported last.
     let best = if multipv == 1 && limits.depth.is_none() {
         best_thread(&found)
     } else {

@@ -95,7 +95,7 @@ impl<'a, G: Game> Worker<'a, G> {
         let singular_excluded = self.stack[ply].singular_excluded;
         let hash = pos.hash();
         let entry = self.shared.tt.probe(hash);
-        if (!pv_node || (!root && self.shared.params.tt_cutoff_pv != 0))
+        if (!pv_node || (!root && self.shared.params.tt_cutoff_pv))
             && singular_excluded == 0
             && let Some(score) = tt_cutoff(pos, entry, depth, alpha, beta, ply)
         {
@@ -280,7 +280,7 @@ impl<'a, G: Game> Worker<'a, G> {
                     return ControlFlow::Continue(1);
                 } else if singular_beta >= beta {
                     return ControlFlow::Break(singular_beta);
-                } else if params.se_negative != 0 && tt_score >= beta {
+                } else if params.se_negative && tt_score >= beta {
                     return ControlFlow::Continue(-1);
                 }
             }
@@ -327,7 +327,7 @@ impl<'a, G: Game> Worker<'a, G> {
                         &history,
                         killers,
                         self.shared.basic,
-                        params.order_bonus != 0,
+                        params.order_bonus,
                     ));
                 }
             }
@@ -344,7 +344,7 @@ impl<'a, G: Game> Worker<'a, G> {
                 continue;
             }
             if self.futility_pruning(node, depth, i, best, alpha, kind) {
-                if params.fp_ends_loop != 0 && scores.len() == moves.len() {
+                if params.fp_ends_loop && scores.len() == moves.len() {
                     break;
                 }
                 continue;
@@ -590,7 +590,7 @@ impl<'a, G: Game> Worker<'a, G> {
         if params.lmr_history_divisor > 0 {
             let mut h = self.data.butterfly(history.side, pos.encode_move(mv));
             if let Some(rows) = history.cont_rows
-                && params.lmr_cont_history > 0
+                && params.lmr_cont_history
             {
                 h += self.data.cont_score(rows, pos.history_index(mv));
             }
@@ -660,7 +660,7 @@ impl<'a, G: Game> Worker<'a, G> {
         alpha = alpha.max(stand_pat);
         let mut moves = std::mem::take(&mut self.stack[ply].moves);
         pos.generate_tactical(&mut moves);
-        moves.sort_by_cached_key(|&m| -pos.move_gain(m));
+        ordering::sort_by_gain(pos, &mut moves, &mut self.stack[ply].gains);
         let mut best = stand_pat;
         for &mv in &moves {
             let mut child = pos.clone();

@@ -90,6 +90,26 @@ pub(super) fn pick_best<M>(moves: &mut [M], scores: &mut [(i64, MoveKind)], i: u
     scores.swap(i, top);
 }
 
+/// Orders `moves` by their [`Game::move_gain`], highest first, keeping the generator's order
+/// among equal gains (a stable insertion sort, as quiescence's move lists are short). Each gain
+/// is computed once, into `gains` (the node's buffer on the search stack, cleared first): no
+/// allocation at a node.
+pub(super) fn sort_by_gain<G: Game>(pos: &G, moves: &mut [G::Move], gains: &mut Vec<i32>) {
+    gains.clear();
+    gains.extend(moves.iter().map(|&m| pos.move_gain(m)));
+    for i in 1..moves.len() {
+        let (mv, gain) = (moves[i], gains[i]);
+        let mut j = i;
+        while j > 0 && gains[j - 1] < gain {
+            moves[j] = moves[j - 1];
+            gains[j] = gains[j - 1];
+            j -= 1;
+        }
+        moves[j] = mv;
+        gains[j] = gain;
+    }
+}
+
 impl ThreadData {
     /// The counter-move of the opponent's move `came_by` for `side` (0 for none).
     #[inline]

@@ -16,11 +16,6 @@ use std::time::Instant;
 #[cfg(target_arch = "wasm32")]
 use web_time::Instant;
 
-/// Tests only: a [`SearchParams::expected_moves`] of this value makes every helper thread of a
-/// Lazy SMP search panic as it starts (the fault path's test).
-#[cfg(test)]
-pub(crate) const HELPER_FAULT_MARKER: i32 = -77;
-
 /// State shared by all threads of one search. Every thread reads it at every node, so it is
 /// kept in cache lines of its own (`CachePadded` around it in [`super::search`]): a neighbour on
 /// the heap written by one thread would otherwise evict it from the others' caches (false
@@ -40,6 +35,8 @@ pub(super) struct Shared {
     pub(super) basic: bool,
     pub(super) params: SearchParams,
     pub(super) eval: EvalChoice,
+    /// A fault to inject ([`super::SearchOptions::fault`]; tests only).
+    pub(super) fault: Option<super::Fault>,
 }
 
 impl Shared {
@@ -68,19 +65,27 @@ pub(super) struct ThreadResult<M> {
 }
 
 /// Added to each thread's score above the lowest before weighting by depth in the vote, in
-/// centipawns (Stockfish uses 14 of its internal units, about 7 cp; skald's scores are
+/// centipawns: Stockfish adds 14 of its internal units (about 7 cp; skald's scores are
 /// centipawns).
 pub(super) const VOTE_OFFSET: i64 = 10;
 
-/// The index of the thread whose answer a Lazy SMP search plays (Stockfish's
-/// `ThreadPool::get_best_thread`). Each thread votes for its best move with weight
-/// (score − lowest score of all threads + [`VOTE_OFFSET`]) × completed depth; the move with
-/// most votes wins, and among the threads that chose it the one with the highest weight (a
-/// thread whose line has fewer than three moves weighs nothing there). A proven win beats
-/// everything (the fastest one among several), a proven loss beats an unproven score (the
-/// fastest loss among several: the deeper refutation), and a thread on a lost line never
-/// replaces one that is not. Thread 0 is the starting choice and keeps ties; a thread without
-/// a move has no say.
+/// The index of the thread whose answer a Lazy SMP search plays: the rule of Stockfish's
+/// `ThreadPool::get_best_thread` (thread.cpp), which also weights each thread's vote by the
+/// depth it completed.
+///
+/// Each thread votes for its best move with the weight (its score − the lowest score of all
+/// threads + [`VOTE_OFFSET`]) × its completed depth, so a deeper thread and a better score count
+/// more. The threads are then taken in order, thread 0 first (it keeps ties): a thread replaces
+/// the one chosen so far
+/// - when that one has a proven win, only by a faster win (a higher score);
+/// - when that one has a proven loss, only by a faster proven loss (a lower score: the deeper
+///   refutation);
+/// - otherwise when it has a proven win or a proven loss of its own (a proven loss is believed
+///   over an unproven score), or when its move has more votes, or as many votes and the thread
+///   itself weighs more (a thread whose line has fewer than three moves weighs nothing in this
+///   comparison, so that the line shown is not a truncated one).
+///
+/// A thread without a move has no vote and is never chosen, unless no thread has a move.
 pub(super) fn best_thread<M: Copy + Eq>(threads: &[ThreadResult<M>]) -> usize {
     let first_move = |t: &ThreadResult<M>| {
         t.result

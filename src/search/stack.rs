@@ -38,6 +38,9 @@ pub(super) struct StackEntry<G: Game> {
     pub(super) dropped: Vec<G::Move>,
     /// Ordering score and kind of each move of `moves`.
     pub(super) scores: Vec<(i64, MoveKind)>,
+    /// Quiescence's ordering key of each move of `moves`: its gain
+    /// ([`super::ordering::sort_by_gain`]).
+    pub(super) gains: Vec<i32>,
     /// Quiet moves searched at this node without a cutoff, as (move code, history index), for
     /// the history malus.
     pub(super) quiets_tried: Vec<(u16, usize)>,
@@ -57,6 +60,7 @@ impl<G: Game> Default for StackEntry<G> {
             moves: Vec::with_capacity(256),
             dropped: Vec::with_capacity(256),
             scores: Vec::with_capacity(256),
+            gains: Vec::with_capacity(256),
             quiets_tried: Vec::with_capacity(64),
             pv: Vec::with_capacity(MAX_PLY),
         }

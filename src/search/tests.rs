@@ -12,8 +12,8 @@ use crate::game::{RepetitionRule, Side};
 
 /// Searches through [`crate::engine::Engine`] with each evaluation (Ataxx: the embedded
 /// network, the hand-written evaluation, two pattern networks): every evaluation in
-/// the search checks its incremental accumulator against a refresh (`Worker::evaluate`
-/// under `cfg(test)`).
+/// the search checks its incremental accumulator against a refresh (`Worker::evaluate` in a
+/// debug build: the debug unit tests of scripts/test run it).
 #[test]
 fn incremental_accumulators_equal_refreshes_in_the_search() {
     use crate::engine::Engine;
@@ -120,7 +120,7 @@ fn singular_extensions_and_continuation_history_run_in_both_families() {
             },
             SearchParams {
                 cont_history_plies: 2,
-                lmr_cont_history: 1,
+                lmr_cont_history: true,
                 ..base
             },
         ] {
@@ -151,6 +151,7 @@ fn with_worker<G: Game, R>(
         basic: false,
         params: SearchParams::DEFAULT,
         eval: EvalChoice::Default,
+        fault: None,
     };
     let mut data = ThreadData::default();
     let mut worker = Worker::new(0, &shared, &mut data, history, root);
@@ -293,4 +294,35 @@ fn a_stored_mate_does_not_outlive_the_move_limit_clock() {
     assert!(!mate_within_move_limit(&pos, MATE - 10, 0));
     assert!(mate_within_move_limit(&pos, MATE - 1, 0));
     assert!(mate_within_move_limit(&pos, 250, 0));
+}
+
+/// Quiescence orders its moves by gain, highest first, and keeps the generator's order among
+/// equal gains (as the stable `sort_by_cached_key` it replaces did: the same tree, the same
+/// bench signature), without allocating.
+#[test]
+fn quiescence_orders_by_gain_keeping_the_generators_order() {
+    // 7 . . . . . . .
+    // 6 . . . . . . .
+    // 5 . T t . t T .    the king's d4-d5 takes c5 and e5 (200), e1-e3 takes f3 against g3
+    // 4 . . . K . . .    (100); the other 38 moves take nothing. The generator lists the
+    // 3 . . . . . t T    king's moves last.
+    // 2 . . . T . . .
+    // 1 . . . . T . .
+    //   a b c d e f g
+    let pos = crate::tafl::brandubh()
+        .with_fen("7/7/1Tt1tT1/3K3/5tT/3T3/4T2 d 0 1")
+        .unwrap();
+    let mut moves = Vec::new();
+    pos.generate_moves(&mut moves);
+    let mut expected = moves.clone();
+    expected.sort_by_cached_key(|&m| -pos.move_gain(m));
+    let mut gains = Vec::with_capacity(moves.len());
+    let capacity = gains.capacity();
+    super::ordering::sort_by_gain(&pos, &mut moves, &mut gains);
+    assert_eq!(moves, expected);
+    assert_eq!(gains.capacity(), capacity, "no new allocation");
+    let text: Vec<String> = moves.iter().map(|&m| pos.move_to_string(m)).collect();
+    assert_eq!(&text[..3], ["d4-d5", "e1-e3", "e1-b1"]);
+    assert_eq!((gains[0], gains[1], gains[2]), (200, 100, 0));
+    assert_eq!(gains.len(), 40);
 }

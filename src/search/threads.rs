@@ -117,6 +117,11 @@ impl Control {
         self.stop.load(Ordering::Relaxed)
     }
 
+    /// The stop flag itself, for work that reads a plain flag (a perft).
+    pub fn stop_flag(&self) -> &AtomicBool {
+        &self.stop
+    }
+
     /// The opponent played the expected move: from now on the time limits apply (UCI
     /// `ponderhit`).
     pub fn ponderhit(&self) {
@@ -196,6 +201,21 @@ fn lock(data: &Mutex<ThreadData>) -> MutexGuard<'_, ThreadData> {
 }
 
 impl ThreadPool {
+    /// A pool without threads: thread 0's tables only, for a search run on the calling thread
+    /// (a target without threads, WebAssembly; `Threads` 1). [`ThreadPool::spawn_main`] refuses
+    /// its jobs, so the engine runs them itself ([`ThreadPool::with_main_data`]).
+    pub fn inline() -> ThreadPool {
+        ThreadPool {
+            data: vec![Arc::new(Mutex::new(ThreadData::default()))],
+            threads: Vec::new(),
+        }
+    }
+
+    /// Whether the pool has threads of its own (not [`ThreadPool::inline`]).
+    pub fn has_threads(&self) -> bool {
+        !self.threads.is_empty()
+    }
+
     /// A pool of `n` threads (at least 1). Errors if the operating system refuses a thread.
     pub fn new(n: usize) -> std::io::Result<ThreadPool> {
         let mut pool = ThreadPool {
@@ -211,14 +231,15 @@ impl ThreadPool {
         Ok(pool)
     }
 
-    /// The number of threads.
+    /// The number of threads a search may use: the pool's threads (1 for an inline pool, the
+    /// calling thread).
     pub fn len(&self) -> usize {
-        self.threads.len()
+        self.data.len()
     }
 
-    /// Always `false`: a pool has at least one thread.
+    /// Always `false`: a pool has thread 0 at least.
     pub fn is_empty(&self) -> bool {
-        self.threads.is_empty()
+        self.data.is_empty()
     }
 
     /// Resets every thread's tables (a new game). Waits for running jobs to end.
@@ -238,7 +259,7 @@ impl ThreadPool {
     }
 
     /// Runs `job` on the calling thread with thread 0's data (locked for the duration).
-    pub(crate) fn with_main_data<R>(&self, job: impl FnOnce(&mut ThreadData) -> R) -> R {
+    pub fn with_main_data<R>(&self, job: impl FnOnce(&mut ThreadData) -> R) -> R {
         job(&mut lock(&self.data[0]))
     }
 

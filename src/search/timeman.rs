@@ -34,6 +34,11 @@ pub struct Limits {
     /// Start in ponder mode (UCI `go ponder`): no time limit applies until `ponderhit`, and the
     /// answer waits for `ponderhit` or `stop`.
     pub ponder: bool,
+    /// When the search was asked for (UCI: when `go` arrived): its time runs from then, so a
+    /// search that waited for the one before it to end does not lose the time it waited.
+    /// `None`: from when it starts.
+    /// (The browser's clock on wasm32: `web_time::Instant`.)
+    pub start: Option<super::Instant>,
 }
 
 /// What a search's time comes from.

@@ -322,7 +322,10 @@ impl Drop for TranspositionTable {
     }
 }
 
-// data layout: mv 16 | score 16 | eval 16 | depth 8 | bound 2 | valid 1 | (pad 3) | age 6 (top)
+/// An entry as the `data` word, from the low bits up: the move (bits 0-15), the score (16-31),
+/// the static evaluation (32-47), the depth (48-55), the bound (56-57: 1 lower, 2 upper,
+/// 3 exact) and the search's age (58-63), 64 bits in all. A written entry is never 0, since
+/// its bound is not: a `data` of 0 is an empty slot.
 fn pack(e: Entry, age: u64) -> u64 {
     let bound = match e.bound {
         Bound::Lower => 1u64,
@@ -393,6 +396,82 @@ mod tests {
         assert_eq!(tt.probe(0xdead_beef_0000_0002), None);
         tt.clear();
         assert_eq!(tt.probe(0xdead_beef_0000_0001), None);
+    }
+
+    /// The fields fill the 64 bits as [`pack`]'s doc says, each in its own bits, and no entry
+    /// packs to 0 (an empty slot).
+    #[test]
+    fn the_data_word_is_laid_out_as_documented() {
+        let e = Entry {
+            mv: 0xffff,
+            score: -1,
+            eval: -1,
+            depth: 0xff,
+            bound: Bound::Exact,
+        };
+        assert_eq!(pack(e, AGE_CYCLE - 1), u64::MAX);
+        let fields = [
+            (
+                Entry {
+                    mv: 0xffff,
+                    ..zero()
+                },
+                0,
+                0xffff,
+            ),
+            (
+                Entry {
+                    score: -1,
+                    ..zero()
+                },
+                16,
+                0xffff,
+            ),
+            (Entry { eval: -1, ..zero() }, 32, 0xffff),
+            (
+                Entry {
+                    depth: 0xff,
+                    ..zero()
+                },
+                48,
+                0xff,
+            ),
+        ];
+        for (entry, shift, mask) in fields {
+            let lower = pack(
+                Entry {
+                    bound: Bound::Lower,
+                    ..zero()
+                },
+                0,
+            );
+            assert_eq!(pack(entry, 0) ^ lower, mask << shift, "{entry:?}");
+            assert_eq!(unpack(pack(entry, 0)), entry);
+        }
+        for (bound, bits) in [(Bound::Lower, 1), (Bound::Upper, 2), (Bound::Exact, 3)] {
+            assert_eq!(pack(Entry { bound, ..zero() }, 0), bits << 56);
+        }
+        assert_eq!(
+            pack(
+                Entry {
+                    bound: Bound::Lower,
+                    ..zero()
+                },
+                5
+            ) >> 58,
+            5
+        );
+    }
+
+    /// An entry of zeros but its bound (lower).
+    fn zero() -> Entry {
+        Entry {
+            mv: 0,
+            score: 0,
+            eval: 0,
+            depth: 0,
+            bound: Bound::Lower,
+        }
     }
 
     #[test]

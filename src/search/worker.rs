@@ -73,11 +73,16 @@ impl<'a, G: Game> Worker<'a, G> {
         history: &[u64],
         root: &G,
     ) -> Self {
-        #[cfg(test)]
-        assert!(
-            id == 0 || shared.params.expected_moves != super::smp::HELPER_FAULT_MARKER,
-            "a fault in a helper thread, on purpose"
-        );
+        // The test seam of the fault path ([`super::Fault`]): once per thread and search.
+        match shared.fault {
+            Some(super::Fault::MainThread) if id == 0 => {
+                panic!("a fault in the search, on purpose")
+            }
+            Some(super::Fault::Helpers) if id != 0 => {
+                panic!("a fault in a helper thread, on purpose")
+            }
+            _ => {}
+        }
         data.clear_for_search();
         let cont_n = if shared.params.cont_history_plies > 0 {
             root.history_index_count()
@@ -126,12 +131,12 @@ impl<'a, G: Game> Worker<'a, G> {
     /// below the mate scores.
     #[inline]
     pub(super) fn evaluate(&self, pos: &G, ply: usize) -> i32 {
-        // The library's own tests check every incremental accumulator against a refresh.
-        #[cfg(test)]
-        {
+        // Debug builds check every incremental accumulator against a refresh (compiled out of
+        // optimised builds).
+        if cfg!(debug_assertions) {
             let mut fresh = Acc::<G>::default();
             self.eval.refresh(pos, &mut fresh);
-            assert_eq!(self.accs[ply], fresh, "accumulator at ply {ply} of {pos:?}");
+            debug_assert_eq!(self.accs[ply], fresh, "accumulator at ply {ply} of {pos:?}");
         }
         if Self::NO_ACC {
             return Self::clamp_eval(self.eval.evaluate(pos, &Acc::<G>::default()));
@@ -324,7 +329,7 @@ impl<'a, G: Game> Worker<'a, G> {
             }
             result.lines = lines;
             let mut scale = time_scale(stable_iterations, last_score, result.score);
-            if self.shared.params.tm_node_share != 0
+            if self.shared.params.tm_node_share
                 && depth >= 5
                 && let Some(best) = result.best_move
             {

@@ -5,12 +5,13 @@
 //! (or takes it out of the queue for an engine); a closed page stops it too.
 
 use super::App;
-use super::api::{ApiError, Body, clip, first_view, game_of, score_json};
-use super::state::{lock, move_squares};
+use super::api::{ApiError, Body, clip, game_of};
+use super::ids::lock;
+use super::view::{first_view, score_json, squares_json};
 use axum::extract::{Path, Query, State};
 use axum::response::sse::{Event, KeepAlive, Sse};
 use serde_json::{Value, json};
-use skald::engine::{Limits, SearchRequest};
+use skald::engine::{Finished, Limits, MoveView, SearchRequest};
 use std::collections::HashMap;
 use std::convert::Infallible;
 use std::sync::Arc;
@@ -44,7 +45,7 @@ pub async fn analysis(
         },
     };
     let (n, game) = game_of(&app, &id)?;
-    let handle = app.analysts.handle();
+    let handle = app.analysts.ticket();
     let (session, version) = {
         let mut g = lock(&game);
         g.stop_analysis();
@@ -66,52 +67,51 @@ pub async fn analysis(
             }
             let report_tx = tx.clone();
             let (analysis_ms, max_nodes) = (app.config.analysis_ms, app.config.max_nodes);
+            let request = SearchRequest {
+                limits: Limits {
+                    movetime: Some(analysis_ms),
+                    nodes: max_nodes,
+                    ..Limits::default()
+                },
+                multipv: Some(multipv),
+                ..SearchRequest::default()
+            };
+            let ticket = handle.clone();
+            let mut started = false;
+            let report = move |r: &skald::engine::Report| {
+                if !std::mem::replace(&mut started, true) {
+                    let _ = report_tx.send(event("started", &json!({ "version": version })));
+                }
+                // The squares of each move, for arrows: from and to (an Ataxx clone names its
+                // square only).
+                let squares: Vec<Vec<String>> = r.pv.iter().map(|&m| squares_json(m)).collect();
+                let pv: Vec<String> = r.pv.iter().map(MoveView::to_string).collect();
+                let info = json!({
+                    "version": version,
+                    "depth": r.depth,
+                    "seldepth": r.seldepth,
+                    "multipv": r.multipv,
+                    "score": score_json(r.score),
+                    "first_cp": first_view(r.score, to_move),
+                    "nodes": r.nodes,
+                    "nps": r.nps,
+                    "time_ms": r.time_ms,
+                    "pv": pv,
+                    "pv_squares": squares,
+                });
+                if report_tx.send(event("info", &info)).is_err() {
+                    ticket.cancel();
+                }
+            };
             let search = app
                 .analysts
-                .run(&handle, analysis_ms, n, session, move |engine, stop| {
-                    if report_tx.is_closed() || stop.is_stopped() {
-                        return None;
-                    }
-                    let _ = report_tx.send(event("started", &json!({ "version": version })));
-                    let request = SearchRequest {
-                        limits: Limits {
-                            movetime: Some(analysis_ms),
-                            nodes: max_nodes,
-                            ..Limits::default()
-                        },
-                        multipv: Some(multipv),
-                        stopper: Some(stop.clone()),
-                        ..SearchRequest::default()
-                    };
-                    let position = engine.session().boxed_clone();
-                    engine
-                        .search(request, &mut |r| {
-                            // The squares of each move, for arrows: from and to (an Ataxx
-                            // clone names its square only).
-                            let squares: Vec<Vec<String>> =
-                                r.pv.iter().map(|m| move_squares(m)).collect();
-                            let info = json!({
-                                "version": version,
-                                "depth": r.depth,
-                                "seldepth": r.seldepth,
-                                "multipv": r.multipv,
-                                "score": score_json(r.score),
-                                "first_cp": first_view(r.score, position.side_to_move()),
-                                "nodes": r.nodes,
-                                "nps": r.nps,
-                                "time_ms": r.time_ms,
-                                "pv": r.pv,
-                                "pv_squares": squares,
-                            });
-                            if report_tx.send(event("info", &info)).is_err() {
-                                stop.stop();
-                            }
-                        })
-                        .ok()
-                });
+                .run(&handle, analysis_ms, n, session, request, report);
             // A page that goes away cancels the analysis, waiting or running.
             let result = tokio::select! {
-                r = search => r.flatten(),
+                r = search => match r {
+                    Some(Finished::Done(answer)) => Some(answer),
+                    _ => None,
+                },
                 () = tx.closed() => {
                     handle.cancel();
                     return;
@@ -121,7 +121,7 @@ pub async fn analysis(
                 Some(r) => json!({
                     "version": version,
                     "over": false,
-                    "best": r.best_move,
+                    "best": r.best_move.map(|m| m.to_string()),
                     "depth": r.depth,
                     "nodes": r.nodes,
                     "score": score_json(r.score),

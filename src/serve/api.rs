@@ -4,19 +4,19 @@
 //! that fails changes nothing.
 
 use super::App;
-use super::state::{
-    Game, GameId, Level, Mode, Rules, id_text, lock, move_squares, parse_id, square_coords,
-};
-use crate::cli::records::{GameRecord, load_records_hinted};
+use super::ids::{GameId, id_text, lock, parse_id};
+use super::state::{Game, Level, Mode, Rules};
+use super::view::{score_json, state_json};
 use axum::body::Bytes;
 use axum::extract::{FromRequest, Path, Query, Request, State};
 use axum::http::{StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use serde::Deserialize;
 use serde_json::{Value, json};
-use skald::engine::{Limits, Outcome, Score, SearchRequest, Side};
-use skald::variant::Variant;
-use std::collections::{BTreeMap, HashMap};
+use skald::engine::{Finished, Limits, Outcome, SearchRequest, Side};
+use skald::records::{GameRecord, load_records_hinted};
+use skald::variant::{Family, Variant};
+use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
 /// An error answer: a status and a message, sent as `{"error": message}`.
@@ -185,21 +185,13 @@ pub fn game_of(app: &App, id: &str) -> Result<(GameId, Arc<Mutex<Game>>), ApiErr
         .ok_or_else(|| ApiError::no_game(id))
 }
 
-/// `first` or `second`.
-fn side_key(side: Side) -> &'static str {
-    match side {
-        Side::First => "first",
-        Side::Second => "second",
-    }
-}
-
 /// A side from `first`/`second` or the game's names (`attackers`, `defenders`, `x`, `o`).
-fn parse_side(variant: Variant, s: &str) -> Result<Side, ApiError> {
+fn parse_side(family: Family, s: &str) -> Result<Side, ApiError> {
     let s = s.trim().to_ascii_lowercase();
-    let names = [Side::First, Side::Second].map(|side| variant.side_name(side));
-    if s == "first" || s == names[0] || (variant.is_tafl() && s == "attacker") {
+    let names = [Side::First, Side::Second].map(|side| family.side_name(side));
+    if s == "first" || s == names[0] || (family.is_tafl() && s == "attacker") {
         Ok(Side::First)
-    } else if s == "second" || s == names[1] || (variant.is_tafl() && s == "defender") {
+    } else if s == "second" || s == names[1] || (family.is_tafl() && s == "defender") {
         Ok(Side::Second)
     } else {
         Err(ApiError::bad(format!(
@@ -209,146 +201,6 @@ fn parse_side(variant: Variant, s: &str) -> Result<Side, ApiError> {
             names[1]
         )))
     }
-}
-
-/// A score as JSON: `{"cp": 35}` or `{"mate": -3}` (the side to move's view).
-pub fn score_json(score: Score) -> Value {
-    match score {
-        Score::Cp(cp) => json!({ "cp": cp }),
-        Score::Mate(n) => json!({ "mate": n }),
-    }
-}
-
-/// A score from the first side's view in centipawns, mates as ±10000 (for the evaluation bar).
-pub fn first_view(score: Score, to_move: Side) -> i32 {
-    let v = match score {
-        Score::Cp(cp) => cp.clamp(-9999, 9999),
-        Score::Mate(n) if n > 0 => 10000,
-        Score::Mate(_) => -10000,
-    };
-    if to_move == Side::First { v } else { -v }
-}
-
-/// The whole state of game `id` as the page draws it (docs/serve.md, "The game state").
-pub fn state_json(id: GameId, game: &Game) -> Value {
-    let s = game.session.as_ref();
-    let naming = game.rules.naming();
-    let rows = s.board_rows();
-    let size = rows.len();
-    let board: Vec<Vec<Option<String>>> = rows
-        .iter()
-        .map(|r| r.iter().map(|c| c.map(|c| c.to_string())).collect())
-        .collect();
-    let to_move = s.side_to_move();
-    let outcome = s.outcome();
-    // Legal moves by the square they start from: tafl and Ataxx jumps name it; an Ataxx clone
-    // (`f2`) may start from any own stone next to its square.
-    let own = if naming.is_tafl() {
-        None
-    } else if to_move == Side::First {
-        Some('x')
-    } else {
-        Some('o')
-    };
-    let mut targets: BTreeMap<String, Vec<Value>> = BTreeMap::new();
-    let mut pass = None;
-    let legal = s.legal_moves();
-    for mv in &legal {
-        let squares = move_squares(mv);
-        match squares.as_slice() {
-            [from, to] => targets
-                .entry(from.clone())
-                .or_default()
-                .push(json!({ "to": to, "move": mv })),
-            [to] => {
-                let Some((tf, tr)) = square_coords(to) else {
-                    continue;
-                };
-                for (i, row) in rows.iter().enumerate() {
-                    let rank = size - 1 - i;
-                    for (file, c) in row.iter().enumerate() {
-                        if *c == own
-                            && own.is_some()
-                            && tf.abs_diff(file) <= 1
-                            && tr.abs_diff(rank) <= 1
-                        {
-                            targets
-                                .entry(super::state::square_name(file, rank))
-                                .or_default()
-                                .push(json!({ "to": to, "move": mv }));
-                        }
-                    }
-                }
-            }
-            _ => pass = Some(mv.clone()),
-        }
-    }
-    let moves = s.moves_played();
-    let last = moves.last().map(|m| {
-        let sq = move_squares(m);
-        json!({ "move": m, "squares": sq })
-    });
-    let captures: Vec<Value> = s
-        .last_captures()
-        .into_iter()
-        .map(|c| json!({ "square": c.square, "piece": c.piece.to_string() }))
-        .collect();
-    let result = match outcome {
-        Outcome::Ongoing => Value::Null,
-        Outcome::Decided { winner, reason } => json!({
-            "winner": winner.map(side_key),
-            "reason": reason.to_string(),
-            "text": naming.result_text(winner, &reason.to_string()),
-        }),
-    };
-    let (mode, human, level) = match game.mode {
-        Mode::Hotseat => ("hotseat", Value::Null, Value::Null),
-        Mode::Computer { human, level } => (
-            "computer",
-            json!(side_key(human)),
-            json!({ "name": level.name(), "time_ms": level.time_ms() }),
-        ),
-    };
-    let (variant, rules, title) = match &game.rules {
-        Rules::Variant(v) => (
-            json!(v.name()),
-            Value::Null,
-            v.descriptor().title.to_string(),
-        ),
-        Rules::OpenTafl(r) => (
-            Value::Null,
-            json!(r),
-            format!("OpenTafl rules {size}×{size}"),
-        ),
-    };
-    json!({
-        "id": id_text(id),
-        "version": game.version,
-        "variant": variant,
-        "rules": rules,
-        "title": title,
-        "family": if naming.is_tafl() { "tafl" } else { "ataxx" },
-        "size": size,
-        "board": board,
-        "marks": game.marks_now().iter().map(|(sq, kind)| json!({ "square": sq, "kind": kind })).collect::<Vec<_>>(),
-        "side_names": { "first": naming.side_name(Side::First), "second": naming.side_name(Side::Second) },
-        "to_move": side_key(to_move),
-        "mode": mode,
-        "human": human,
-        "level": level,
-        "engine_to_move": game.engine_to_move(),
-        "thinking": game.thinking,
-        "legal": legal,
-        "targets": targets,
-        "pass": pass,
-        "moves": moves,
-        "last": last,
-        "captures": captures,
-        "result": result,
-        "fen": s.fen(),
-        "setup_fen": s.setup_fen(),
-        "can_undo": game.can_undo(),
-    })
 }
 
 /// `GET /api/variants`: the games, the levels and the server's bounds.
@@ -431,11 +283,10 @@ pub async fn create(State(app): State<Arc<App>>, bytes: Body) -> Result<Response
             .set_position(Some(fen), &[])
             .map_err(|e| ApiError::bad(e.to_string()))?;
     }
-    let naming = rules.naming();
     let mode = match req.mode.as_deref().map(str::trim) {
         None | Some("computer") => {
             let human = match &req.side {
-                Some(s) => parse_side(naming, s)?,
+                Some(s) => parse_side(rules.family(), s)?,
                 None => Side::First,
             };
             let level = match &req.level {
@@ -495,17 +346,12 @@ pub async fn positions(State(app): State<Arc<App>>, Path(id): Path<String>) -> A
             .map_err(|e| ApiError::internal(format!("replay: {e}")))?;
         (replay, g.session.moves_played())
     };
-    let rows = |s: &dyn skald::engine::session::Session| -> Vec<Vec<Option<String>>> {
-        s.board_rows()
-            .iter()
-            .map(|r| r.iter().map(|c| c.map(|c| c.to_string())).collect())
-            .collect()
-    };
+    let rows = |s: &dyn skald::engine::Session| super::view::rows_json(&s.board());
     let mut boards = vec![rows(replay.as_ref())];
     let mut fens = vec![replay.fen()];
     for mv in &moves {
         replay
-            .play(mv)
+            .play(*mv)
             .map_err(|e| ApiError::internal(format!("replay {mv}: {e}")))?;
         boards.push(rows(replay.as_ref()));
         fens.push(replay.fen());
@@ -544,7 +390,7 @@ pub async fn play(State(app): State<Arc<App>>, Path(id): Path<String>, bytes: Bo
     if let Outcome::Decided { winner, reason } = g.session.outcome() {
         return Err(ApiError::conflict(format!(
             "the game is over: {}",
-            g.rules.naming().result_text(winner, &reason.to_string())
+            g.rules.family().result_text(winner, &reason.to_string())
         )));
     }
     if g.thinking || g.engine_to_move() {
@@ -552,7 +398,7 @@ pub async fn play(State(app): State<Arc<App>>, Path(id): Path<String>, bytes: Bo
     }
     let text = req.mv.trim().to_ascii_lowercase();
     g.session
-        .play(&text)
+        .play_text(&text)
         .map_err(|e| ApiError::bad(format!("'{}': {e}", clip(req.mv.trim()))))?;
     g.changed();
     Ok(axum::Json(state_json(n, &g)))
@@ -597,33 +443,30 @@ pub async fn engine_move(
             }
             Mode::Hotseat => Level::Medium,
         };
-        let handle = lane(&app, level).0.handle();
+        let ticket = lane(&app, level).0.ticket();
         g.thinking = true;
-        g.search = Some(handle.clone());
+        g.search = Some(ticket.clone());
         let seed = g.seed ^ g.session.moves_played().len() as u64;
-        (g.session.boxed_clone(), g.version, level, seed, handle)
+        (g.session.boxed_clone(), g.version, level, seed, ticket)
     };
     // `thinking` is cleared however this ends, and a client that went away cancels the search.
     let thinking = Thinking(Arc::clone(&game));
     let max_nodes = app.config.max_nodes;
     let (engines, level_ms) = lane(&app, level);
     let time_ms = asked.time_ms.map_or(level_ms, |t| t.clamp(1, level_ms));
+    let request = SearchRequest {
+        limits: Limits {
+            movetime: Some(time_ms),
+            nodes: max_nodes,
+            ..Limits::default()
+        },
+        skill_level: Some(level.skill()),
+        seed: Some(seed),
+        move_overhead_ms: Some(0),
+        ..SearchRequest::default()
+    };
     let found = engines
-        .run(&handle, time_ms, n, session, move |engine, stopper| {
-            engine.set_seed(seed);
-            let request = SearchRequest {
-                limits: Limits {
-                    movetime: Some(time_ms),
-                    nodes: max_nodes,
-                    ..Limits::default()
-                },
-                skill_level: Some(level.skill()),
-                move_overhead_ms: Some(0),
-                stopper: Some(stopper.clone()),
-                ..SearchRequest::default()
-            };
-            engine.search(request, &mut |_| {})
-        })
+        .run(&handle, time_ms, n, session, request, |_| {})
         .await;
     drop(thinking);
     // A game deleted (or dropped to make room) meanwhile stays gone.
@@ -632,15 +475,12 @@ pub async fn engine_move(
     }
     let mut g = lock(&game);
     let result = match found {
-        Some(Ok(r)) => r,
-        Some(Err(failed)) => match failed.fallback {
-            Some(mv) => skald::engine::session::TextResult {
-                best_move: Some(mv),
-                ..skald::engine::session::TextResult::game_over()
-            },
-            None => return Err(ApiError::internal("the search failed")),
+        Some(Finished::Done(r)) => r,
+        Some(Finished::Failed { fallback: Some(mv) }) => skald::engine::Answer {
+            best_move: Some(mv),
+            ..skald::engine::Answer::game_over()
         },
-        None => return Err(ApiError::internal("the search failed")),
+        _ => return Err(ApiError::internal("the search failed")),
     };
     if g.version != version {
         return Err(ApiError::conflict(
@@ -650,14 +490,13 @@ pub async fn engine_move(
     let mv = result
         .best_move
         .ok_or_else(|| ApiError::internal("the engine found no move"))?;
-    let played = g
-        .session
-        .play(&mv)
+    g.session
+        .play(mv)
         .map_err(|e| ApiError::internal(format!("engine move {mv}: {e}")))?;
     g.changed();
     let mut state = state_json(n, &g);
     state["engine"] = json!({
-        "move": played,
+        "move": mv.to_string(),
         "depth": result.depth,
         "nodes": result.nodes,
         "score": score_json(result.score),
@@ -667,7 +506,7 @@ pub async fn engine_move(
 
 /// The engines that search a move at `level` and its time, ms: hard moves on engines of their
 /// own, so that easy and medium ones never wait behind them.
-fn lane(app: &App, level: Level) -> (&super::state::Engines, u64) {
+fn lane(app: &App, level: Level) -> (&super::engines::Engines, u64) {
     match level {
         Level::Hard => (&app.deep, app.config.hard_ms.unwrap_or(level.time_ms())),
         Level::Easy | Level::Medium => (&app.quick, level.time_ms()),
@@ -790,7 +629,7 @@ pub async fn record(
     let format = query.get("format").map_or("pgn", String::as_str);
     let g = lock(&game);
     let s = g.session.as_ref();
-    let naming = g.rules.naming();
+    let naming = g.rules.record_variant();
     let name = |side: Side| match g.mode {
         Mode::Hotseat => format!("player {}", side.index() + 1),
         Mode::Computer { human, .. } if human == side => "you".to_string(),

@@ -2,11 +2,12 @@
 //! one page (`assets/`, embedded in the binary) and a JSON API over the engine layer
 //! (docs/serve.md). Like the protocols it is a thin front-end: every game is an engine
 //! [`skald::engine::session::Session`] on the server, and legality, captures, game end and
-//! records come from the engine and `cli::records`; the page only draws and sends clicks.
+//! records come from the engine and [`skald::records`]; the page only draws and sends clicks.
 //!
-//! - [`state`]: the games (bounded, least recently used dropped, under random ids) and the
-//!   engines that search (bounded: quick engine moves, long ones and analyses each on their own
-//!   few engines; a search of a game that goes away is cancelled);
+//! - [`state`]: the games (bounded, least recently used dropped, under random ids: [`ids`]);
+//! - [`engines`]: the engines that search (bounded: quick engine moves, long ones and analyses
+//!   each on their own few engines; a search of a game that goes away is cancelled);
+//! - [`view`]: a game as the API's JSON;
 //! - [`api`]: the JSON endpoints;
 //! - [`analysis`]: live analysis by server-sent events;
 //! - [`guard`]: what keeps other web pages and slow clients out (the `Host` and `Origin`
@@ -14,8 +15,11 @@
 
 mod analysis;
 mod api;
+mod engines;
 mod guard;
+mod ids;
 mod state;
+mod view;
 
 use anyhow::{Context, Result};
 use axum::Router;
@@ -23,7 +27,8 @@ use axum::http::{StatusCode, header};
 use axum::response::IntoResponse;
 use axum::routing::{get, post};
 use clap::builder::TypedValueParser as _;
-use state::{Config, Engines, Store};
+use engines::Engines;
+use state::{Config, Store};
 use std::net::{IpAddr, Ipv4Addr, SocketAddr};
 use std::sync::Arc;
 use std::time::Duration;
@@ -36,7 +41,7 @@ pub const DEFAULT_PORT: u16 = 8080;
 pub struct Args {
     /// The port to listen on (0: any free port; the address is printed).
     #[arg(long, default_value_t = DEFAULT_PORT, allow_negative_numbers = true,
-          value_parser = crate::cli::Whole::new(0, 65_535, "").map(|v| v as u16))]
+          value_parser = crate::flags::Whole::new(0, 65_535, "").map(|v| v as u16))]
     pub port: u16,
     /// Open the page in the default browser once the server listens.
     #[arg(long)]
@@ -54,43 +59,43 @@ pub struct Args {
     pub allow_host: Vec<String>,
     /// Games kept at once (the least recently used is dropped for a new one; at most 10000).
     #[arg(long, default_value_t = 64, allow_negative_numbers = true,
-          value_parser = crate::cli::Whole::new(1, 10_000, ""))]
+          value_parser = crate::flags::Whole::new(1, 10_000, ""))]
     pub max_games: u64,
     /// Searches run at once of each kind: easy and medium engine moves, hard ones, analyses
     /// (each its own engines, so that quick moves never wait behind long searches; more wait
     /// their turn, the shortest first; 1 to 64; default: the number of cores, at most 4).
-    #[arg(long, allow_negative_numbers = true, value_parser = crate::cli::Whole::new(1, 64, ""))]
+    #[arg(long, allow_negative_numbers = true, value_parser = crate::flags::Whole::new(1, 64, ""))]
     pub searches: Option<u64>,
     /// Longest analysis search, seconds (more than 0, at most 3600); a move starts the next.
     #[arg(long, default_value_t = 30.0, allow_negative_numbers = true,
-          value_parser = crate::cli::Seconds::POSITIVE)]
+          value_parser = crate::flags::Seconds::POSITIVE)]
     pub analysis_time: f64,
     /// Connections served at once (1 to 10000); more wait until one ends. Slow clients cannot
     /// hold them: see --read-timeout.
     #[arg(long, default_value_t = 256, allow_negative_numbers = true,
-          value_parser = crate::cli::Whole::new(1, 10_000, ""))]
+          value_parser = crate::flags::Whole::new(1, 10_000, ""))]
     pub max_connections: u64,
     /// Longest wait, seconds, for a request's headers (from the connection's start, or from the
     /// end of the previous answer on a kept-alive connection) and, again, for its body: a client
     /// that sends neither in time is cut off (408 for a body). More than 0, at most 3600.
     #[arg(long, default_value_t = 10.0, allow_negative_numbers = true,
-          value_parser = crate::cli::Seconds::POSITIVE)]
+          value_parser = crate::flags::Seconds::POSITIVE)]
     pub read_timeout: f64,
     /// Different OpenTafl rule sets built at most (1 to 100000), for games and loaded records:
     /// each stays in memory until the server ends (20 to 100 KB, by board size), so a new one
     /// beyond this is refused (503); those built stay playable.
     #[arg(long, default_value_t = 256, allow_negative_numbers = true,
-          value_parser = crate::cli::Whole::new(1, 100_000, ""))]
+          value_parser = crate::flags::Whole::new(1, 100_000, ""))]
     pub max_rule_sets: u64,
     /// A node cap on every search (tests: engine moves that do not depend on the machine's
     /// speed).
     #[arg(long, hide = true, allow_negative_numbers = true,
-          value_parser = crate::cli::Whole::new(1, u64::MAX, ""))]
+          value_parser = crate::flags::Whole::new(1, u64::MAX, ""))]
     pub max_nodes: Option<u64>,
     /// The hard level's time per move, seconds (tests: searches that only their cancellation
     /// ends).
     #[arg(long, hide = true, allow_negative_numbers = true,
-          value_parser = crate::cli::Seconds::POSITIVE)]
+          value_parser = crate::flags::Seconds::POSITIVE)]
     pub hard_time: Option<f64>,
 }
 
@@ -113,6 +118,10 @@ pub struct App {
 
 const INDEX_HTML: &str = include_str!("assets/index.html");
 const APP_JS: &str = include_str!("assets/app.js");
+const ANALYSIS_JS: &str = include_str!("assets/analysis.js");
+const BOARD_JS: &str = include_str!("assets/board.js");
+const GAME_JS: &str = include_str!("assets/game.js");
+const TOOLS_JS: &str = include_str!("assets/tools.js");
 const STYLE_CSS: &str = include_str!("assets/style.css");
 
 /// The rules pages (docs/rules/), by variant name, for the page's "Rules" panel.
@@ -164,6 +173,22 @@ fn router(app: Arc<App>) -> Router {
         .route(
             "/app.js",
             get(|| async { asset("text/javascript; charset=utf-8", APP_JS) }),
+        )
+        .route(
+            "/analysis.js",
+            get(|| async { asset("text/javascript; charset=utf-8", ANALYSIS_JS) }),
+        )
+        .route(
+            "/board.js",
+            get(|| async { asset("text/javascript; charset=utf-8", BOARD_JS) }),
+        )
+        .route(
+            "/game.js",
+            get(|| async { asset("text/javascript; charset=utf-8", GAME_JS) }),
+        )
+        .route(
+            "/tools.js",
+            get(|| async { asset("text/javascript; charset=utf-8", TOOLS_JS) }),
         )
         .route(
             "/style.css",

@@ -7,12 +7,15 @@
 //! to move, so it is the side to move's view ([`crate::game::Game::evaluate`]). Being linear, the
 //! weights can be fitted to game results (Texel tuning, `examples/texel.rs`).
 //!
-//! The weights are data: [`EvalWeights::DEFAULT`], and per-variant sets chosen by the rules'
-//! name ([`EvalWeights::for_variant`]) when tuning showed that a board wants other values.
+//! The weights are data: [`EvalWeights::DEFAULT`], and the tuned sets of the variants where
+//! tuning showed that a board wants other values ([`EvalWeights::BRANDUBH`],
+//! [`EvalWeights::TABLUT`], [`EvalWeights::ASHTON`]). The rules say which set they use
+//! ([`super::RuleOptions::eval_weights`]: the presets theirs, rules strings the hand-set
+//! weights; [`EvalWeights::of`]), so no name picks it.
 
 use super::bitboard::Bitboard;
 use super::position::{ATTACKER_VALUE, DEFENDER_VALUE, KING_VALUE, Position};
-use super::rules::Piece;
+use super::rules::{Piece, WeightSet};
 use crate::game::Side;
 
 /// The named terms, in the order [`Position::terms`] reports them; `balance` is last.
@@ -168,109 +171,96 @@ features! {
     threat_waiting [EN_PRISE] = 0,
 }
 
+/// The tuned weight sets: Texel-tuned (`examples/texel.rs`) on positions of skald's own games,
+/// with `decided`, `open_line_win` and `open_lines_double` kept and `attacker` anchoring the
+/// scale (100). How each was fitted and measured: docs/tuning.md ("Tuning the tafl
+/// evaluation", "Ashton Tablut").
 impl EvalWeights {
-    /// The weights for the rules named `name` (a variant's protocol name): a tuned set where
-    /// there is one, else [`EvalWeights::DEFAULT`].
-    pub fn for_variant(name: &str) -> &'static EvalWeights {
-        VARIANT_WEIGHTS
-            .iter()
-            .find(|(n, _)| *n == name)
-            .map_or(&EvalWeights::DEFAULT, |(_, w)| w)
+    /// The weights of `set`.
+    pub const fn of(set: WeightSet) -> &'static EvalWeights {
+        match set {
+            WeightSet::Hand => &EvalWeights::DEFAULT,
+            WeightSet::Brandubh => &EvalWeights::BRANDUBH,
+            WeightSet::Tablut => &EvalWeights::TABLUT,
+            WeightSet::Ashton => &EvalWeights::ASHTON,
+        }
     }
-}
 
-/// The tuned weight sets, by the rules' name: Texel-tuned (`examples/texel.rs`, docs/tuning.md "Tuning
-/// the tafl evaluation") on positions from skald's own games (`skald datagen`, 3000 nodes a move,
-/// 6 random plies): brandubh in two rounds, 128 821 positions of 6000 games (3000 played with
-/// the hand weights, 3000 with the first tuned set), held-out error 0.0865 → 0.0790, then a
-/// third round (`texel --quiet`) on those and 84 419 positions of games played with the second
-/// set: of 213 317 positions, the 139 739 where the side to move has no capture or escape, at any
-/// score below 5000 cp, held-out error 0.0836 → 0.0821 (+34.9 ± 27.0 Elo over round two, 400
-/// games at 2+0.02); tablut 62 643 positions of about 2000 games, 0.1498 → 0.1419; ashton
-/// (Ashton Tablut, which had used the hand weights) 83 303 positions of games played with the
-/// hand weights, 0.1354 → 0.1270 (+18.3 ± 25.1 and +27.0 ± 26.1 Elo over the hand weights on two
-/// books, 400 games each at 2+0.02). `decided`, `open_line_win` and `open_lines_double` are
-/// kept, `attacker` anchors the scale (100).
-static VARIANT_WEIGHTS: &[(&str, EvalWeights)] = &[
-    (
-        "brandubh",
-        EvalWeights {
-            defender: 72,
-            attacker: 100,
-            king_distance: -16,
-            open_line_win: 5000,
-            open_lines_double: 2500,
-            open_line_single: 39,
-            route: 11,
-            fork_to_move: 10,
-            fork_waiting: 25,
-            king_surrounded: -3,
-            escape_guard: -31,
-            mobility: 5,
-            decided: KING_VALUE,
-            guard_diagonal: -17,
-            guard_ring: -19,
-            cordon_diagonal: 2,
-            cordon_orthogonal: -9,
-            king_freedom: 2,
-            king_company: 0,
-            threat_to_move: 40,
-            threat_waiting: 16,
-        },
-    ),
-    (
-        "tablut",
-        EvalWeights {
-            defender: 131,
-            attacker: 100,
-            king_distance: -72,
-            open_line_win: 5000,
-            open_lines_double: 2500,
-            open_line_single: 22,
-            route: 18,
-            fork_to_move: 125,
-            fork_waiting: 20,
-            king_surrounded: 0,
-            escape_guard: -1,
-            mobility: 14,
-            decided: KING_VALUE,
-            guard_diagonal: 0,
-            guard_ring: 12,
-            cordon_diagonal: 37,
-            cordon_orthogonal: 16,
-            king_freedom: -10,
-            king_company: -22,
-            threat_to_move: 54,
-            threat_waiting: 31,
-        },
-    ),
-    (
-        "ashton",
-        EvalWeights {
-            defender: 145,
-            attacker: 100,
-            king_distance: -2,
-            open_line_win: 5000,
-            open_lines_double: 2500,
-            open_line_single: 83,
-            route: 21,
-            fork_to_move: -7,
-            fork_waiting: -6,
-            king_surrounded: 17,
-            escape_guard: 9,
-            mobility: 4,
-            decided: KING_VALUE,
-            guard_diagonal: -1,
-            guard_ring: 20,
-            cordon_diagonal: 0,
-            cordon_orthogonal: 1,
-            king_freedom: -10,
-            king_company: -22,
-            threat_to_move: 46,
-            threat_waiting: 17,
-        },
-    ),
-];
+    /// Brandubh's set (three rounds of Texel tuning).
+    pub const BRANDUBH: EvalWeights = EvalWeights {
+        defender: 72,
+        attacker: 100,
+        king_distance: -16,
+        open_line_win: 5000,
+        open_lines_double: 2500,
+        open_line_single: 39,
+        route: 11,
+        fork_to_move: 10,
+        fork_waiting: 25,
+        king_surrounded: -3,
+        escape_guard: -31,
+        mobility: 5,
+        decided: KING_VALUE,
+        guard_diagonal: -17,
+        guard_ring: -19,
+        cordon_diagonal: 2,
+        cordon_orthogonal: -9,
+        king_freedom: 2,
+        king_company: 0,
+        threat_to_move: 40,
+        threat_waiting: 16,
+    };
+
+    /// Tablut's set.
+    pub const TABLUT: EvalWeights = EvalWeights {
+        defender: 131,
+        attacker: 100,
+        king_distance: -72,
+        open_line_win: 5000,
+        open_lines_double: 2500,
+        open_line_single: 22,
+        route: 18,
+        fork_to_move: 125,
+        fork_waiting: 20,
+        king_surrounded: 0,
+        escape_guard: -1,
+        mobility: 14,
+        decided: KING_VALUE,
+        guard_diagonal: 0,
+        guard_ring: 12,
+        cordon_diagonal: 37,
+        cordon_orthogonal: 16,
+        king_freedom: -10,
+        king_company: -22,
+        threat_to_move: 54,
+        threat_waiting: 31,
+    };
+
+    /// Ashton Tablut's set.
+    pub const ASHTON: EvalWeights = EvalWeights {
+        defender: 145,
+        attacker: 100,
+        king_distance: -2,
+        open_line_win: 5000,
+        open_lines_double: 2500,
+        open_line_single: 83,
+        route: 21,
+        fork_to_move: -7,
+        fork_waiting: -6,
+        king_surrounded: 17,
+        escape_guard: 9,
+        mobility: 4,
+        decided: KING_VALUE,
+        guard_diagonal: -1,
+        guard_ring: 20,
+        cordon_diagonal: 0,
+        cordon_orthogonal: 1,
+        king_freedom: -10,
+        king_company: -22,
+        threat_to_move: 46,
+        threat_waiting: 17,
+    };
+}
 
 impl<B: Bitboard> Position<B> {
     /// The evaluation terms ([`TERM_NAMES`]), side to move's view, centipawns: each term the sum
@@ -280,7 +270,7 @@ impl<B: Bitboard> Position<B> {
     ///   by 1–4 pawns at the starts of rules.md's variants), and a draw would then look like a loss
     ///   to one side and a gift to the other; with the balance a draw is worth what the start is.
     pub fn terms(&self) -> [(&'static str, i32); TERM_COUNT] {
-        let w = self.rules.eval_weights.to_array();
+        let w = EvalWeights::of(self.rules.options.eval_weights).to_array();
         let balance = *self.rules.balance.get_or_init(|| {
             let f = Position::start(self.rules).eval_features().to_array();
             (0..FEATURE_COUNT).map(|i| w[i] * f[i]).sum::<i32>()
@@ -514,14 +504,18 @@ mod tests {
         assert_eq!((f.threat_to_move, f.threat_waiting), (0, 0));
     }
 
+    /// The presets carry their variant's set, whatever the rules are named; untuned variants
+    /// and rules strings keep the hand weights.
     #[test]
-    fn weights_are_chosen_by_variant_and_the_start_scores_zero() {
-        assert_eq!(
-            EvalWeights::for_variant("tawlbwrdd"),
-            &EvalWeights::DEFAULT,
-            "untuned variants keep the hand weights"
-        );
-        assert_ne!(EvalWeights::for_variant("brandubh"), &EvalWeights::DEFAULT);
+    fn weights_come_with_the_rules_and_the_start_scores_zero() {
+        use crate::tafl::RuleOptions;
+        assert_eq!(RuleOptions::tawlbwrdd().eval_weights, WeightSet::Hand);
+        assert_eq!(RuleOptions::brandubh().eval_weights, WeightSet::Brandubh);
+        assert_eq!(EvalWeights::of(WeightSet::Hand), &EvalWeights::DEFAULT);
+        assert_ne!(EvalWeights::BRANDUBH, EvalWeights::DEFAULT);
+        let mut renamed = RuleOptions::tawlbwrdd();
+        renamed.name = "brandubh".into();
+        assert_eq!(renamed.eval_weights, WeightSet::Hand, "no name picks a set");
         let w = EvalWeights::DEFAULT;
         assert_eq!(EvalWeights::from_array(w.to_array()), w);
         assert_eq!(Position::start(brandubh_rules()).eval_total(), 0);

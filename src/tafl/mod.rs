@@ -107,6 +107,7 @@
 
 mod bitboard;
 mod eval;
+pub mod hnefatafl;
 pub mod opentafl;
 mod position;
 mod rules;
@@ -123,9 +124,9 @@ pub use position::{
 };
 pub use rules::{
     EdgeFort, KingArmed, MAX_SIZE, MIN_SIZE, NoMoveRule, Piece, RuleOptions, Rules, Shieldwall,
-    ashton_rules, brandubh_rules, centre, copenhagen_rules, copenhagen7_rules, copenhagen13_rules,
-    corners, edge, leaked_rule_sets, neighbours, rule_set_limit, set_rule_set_limit, square,
-    square_count, tablut_rules, tawlbwrdd_rules,
+    WeightSet, ashton_rules, brandubh_rules, centre, copenhagen_rules, copenhagen7_rules,
+    copenhagen13_rules, corners, edge, leaked_rule_sets, neighbours, rule_set_limit,
+    set_rule_set_limit, square, square_count, tablut_rules, tawlbwrdd_rules,
 };
 pub use zobrist::{PIECE_KEYS, SIDE_KEY};
 

@@ -32,6 +32,7 @@ use super::rules::{
     edge, neighbours,
 };
 use super::{Square, parse_square};
+use crate::board::{self, MoveView};
 use crate::game::RepetitionRule;
 
 /// A piece list such as `tcnkTCNK` as "applies to" flags for attacker, defender, king.
@@ -158,10 +159,11 @@ pub fn fen_to_record(fen: &str) -> String {
     format!("/{}/", rows.join("/"))
 }
 
-/// A move in OpenTafl notation (`a4-a1`, `Ke1-a1xa2/b1--`, `e5-e8xe9+`) as skald's `from-to`.
-/// Captures and `+ - ++ --` marks are ignored (skald works them out); jumps (`^`) and berserk
-/// moves (`=`) are refused.
-pub fn parse_move(text: &str) -> Result<String, String> {
+/// The squares an OpenTafl move names (see [`parse_move`]): from and to.
+///
+/// # Errors
+/// As [`parse_move`].
+pub fn move_squares(text: &str) -> Result<(board::Square, board::Square), String> {
     let t = text.trim();
     let bad = || format!("'{}' is not an OpenTafl move", t.escape_default());
     let b = t.as_bytes();
@@ -196,12 +198,20 @@ pub fn parse_move(text: &str) -> Result<String, String> {
     if !rest_ok {
         return Err(bad());
     }
-    // Squares in either case (`E7-E8`), as skald writes them: lower case.
-    Ok(format!(
-        "{}-{}",
-        t[start..from_end].to_ascii_lowercase(),
-        t[from_end + 1..to_end].to_ascii_lowercase()
+    // Squares in either case (`E7-E8`).
+    let square = |text: &str| text.parse::<board::Square>().map_err(|_| bad());
+    Ok((
+        square(&t[start..from_end])?,
+        square(&t[from_end + 1..to_end])?,
     ))
+}
+
+/// A move in OpenTafl notation (`a4-a1`, `Ke1-a1xa2/b1--`, `e5-e8xe9+`) as skald's `from-to`.
+/// Captures and `+ - ++ --` marks are ignored (skald works them out); jumps (`^`) and berserk
+/// moves (`=`) are refused.
+pub fn parse_move(text: &str) -> Result<String, String> {
+    let (from, to) = move_squares(text)?;
+    Ok(MoveView::Slide { from, to }.to_string())
 }
 
 /// Longest OpenTafl rules string [`parse_rules`] reads, bytes: the longest real one (19×19 with
@@ -447,6 +457,7 @@ pub fn parse_rules(text: &str) -> Result<RuleOptions, String> {
         no_attackers_loses: false,
         cannot_escape: false,
         ply_limit: None,
+        eval_weights: super::WeightSet::Hand,
     })
 }
 

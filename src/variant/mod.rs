@@ -64,6 +64,47 @@ impl Family {
         }
     }
 
+    /// `true` for tafl (attackers/defenders, moves `d1-d3`).
+    pub const fn is_tafl(self) -> bool {
+        matches!(self, Family::Tafl)
+    }
+
+    /// The name of `side`: `attackers`/`defenders` (tafl) or `x`/`o` (Ataxx).
+    pub const fn side_name(self, side: Side) -> &'static str {
+        self.side_names()[side.index()]
+    }
+
+    /// A win of `side` in words, the one wording of every front-end and protocol text:
+    /// `attackers win`, `defenders win`, `x wins`, `o wins`.
+    pub const fn side_wins(self, side: Side) -> &'static str {
+        match (self, side) {
+            (Family::Tafl, Side::First) => "attackers win",
+            (Family::Tafl, Side::Second) => "defenders win",
+            (Family::Ataxx, Side::First) => "x wins",
+            (Family::Ataxx, Side::Second) => "o wins",
+        }
+    }
+
+    /// A result in words: `attackers win (<reason>)`, `o wins (<reason>)`
+    /// ([`Family::side_wins`]), or `draw (<reason>)` when `winner` is `None`. The one wording
+    /// of a game's end in the protocols and the command line.
+    pub fn result_text(self, winner: Option<Side>, reason: &str) -> String {
+        match winner {
+            Some(w) => format!("{} ({reason})", self.side_wins(w)),
+            None => format!("draw ({reason})"),
+        }
+    }
+
+    /// A decided game in words ([`Family::result_text`]); `None` while the game goes on.
+    pub fn outcome_text(self, outcome: crate::game::Outcome) -> Option<String> {
+        match outcome {
+            crate::game::Outcome::Ongoing => None,
+            crate::game::Outcome::Decided { winner, reason } => {
+                Some(self.result_text(winner, &reason.to_string()))
+            }
+        }
+    }
+
     /// The search values of the family's games that have no set of their own (OpenTafl
     /// rules strings for tafl).
     pub const fn search_params(self) -> SearchParams {
@@ -196,14 +237,49 @@ pub static DESCRIPTORS: [Descriptor; 7] = [
     },
 ];
 
-/// The search values for the game whose [`Game::variant_name`] is `name`: its variant's
-/// ([`Descriptor::search_params`]); a name no variant has is an OpenTafl rules string's game,
-/// which is tafl, so the tafl family's set.
-pub fn search_params_for(name: &str) -> SearchParams {
-    DESCRIPTORS
-        .iter()
-        .find(|d| d.name == name)
-        .map_or(Family::Tafl.search_params(), |d| d.search_params)
+/// What a game in play is, as configuration is keyed on it: one of skald's variants, or tafl
+/// rules given as data (an OpenTafl rules string) on a board of some size. The configuration of
+/// a game (its search values; the tafl evaluation's weights come with the rules' data,
+/// [`crate::tafl::RuleOptions::eval_weights`]) is looked up by this, never by the rules'
+/// display name: an OpenTafl rules string named `brandubh` is still rules of no variant.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Hash)]
+pub enum GameKind {
+    /// A variant of [`DESCRIPTORS`].
+    Variant(Variant),
+    /// Rules of no variant: the game family and the board's size.
+    Rules {
+        /// The family that plays them (tafl for OpenTafl rules strings).
+        family: Family,
+        /// Board width and height, squares.
+        size: u8,
+    },
+}
+
+impl GameKind {
+    /// The variant, if the game is one.
+    pub const fn variant(self) -> Option<Variant> {
+        match self {
+            GameKind::Variant(v) => Some(v),
+            GameKind::Rules { .. } => None,
+        }
+    }
+
+    /// The game family.
+    pub const fn family(self) -> Family {
+        match self {
+            GameKind::Variant(v) => v.family(),
+            GameKind::Rules { family, .. } => family,
+        }
+    }
+
+    /// The search's values for the game: its variant's ([`Descriptor::search_params`]), else
+    /// its family's ([`Family::search_params`]).
+    pub const fn search_params(self) -> SearchParams {
+        match self {
+            GameKind::Variant(v) => v.descriptor().search_params,
+            GameKind::Rules { family, .. } => family.search_params(),
+        }
+    }
 }
 
 impl Variant {
@@ -241,7 +317,7 @@ impl Variant {
 
     /// The name of `side` in this variant: `attackers`/`defenders` (tafl) or `x`/`o` (Ataxx).
     pub const fn side_name(self, side: Side) -> &'static str {
-        self.family().side_names()[side.index()]
+        self.family().side_name(side)
     }
 
     /// The start position as FEN, made once from the variant's start position.
@@ -263,35 +339,19 @@ impl Variant {
         if self.is_tafl() { "win" } else { "wins" }
     }
 
-    /// A win of `side` in words, the one wording of every front-end and protocol text:
-    /// `attackers win`, `defenders win`, `x wins`, `o wins`.
+    /// A win of `side` in words ([`Family::side_wins`]): `attackers win`, `x wins`.
     pub const fn side_wins(self, side: Side) -> &'static str {
-        match (self.is_tafl(), side) {
-            (true, Side::First) => "attackers win",
-            (true, Side::Second) => "defenders win",
-            (false, Side::First) => "x wins",
-            (false, Side::Second) => "o wins",
-        }
+        self.family().side_wins(side)
     }
 
-    /// A result in words: `attackers win (<reason>)`, `o wins (<reason>)`
-    /// ([`Variant::side_wins`]), or `draw (<reason>)` when `winner` is `None`. The one wording
-    /// of a game's end in the protocols and the command line.
+    /// A result in words ([`Family::result_text`]).
     pub fn result_text(self, winner: Option<Side>, reason: &str) -> String {
-        match winner {
-            Some(w) => format!("{} ({reason})", self.side_wins(w)),
-            None => format!("draw ({reason})"),
-        }
+        self.family().result_text(winner, reason)
     }
 
-    /// A decided game in words ([`Variant::result_text`]); `None` while the game goes on.
+    /// A decided game in words ([`Family::outcome_text`]); `None` while the game goes on.
     pub fn outcome_text(self, outcome: crate::game::Outcome) -> Option<String> {
-        match outcome {
-            crate::game::Outcome::Ongoing => None,
-            crate::game::Outcome::Decided { winner, reason } => {
-                Some(self.result_text(winner, &reason.to_string()))
-            }
-        }
+        self.family().outcome_text(outcome)
     }
 
     /// Runs `visitor` with this variant's start position.
@@ -349,20 +409,26 @@ mod tests {
             assert_eq!(d.variant, v);
             assert_eq!(v as usize, i);
             assert_eq!(d.name.parse::<Variant>().unwrap(), v);
-            let rows = crate::game::fen_board_rows(v.start_fen());
-            assert_eq!(rows.len(), usize::from(d.size), "{v}");
+            let board = crate::engine::new_session(v).board();
+            assert_eq!(board.size(), d.size, "{v}");
         }
     }
 
-    /// Brandubh and Ataxx have their own search values; the other variants and OpenTafl rules
-    /// strings (any other name) the tafl family's.
+    /// Brandubh and Ataxx have their own search values; the other variants and rules of no
+    /// variant the family's.
     #[test]
     fn brandubh_and_ataxx_have_their_own_search_values() {
-        assert_eq!(search_params_for("tablut"), SearchParams::DEFAULT);
-        assert_eq!(search_params_for("no such rules"), SearchParams::DEFAULT);
-        assert_eq!(search_params_for("brandubh"), params::BRANDUBH);
-        assert_eq!(search_params_for("ataxx"), params::ATAXX);
+        let of = |v| GameKind::Variant(v).search_params();
+        assert_eq!(of(Variant::Tablut), SearchParams::DEFAULT);
+        assert_eq!(of(Variant::Brandubh), params::BRANDUBH);
+        assert_eq!(of(Variant::Ataxx), params::ATAXX);
         assert_ne!(params::BRANDUBH, SearchParams::DEFAULT);
+        let rules = GameKind::Rules {
+            family: Family::Tafl,
+            size: 7,
+        };
+        assert_eq!(rules.search_params(), SearchParams::DEFAULT);
+        assert_eq!((rules.variant(), rules.family()), (None, Family::Tafl));
     }
 
     /// An OpenTafl rules string names its variant with `name:` (records read it back).

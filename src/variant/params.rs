@@ -1,26 +1,15 @@
 //! The search's tuning values per variant ([`SearchParams`]), held by each variant's
-//! [`super::Descriptor`]: the tafl family's set is [`SearchParams::DEFAULT`] (also used for
-//! OpenTafl rules strings); Brandubh and Ataxx have their own, where SPSA tuning and SPRTs showed
-//! that their boards want other values. Ashton Tablut keeps the family's set: SPSA from it (120
-//! iterations, docs/tuning.md) moved four values a little, and those lost nothing and gained
-//! nothing measurable (+7.8 ± 20.9 Elo in 400 games at 2+0.02). The rules of a game carry none of this: the engine
-//! gives the search its values ([`super::search_params_for`]).
+//! [`super::Descriptor`]: the tafl family's set is [`SearchParams::DEFAULT`] (also the set of
+//! OpenTafl rules strings, which are tafl games of no variant); Brandubh and Ataxx have their
+//! own, where SPSA tuning and SPRTs showed that their boards want other values. The rules of a
+//! game carry none of this: the engine gives the search the values of the game's variant
+//! ([`super::GameKind::search_params`]). How each set was tuned and measured:
+//! docs/tuning.md ("The sets in the code").
 
 use crate::tuning::SearchParams;
 
-/// Brandubh's set.
-///
-/// Brandubh: SPSA (`scripts/spsa.py`, 250 iterations of 8 game pairs at 1 s + 10 ms, the
-/// `--played` book, from the family's values) on the reverse futility margin (90 → 74), the
-/// null-move reduction (3 + depth / 4 → 2 + depth / 5), the late-move reductions' table (base
-/// 50 → 54, divisor 220 → 185: larger reductions) and the aspiration window (30 → 25); it left
-/// `rfp_max_depth` (6) and `lmr_min_moves` (2) as they were. Against the same engine with the
-/// family's values, 400 games at 2 s + 20 ms: 226-153-21, +64.1 ± 26.3 Elo (pentanomial; SPRT
-/// [0, 10] llr 2.48, inconclusive). A second run (150 iterations from those values, on
-/// `rfp_margin`, `rfp_max_depth`, `nmp_min_depth`, `lmr_min_depth`, `lmr_min_moves_pv`,
-/// `lmr_min_moves`, `expected_moves` and `lmr_divisor`) moved only `rfp_margin` 74 → 54 and
-/// `lmr_divisor` 185 → 196: against the first run's values, 400 games, 201-171-28,
-/// +26.1 ± 21.2 (llr 1.21, inconclusive).
+/// Brandubh's set: SPSA-tuned from the family's values (null-move, late-move reduction,
+/// reverse futility and aspiration values).
 pub const BRANDUBH: SearchParams = SearchParams {
     rfp_margin: 54,
     nmp_base: 2,
@@ -31,59 +20,11 @@ pub const BRANDUBH: SearchParams = SearchParams {
     ..SearchParams::DEFAULT
 };
 
-/// Ataxx's set.
-///
-/// Selective: late-move reductions from the table (adjusted by history: ± 1 ply per 8192),
-/// reverse futility pruning (up to depth 6; 80 cp per ply when measured, SPSA's values
-/// below), the "improving" flag and internal iterative reductions from depth 4. Measured together against the same engine without
-/// them (both with the eval's tempo term), 2+0.02: +334 Elo, 153-22-1; completed depth at
-/// 8 s + 80 ms on mid-game positions went from 6-8 to 10-14. (Before the tempo term,
-/// LMR and RFP had lost: the score's sign swing with depth parity made margins and
-/// reduced re-searches meaningless.) Late-move pruning: after 4 moves (then), jumps that flip
-/// nothing are skipped (Zataxx prunes them so): +34 ± 27 Elo over 600 games (LOS 99.4 %).
-/// Futility pruning up to depth 6 (margin 160 + 80 cp per ply then): +36 ± 30 over 469 games
-/// without the late-move pruning, +22 ± 34 over 391 with it. Continuation history (two
-/// plies, in the order of quiet moves, kept through a game): +26.7 ± 40.4 over 300 games
-/// (159-136-5); added to the reductions' history adjustment it was −25.5 ± 38.0.
-/// Singular extensions from depth 7 (margin 2 cp per ply): +27.9 ± 37.0 over 300 games
-/// (160-136-4) on top of that. SPSA (`scripts/spsa.py`, 56 iterations × 8 game pairs at
-/// 1 s + 10 ms, stopped early for time): reverse futility margin 80 → 112, LMR base 50 → 62
-/// and divisor 220 → 229, late-move pruning after 3 moves (was 4), futility margin 160 + 80
-/// → 108 + 59 cp per ply, aspiration window 30 → 31: against the values before, 600 games at
-/// 2+0.02, 326-259-15, +39.0 ± 27.0 Elo (pentanomial, two runs of 300: +27.9 ± 37.8 and
-/// +50.1 ± 38.6).
-///
-/// With the pattern network `ataxx-p128-g1` (issue 21), each against the same tune build
-/// without it, 200 games at 2+0.02, SPRT [0, 10], none accepted, so all stay as they were:
-/// the time manager's best-move node share (`tm_node_share` 1) −15.6 ± 50.8 (94-103-3);
-/// TT cutoffs at PV nodes (`tt_cutoff_pv` 1) +3.5 ± 50.2 (100-98-2); futility pruning that
-/// ends the move loop (`fp_ends_loop` 1) +3.5 ± 44.4 (99-97-4).
-///
-/// Internal iterative reductions from depth 3 (`iir_min_depth` 3, was 4; Zataxx's value), in
-/// three runs at 2+0.02, SPRT [0, 10]: on `ataxx-p128-g1` +49.0 ± 48.5 (200 games, 112-84-4,
-/// llr 0.72) and +24.4 ± 48.3 on another book (200, 106-92-2); on `ataxx-p128-g2` +23.2 ± 39.4
-/// (300, 159-139-2, llr 0.45). No run reached the bound; all three lean the same way, and
-/// together they are 377-315-8 in 700 games, about +31 ± 26 Elo (LOS about 99 %): adopted.
-///
-/// With `ataxx-p128-g7` (issue 21), each against the same tune build without it, 200 games
-/// at 2+0.02, SPRT [0, 10]: singular extensions from depth 6 with negative extensions
-/// (`se_min_depth` 6, `se_negative` 1; Zataxx's depth) +40.1 ± 48.2 (109-86-5, llr 0.58) and
-/// +26.1 ± 48.0 on another book (`--seed 8`; 105-90-5), together 214-176-10 in 400 games,
-/// about +33 ± 34 (LOS about 97 %): adopted. Not adopted: the time manager's node share
-/// −45.4 ± 48.4 (85-111-4); futility margins at Zataxx's scale (400 + 200 cp per ply, its
-/// 160 + 80 at 400 cp a logit unit) ending the loop −12.2 ± 47.6 (93-100-7); clones ordered one
-/// stone above jumps (`order_bonus` 1, Zataxx's order) +3.5 ± 48.2 (100-98-2); TT cutoffs at
-/// PV nodes +22.6 ± 47.7 (103-90-7) and, on top of the singular extensions, −10.4 ± 48.0
-/// (95-101-4).
-///
-/// SPSA again on `ataxx-p128-g7` with singular extensions (`scripts/spsa.py`, 140 iterations
-/// × 8 game pairs at 1 s + 10 ms, `--seed 31`, a 500-position book `skald openings --plies 6
-/// --max-score 150 --seed 21`; 8 values): reverse futility margin 112 → 105, LMR base 62 → 73
-/// and divisor 229 → 209, history divisor 8192 → 6562, futility margin 108 + 59 → 78 + 77 cp
-/// per ply, singular margin 2 → 8 cp per ply (aspiration window stayed at 31). Against the
-/// values before, 200 games at 2+0.02, SPRT [0, 10]: 105-90-5, +26.1 ± 48.0
-/// (llr 0.35) on one book and 112-86-2, +45.4 ± 48.6 (llr 0.66) on another; together 217-176-7
-/// in 400 games, about +36 ± 34 (LOS about 98 %).
+/// Ataxx's set: a selective search (late-move reductions adjusted by history, reverse
+/// futility pruning with the "improving" flag, internal iterative reductions from depth 3,
+/// late-move pruning of jumps that flip nothing, futility pruning, singular extensions from
+/// depth 6 with negative ones), its margins SPSA-tuned on the network `ataxx-p128-g7`. The
+/// continuation history stays off: with singular extensions it lost.
 pub const ATAXX: SearchParams = SearchParams {
     rfp_max_depth: 6,
     rfp_margin: 105,
@@ -99,13 +40,8 @@ pub const ATAXX: SearchParams = SearchParams {
     fp_margin: 77,
     aspiration_delta: 31,
     se_margin: 8,
-    // Continuation history (+26.7 ± 40.4 over 300 games) and singular extensions on top
-    // of it (+27.9 ± 37.0 over 300) each looked good, but both together against the
-    // build without them scored -27.9 ± 40.2 (300 games, 2+0.02, hand-evaluation era):
-    // continuation history stays off (`Tune cont_history_plies` 2 turns it on). Singular
-    // extensions, with negative ones, measured again on `ataxx-p128-g7`: on (above).
     cont_history_plies: 0,
     se_min_depth: 6,
-    se_negative: 1,
+    se_negative: true,
     ..SearchParams::DEFAULT
 };

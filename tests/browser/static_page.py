@@ -38,7 +38,7 @@ from selenium.webdriver.support.ui import Select  # noqa: E402
 
 
 PAGE_FILES = [
-    "index.html", "app.js", "style.css", "local.js", "skald.js", "worker.js",
+    "index.html", "app.js", "board.js", "game.js", "tools.js", "analysis.js", "style.css", "local.js", "skald.js", "worker.js",
     "skald_wasm.js", "skald_wasm_bg.wasm",
 ]
 

@@ -128,11 +128,8 @@ impl Client for HtpClient {
         let session = request.session;
         let side = session.side_to_move();
         let moves = session.moves_played();
-        let upper = session.board_rows().len() > 11;
-        let squares = |m: &str| {
-            let m = m.replace('-', " ");
-            if upper { m.to_ascii_uppercase() } else { m }
-        };
+        let size = session.board().size();
+        let squares = |m: &skald::engine::MoveView| skald::protocol::htp::move_text(size, *m);
         // An answer not asked for (one sent twice) must not be taken for the answer to the
         // next command: the lines sent since the last answer are dropped first.
         let who = self.who.clone();

@@ -161,7 +161,7 @@ impl Client for UciClient {
         let mut position = format!("position fen {}", session.setup_fen());
         if !moves.is_empty() {
             position += " moves ";
-            position += &moves.join(" ");
+            position += &crate::cli::moves_line(&moves);
         }
         let go = match limits.depth {
             Some(d) => format!("go depth {d}"),

@@ -6,10 +6,10 @@ use super::referee::Start;
 use crate::cli::client::{
     self, Client, EngineSpec, MoveLimits, MoveReply, MoveRequest, NewGame, WaitError,
 };
-use crate::cli::records::GameRecord;
 use anyhow::{Result, bail};
 use skald::engine::session::Session;
 use skald::engine::{Outcome, Side};
+use skald::records::GameRecord;
 use skald::variant::Variant;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
@@ -283,7 +283,7 @@ fn play_game(
             clock[side.index()] = (clock[side.index()] - elapsed).max(0) + plan.tc.inc_ms as i64;
         }
         let mv = mv.as_str();
-        if let Err(why) = session.play(mv) {
+        if let Err(why) = session.play_text(mv) {
             engines[ei] = None;
             let shown = if mv.is_empty() { "(nothing)" } else { mv };
             result = Some((

@@ -85,6 +85,7 @@ fn rule_differences(a: &RuleOptions, b: &RuleOptions) -> Vec<&'static str> {
         ply_limit,
         speed_limit,
         camps,
+        eval_weights: _,
     } = a;
     let mut out = Vec::new();
     let mut differ = |same: bool, what: &'static str| {
@@ -192,7 +193,7 @@ pub(super) fn referee_starts(
             }
         };
         for mv in skald.moves_played() {
-            session.play(&mv).map_err(|e| {
+            session.play(mv).map_err(|e| {
                 anyhow!(
                     "{}: move '{mv}' under the OpenTafl rules the OTEP engines are told \
                      ('{rules}'): {e}",

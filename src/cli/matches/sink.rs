@@ -1,7 +1,7 @@
 //! Where the records of `skald match` go: one PGN file, or one OpenTafl record a game.
 
-use crate::cli::records::{GameRecord, RecordFormat, otg_file};
 use anyhow::{Context, Result, anyhow, bail};
+use skald::records::{GameRecord, RecordFormat, otg_file};
 use skald::variant::Variant;
 use std::io::Write;
 

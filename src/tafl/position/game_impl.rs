@@ -1,12 +1,19 @@
 //! [`Game`] for a tafl [`Position`].
 
-use super::{
-    ATTACKER_VALUE, DEFENDER_VALUE, KING_VALUE, Move, Position, parse_square, square_name,
-};
-use crate::game::{Capture, Game, Outcome, ParseError, RepetitionRule, Side};
+use super::{ATTACKER_VALUE, DEFENDER_VALUE, KING_VALUE, Move, Position, parse_square};
+use crate::board::{self, Board, Capture, Mark, MoveView};
+use crate::game::{Game, Outcome, ParseError, RepetitionRule, Side};
 use crate::tafl::bitboard::{Bitboard, Square};
 use crate::tafl::rules::{NO_SQUARE, Piece};
 use crate::tafl::zobrist::{PIECE_KEYS, SIDE_KEY};
+
+impl<B: Bitboard> Position<B> {
+    /// The square `sq` as a front-end names it.
+    fn view(&self, sq: Square) -> board::Square {
+        let (file, rank) = self.rules.file_rank[sq as usize];
+        board::Square::new(file, rank)
+    }
+}
 
 impl<B: Bitboard> Game for Position<B> {
     type Move = Move;
@@ -98,7 +105,7 @@ impl<B: Bitboard> Game for Position<B> {
         let mut after = *self;
         after.make_move(mv);
         let size = self.rules.size;
-        let taken = |before: B, after: B, piece: char| {
+        let taken = |before: B, after: B, piece: board::Piece| {
             (before & !after)
                 .squares()
                 .map(move |sq| (sq, piece))
@@ -106,17 +113,17 @@ impl<B: Bitboard> Game for Position<B> {
         };
         let mut gone = match self.side {
             Side::First => {
-                let mut g = taken(self.defenders, after.defenders, 'T');
-                g.extend(taken(self.king, after.king, 'K'));
+                let mut g = taken(self.defenders, after.defenders, board::Piece::Defender);
+                g.extend(taken(self.king, after.king, board::Piece::King));
                 g
             }
-            Side::Second => taken(self.attackers, after.attackers, 't'),
+            Side::Second => taken(self.attackers, after.attackers, board::Piece::Attacker),
         };
         let width = Square::from(size);
         gone.sort_by_key(|&(sq, _)| (std::cmp::Reverse(sq / width), sq % width));
         gone.into_iter()
             .map(|(sq, piece)| Capture {
-                square: super::square_name(sq, size),
+                square: self.view(sq),
                 piece,
             })
             .collect()
@@ -270,12 +277,11 @@ impl<B: Bitboard> Game for Position<B> {
         Ok(Move { from, to })
     }
 
-    fn move_to_string(&self, mv: Move) -> String {
-        format!(
-            "{}-{}",
-            square_name(mv.from, self.rules.size),
-            square_name(mv.to, self.rules.size)
-        )
+    fn move_view(&self, mv: Move) -> MoveView {
+        MoveView::Slide {
+            from: self.view(mv.from),
+            to: self.view(mv.to),
+        }
     }
 
     /// Boards up to 128 squares: from-square × 128 + to-square. Larger boards (up to 19×19):
@@ -338,33 +344,49 @@ impl<B: Bitboard> Game for Position<B> {
         Some(Move { from, to })
     }
 
-    fn board_string(&self) -> String {
-        let size = self.rules.size;
-        let w = if size >= 10 { 2 } else { 1 };
-        let mut s = String::new();
-        for rank in (0..size).rev() {
-            s += &format!("{:>w$}", rank + 1);
-            for file in 0..size {
-                let sq = crate::tafl::rules::square(file, rank, size);
-                let c = match self.piece_at(sq) {
-                    Some(Piece::Attacker) => 't',
-                    Some(Piece::Defender) => 'T',
-                    Some(Piece::King) => 'K',
-                    None if self.rules.marked.has(sq) => '+',
-                    None => '.',
-                };
-                s.push(' ');
-                s.push(c);
+    /// The pieces, and the squares the rules mark: the throne (the centre, where any rule
+    /// concerns it), the king's escape squares, the squares no soldier may stop on
+    /// (restricted: the `+` of the diagram) and the camps.
+    fn board(&self) -> Board {
+        let r = self.rules;
+        let size = r.size;
+        let mut board = Board::empty(size);
+        let centre = crate::tafl::rules::centre(size);
+        let lists = |l: &[B; 3]| l.iter().any(|b| b.has(centre));
+        let throne = size % 2 == 1
+            && (lists(&r.no_stop)
+                || lists(&r.no_pass)
+                || lists(&r.hostile)
+                || lists(&r.hostile_empty)
+                || lists(&r.hostile_occupied));
+        for sq in 0..crate::tafl::rules::square_count(size) {
+            let at = self.view(sq);
+            board.set(
+                at,
+                self.piece_at(sq).map(|p| match p {
+                    Piece::Attacker => board::Piece::Attacker,
+                    Piece::Defender => board::Piece::Defender,
+                    Piece::King => board::Piece::King,
+                }),
+            );
+            if throne && sq == centre {
+                board.mark(at, Mark::Throne);
             }
-            s.push('\n');
+            if r.escape.has(sq) {
+                board.mark(at, Mark::Escape);
+            }
+            if r.marked.has(sq) {
+                board.mark(at, Mark::Restricted);
+            }
+            if r.has_camps && !r.camp_of[sq as usize].is_empty() {
+                board.mark(at, Mark::Camp);
+            }
         }
-        s += &" ".repeat(w);
-        for file in 0..size {
-            s.push(' ');
-            s.push((b'a' + file) as char);
-        }
-        s.push('\n');
-        s
+        board
+    }
+
+    fn fullmove_number(&self) -> u32 {
+        self.fullmove
     }
 
     fn perft(&self, depth: u32) -> u64 {

@@ -19,8 +19,8 @@ mod options;
 
 pub(crate) use options::NO_SQUARE;
 pub use options::{
-    EdgeFort, KingArmed, MAX_SIZE, MIN_SIZE, NoMoveRule, Piece, RuleOptions, Shieldwall, centre,
-    corners, edge, neighbours, square, square_count,
+    EdgeFort, KingArmed, MAX_SIZE, MIN_SIZE, NoMoveRule, Piece, RuleOptions, Shieldwall, WeightSet,
+    centre, corners, edge, neighbours, square, square_count,
 };
 
 /// Tafl rules with precomputed masks, read by move generation, capture and evaluation.
@@ -128,9 +128,6 @@ pub struct Rules<B> {
     /// The raw evaluation of the start position from the defenders' view, computed on first use
     /// and subtracted by the evaluation (see `eval.rs`).
     pub(crate) balance: std::sync::OnceLock<i32>,
-    /// The evaluation's weights for these rules ([`super::EvalWeights::for_variant`] of the
-    /// rules' name).
-    pub eval_weights: &'static super::EvalWeights,
 }
 
 impl<B: Bitboard> std::fmt::Debug for Rules<B> {
@@ -335,7 +332,6 @@ impl<B: Bitboard> Rules<B> {
             adjacent,
             escape_distance,
             balance: std::sync::OnceLock::new(),
-            eval_weights: super::EvalWeights::for_variant(&options.name),
             options,
         })
     }
@@ -547,6 +543,24 @@ pub fn copenhagen13_rules() -> &'static Rules<Wide<3>> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// HTP's `first_move defender`: the rules with the defenders to move in the start position
+    /// differ from Copenhagen's only in the FEN's side field; the side that moves first already
+    /// gives no copy.
+    #[test]
+    fn the_first_mover_is_set_in_the_rules_start_position() {
+        let rules = RuleOptions::copenhagen();
+        assert!(rules.with_first_mover(Side::First).is_none());
+        let flipped = rules.with_first_mover(Side::Second).expect("a copy");
+        let (a, d): (Vec<&str>, Vec<&str>) = (
+            rules.start_fen.split_whitespace().collect(),
+            flipped.start_fen.split_whitespace().collect(),
+        );
+        assert_eq!((a[1], d[1]), ("a", "d"));
+        assert_eq!((a[0], &a[2..]), (d[0], &d[2..]));
+        assert!(flipped.with_first_mover(Side::Second).is_none());
+        assert_eq!(flipped.name, rules.name);
+    }
 
     /// Rules that cannot be played (here a start position with a rank too long) leak nothing, not
     /// even their name: a server that is sent such rules with a new name each time keeps no

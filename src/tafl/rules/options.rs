@@ -171,6 +171,24 @@ pub struct RuleOptions {
     /// list every camp square there), and may leave it; other camps stay closed to it. A FEN may
     /// put soldiers on camp squares. Empty in every preset but [`RuleOptions::ashton`].
     pub camps: Vec<Vec<Square>>,
+    /// The evaluation's weights for games under these rules (no rule: the presets carry their
+    /// variant's tuned set, the others and rules strings the hand-set weights), so that the
+    /// evaluation's configuration goes with the rules' data and never by their name.
+    pub eval_weights: WeightSet,
+}
+
+/// Which set of the tafl evaluation's weights a game uses ([`RuleOptions::eval_weights`]; the
+/// weights themselves are [`crate::tafl::EvalWeights::of`] it).
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Hash)]
+pub enum WeightSet {
+    /// The hand-set weights ([`crate::tafl::EvalWeights::DEFAULT`]).
+    Hand,
+    /// Brandubh's tuned set.
+    Brandubh,
+    /// Tablut's tuned set.
+    Tablut,
+    /// Ashton Tablut's tuned set.
+    Ashton,
 }
 
 /// Square index of (`file`, `rank`) counted from 0 on a `size`×`size` board.
@@ -228,6 +246,27 @@ pub fn neighbours(sq: Square, size: u8) -> Vec<Square> {
 }
 
 impl RuleOptions {
+    /// These rules with `side` to move in the start position (the side field of
+    /// [`RuleOptions::start_fen`]: `a` attackers, `d` defenders), or `None` when `side` moves
+    /// first already. HTP's `first_move defender` plays under such a copy, so that the move
+    /// limit counts from its first move (as hnefatafl.org's reference does).
+    pub fn with_first_mover(&self, side: Side) -> Option<RuleOptions> {
+        let mut fields: Vec<&str> = self.start_fen.split_whitespace().collect();
+        let letter = if side == Side::First { "a" } else { "d" };
+        if fields.get(1) == Some(&letter) {
+            return None;
+        }
+        if fields.len() < 2 {
+            fields.push(letter);
+        } else {
+            fields[1] = letter;
+        }
+        Some(RuleOptions {
+            start_fen: fields.join(" "),
+            ..self.clone()
+        })
+    }
+
     /// Brandubh 7×7 (rules.md): corner escape, corners and throne restricted and hostile (throne
     /// while empty), king captured by two except on the throne (four), no legal move loses,
     /// 100-ply draw, no repetition rule.
@@ -263,6 +302,7 @@ impl RuleOptions {
             ply_limit: None,
             speed_limit: [None; 3],
             camps: vec![],
+            eval_weights: WeightSet::Brandubh,
         }
     }
 
@@ -300,16 +340,20 @@ impl RuleOptions {
             ply_limit: None,
             speed_limit: [None; 3],
             camps: vec![],
+            eval_weights: WeightSet::Hand,
         }
     }
 
     /// Tablut 9×9 (Linnaeus, rules.md).
     pub fn tablut() -> Self {
-        Self::edge_escape(
-            "tablut",
-            9,
-            "3ttt3/4t4/4T4/t3T3t/ttTTKTTtt/t3T3t/4T4/4t4/3ttt3 a 0 1",
-        )
+        RuleOptions {
+            eval_weights: WeightSet::Tablut,
+            ..Self::edge_escape(
+                "tablut",
+                9,
+                "3ttt3/4t4/4T4/t3T3t/ttTTKTTtt/t3T3t/4T4/4t4/3ttt3 a 0 1",
+            )
+        }
     }
 
     /// Ashton tablut 9×9, the rules of the University of Bologna's Tablut competition server
@@ -362,6 +406,7 @@ impl RuleOptions {
             hostile_empty: [vec![], vec![], vec![throne]],
             no_legal_move: NoMoveRule::Loses,
             camps,
+            eval_weights: WeightSet::Ashton,
             ..Self::edge_escape(
                 "ashton",
                 size,
@@ -411,6 +456,7 @@ impl RuleOptions {
             ply_limit: Some(140),
             speed_limit: [None; 3],
             camps: vec![],
+            eval_weights: WeightSet::Hand,
         }
     }
 

@@ -12,10 +12,10 @@
 //! columns; `1-0` = attackers won, `0-1` = defenders won, `1/2-1/2` = draw.
 
 use super::game::{GameRecord, LoadedGame, RecordEnd, tag_of, today};
-use skald::engine::Side;
-use skald::engine::{new_session, new_tafl_session};
-use skald::tafl::opentafl as notation;
-use skald::variant::Variant;
+use crate::engine::Side;
+use crate::engine::{new_session, new_tafl_session};
+use crate::tafl::opentafl as notation;
+use crate::variant::Variant;
 
 impl GameRecord {
     /// The PGN result text.
@@ -91,7 +91,7 @@ impl GameRecord {
             } else if i == 0 {
                 words.push(format!("{number}..."));
             }
-            words.push(mv.clone());
+            words.push(mv.to_string());
             if !first_side {
                 number += 1;
             }
@@ -298,7 +298,7 @@ pub(super) fn load_pgn(
     // game: say so.
     match result {
         Err(e) if g.tag("Variant").is_none() && g.tag("Rules").is_none() => {
-            Err(format!("{e} {}", crate::cli::untagged_note(untagged, hint)))
+            Err(format!("{e} {}", super::untagged_note(untagged, hint)))
         }
         r => r,
     }
@@ -338,17 +338,17 @@ fn load_pgn_as(g: &PgnGame, index: usize, untagged: Variant) -> Result<LoadedGam
 
 #[cfg(test)]
 mod tests {
-    use super::super::game::tests::record;
+    use super::super::game::tests::{record, texts};
     use super::*;
-    use crate::cli::records::load_records;
+    use crate::records::load_records;
 
     #[test]
     fn ataxx_pgn_has_its_move_text_on_one_line() {
         let start = "x5o/7/7/7/7/7/o5x x 0 1";
-        let r = record(Variant::Ataxx, start, &["f2", "b6", "g1e1"]);
+        let r = record(Variant::Ataxx, start, &["f2", "b2", "g1e1"]);
         let pgn = r.to_pgn();
         assert!(pgn.contains("[Black \"A\"]\n[White \"B\"]\n[Result \"1-0\"]\n\n"));
-        assert!(pgn.contains("\n1. f2 b6 2. g1e1 1-0\n"));
+        assert!(pgn.contains("\n1. f2 b2 2. g1e1 1-0\n"));
         assert!(!pgn.contains("FEN"));
         assert_eq!(today().len(), 10);
         let many = [
@@ -358,7 +358,7 @@ mod tests {
         let text = long.split("\n\n").nth(1).unwrap();
         assert_eq!(text.lines().count(), 1, "{long}");
         let back = load_records(&long).unwrap();
-        assert_eq!(back[0].moves, many);
+        assert_eq!(texts(&back[0].moves), many);
     }
 
     #[test]
@@ -373,7 +373,7 @@ mod tests {
         assert!(pgn.contains("5... d5-f5 6. d6-f6 1-0"), "{pgn}");
         let back = load_records(&pgn).unwrap();
         assert_eq!(back[0].variant, Some(Variant::Brandubh));
-        assert_eq!(back[0].moves, ["d5-f5", "d6-f6"]);
+        assert_eq!(texts(&back[0].moves), ["d5-f5", "d6-f6"]);
     }
 
     /// A record in exactly the form cuteataxx's `write_as_pgn` writes (its source,
@@ -381,7 +381,7 @@ mod tests {
     /// every move followed by a space, and with `verbose` a `{ movetime <ms> }` comment per move.
     #[test]
     fn cuteataxx_pgn_reads_back() {
-        let games = load_records(include_str!("../../../tests/data/cuteataxx.pgn")).unwrap();
+        let games = load_records(include_str!("../../tests/data/cuteataxx.pgn")).unwrap();
         assert_eq!(games.len(), 2);
         for g in &games {
             let plies: usize = g.tag("PlyCount").unwrap().parse().unwrap();
@@ -429,10 +429,10 @@ mod tests {
         let text = "[Variant \"brandubh\"]\n[FEN \"3t3/3t3/3T3/ttTKTtt/3T3/3t3/3t3 d 0 5\"]\n\n\
                     5. ... d5-f5 6. d6-f6 *\n";
         let games = load_records(text).unwrap();
-        assert_eq!(games[0].moves, ["d5-f5", "d6-f6"]);
+        assert_eq!(texts(&games[0].moves), ["d5-f5", "d6-f6"]);
         let text = "[Variant \"brandubh\"]\n[FEN \"3t3/3t3/3T3/ttTKTtt/3T3/3t3/3t3 d 0 2\"]\n\n\
                     2. … d5-f5 *\n";
-        assert_eq!(load_records(text).unwrap()[0].moves, ["d5-f5"]);
+        assert_eq!(texts(&load_records(text).unwrap()[0].moves), ["d5-f5"]);
     }
 
     /// A PGN result marker ends its game: moves after it are not appended to that game (they

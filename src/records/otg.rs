@@ -9,28 +9,28 @@
 //! (attackers won), `-1` (defenders won), `0` (draw) or `?`.
 
 use super::game::{GameRecord, LoadedGame, RecordEnd, tag_of, today};
-use skald::engine::session::Session;
-use skald::engine::{Capture, Side};
-use skald::engine::{new_session, new_tafl_session};
-use skald::tafl::opentafl as notation;
-use skald::variant::Variant;
+use crate::engine::session::Session;
+use crate::engine::{Capture, MoveView, Piece, Side};
+use crate::engine::{new_session, new_tafl_session};
+use crate::tafl::opentafl as notation;
+use crate::variant::Variant;
 
 /// A move in OpenTafl's notation: `d1-d3`, `Kd4-d2` (`king_moves`: the king is the piece that
-/// moves), `d1-d3xd4/e3` (the move's `captures`, [`skald::game::Game::captures`]; a captured king
+/// moves), `d1-d3xd4/e3` (the move's `captures`, [`crate::game::Game::captures`]; a captured king
 /// is `xKd4`).
-fn otn_move(mv: &str, king_moves: bool, captures: &[Capture]) -> String {
+fn otn_move(mv: MoveView, king_moves: bool, captures: &[Capture]) -> String {
     let mut text = String::new();
     if king_moves {
         text.push('K');
     }
-    text += mv;
+    text += &mv.to_string();
     let taken: Vec<String> = captures
         .iter()
         .map(|c| {
-            if c.piece == 'K' {
+            if c.piece == Piece::King {
                 format!("K{}", c.square)
             } else {
-                c.square.clone()
+                c.square.to_string()
             }
         })
         .collect();
@@ -39,14 +39,6 @@ fn otn_move(mv: &str, king_moves: bool, captures: &[Capture]) -> String {
         text += &taken.join("/");
     }
     text
-}
-
-/// The FEN letter of the piece on the square named `name` (`d4`) of `rows` (top rank first).
-fn piece_at(rows: &[Vec<Option<char>>], name: &str) -> Option<char> {
-    let f = usize::from(name.as_bytes().first()?.checked_sub(b'a')?);
-    let rank: usize = name.get(1..)?.parse().ok()?;
-    let r = rows.len().checked_sub(rank)?;
-    rows.get(r)?.get(f).copied().flatten()
 }
 
 /// A tag value for an `.otg` record: no `]` or line breaks (OpenTafl reads a tag to its `]`).
@@ -63,7 +55,7 @@ fn otg_value(v: &str) -> String {
 
 impl GameRecord {
     /// The record as an OpenTafl game record (`.otg`), for a tafl game: tags, the rules
-    /// string of [`skald::variant::Descriptor::opentafl_rules`] (its start position replaced by the set-up position, with `atkf:n`
+    /// string of [`crate::variant::Descriptor::opentafl_rules`] (its start position replaced by the set-up position, with `atkf:n`
     /// when the defenders move first there) or the OpenTafl rules the game was judged by
     /// ([`GameRecord::rules`]), then a line per turn.
     ///
@@ -155,9 +147,9 @@ impl GameRecord {
         tag("rules", rules);
         s.push('\n');
         let mut turn = String::new();
-        for (i, mv) in self.moves.iter().enumerate() {
-            let from = mv.split('-').next().unwrap_or("");
-            let king_moves = piece_at(&session.board_rows(), from) == Some('K');
+        for (i, &mv) in self.moves.iter().enumerate() {
+            let mover = mv.from().and_then(|from| session.board().piece(from));
+            let king_moves = mover == Some(Piece::King);
             session
                 .play(mv)
                 .map_err(|e| format!("move {} '{mv}': {e}", i + 1))?;
@@ -257,7 +249,7 @@ pub fn parse_otg(text: &str) -> Result<OtgGame, String> {
 }
 
 /// The words of an OpenTafl rules string other than its start position and who moves first,
-/// sorted: how a record's rules are known as one of skald's variants ([`skald::variant::Descriptor::opentafl_rules`]).
+/// sorted: how a record's rules are known as one of skald's variants ([`crate::variant::Descriptor::opentafl_rules`]).
 fn rules_core(rules: &str) -> Vec<&str> {
     let mut words: Vec<&str> = rules
         .split_whitespace()
@@ -318,9 +310,9 @@ pub(super) fn load_otg(g: &OtgGame) -> Result<LoadedGame, String> {
 
 #[cfg(test)]
 mod tests {
-    use super::super::game::tests::record;
+    use super::super::game::tests::{record, texts};
     use super::*;
-    use crate::cli::records::load_records;
+    use crate::records::load_records;
 
     #[test]
     fn otg_round_trip() {
@@ -336,17 +328,17 @@ mod tests {
         let back = load_records(&otg).unwrap();
         assert_eq!(back.len(), 1);
         assert_eq!(back[0].variant, Some(Variant::Brandubh));
-        assert_eq!(back[0].moves, ["d1-c1", "c4-c5", "c1-c3"]);
+        assert_eq!(texts(&back[0].moves), ["d1-c1", "c4-c5", "c1-c3"]);
         // From a position with the defenders to move: atkf:n and the position as start.
         let mut s = new_session(Variant::Brandubh);
-        s.play("d1-c1").unwrap();
+        s.play_text("d1-c1").unwrap();
         let r = record(Variant::Brandubh, &s.fen(), &["c4-c5", "c1-c3"]);
         let otg = r.to_otg().unwrap();
         assert!(otg.contains("name:brandubh atkf:n "), "{otg}");
         assert!(otg.contains("start:/2t4/3t3/"), "{otg}");
         let back = load_records(&otg).unwrap();
         assert_eq!(back[0].setup_fen.split_whitespace().nth(1), Some("d"));
-        assert_eq!(back[0].moves, ["c4-c5", "c1-c3"]);
+        assert_eq!(texts(&back[0].moves), ["c4-c5", "c1-c3"]);
         assert!(
             record(Variant::Ataxx, "x5o/7/7/7/7/7/o5x x 0 1", &[])
                 .to_otg()
@@ -375,7 +367,8 @@ mod tests {
         let written = |fen: &str, mv: &str| {
             let mut s = new_session(Variant::Brandubh);
             s.set_position(Some(fen), &[]).unwrap();
-            let king_moves = piece_at(&s.board_rows(), &mv[..2]) == Some('K');
+            let mv = s.parse_move(mv).unwrap();
+            let king_moves = s.board().piece(mv.from().unwrap()) == Some(Piece::King);
             s.play(mv).unwrap();
             otn_move(mv, king_moves, &s.last_captures())
         };
@@ -391,15 +384,15 @@ mod tests {
     /// default tags, the rules string with `starti:`, turns `N. m m ` and the clock comments.
     #[test]
     fn opentafl_record_loads() {
-        let games = load_records(include_str!("../../../tests/data/opentafl-brandub.otg")).unwrap();
+        let games = load_records(include_str!("../../tests/data/opentafl-brandub.otg")).unwrap();
         let g = &games[0];
         assert_eq!(
             g.variant, None,
             "OpenTafl's Brandub is not skald's brandubh"
         );
-        assert_eq!(g.session.variant_name(), "Brandub");
+        assert_eq!(g.session.rules_name(), "Brandub");
         assert_eq!(g.moves.len(), 35);
-        assert_eq!(g.moves[19], "d4-e4");
+        assert_eq!(g.moves[19].to_string(), "d4-e4");
         assert_eq!(g.tag("compiler"), Some("OpenTafl"));
         assert_eq!(
             g.session.fen().split_whitespace().next(),

@@ -2,9 +2,9 @@
 //! replayed by the rules (its result the rules' or the record's), with what the PGN and
 //! OpenTafl readers and writers share.
 
-use skald::engine::Side;
-use skald::engine::session::Session;
-use skald::variant::Variant;
+use crate::engine::session::Session;
+use crate::engine::{MoveView, Side};
+use crate::variant::Variant;
 
 /// One finished (or saved) game.
 #[derive(Clone, Debug)]
@@ -24,7 +24,7 @@ pub struct GameRecord {
     /// The start position of the variant, to leave the FEN tag out when equal.
     pub start_fen: String,
     /// Moves in order.
-    pub moves: Vec<String>,
+    pub moves: Vec<MoveView>,
     /// The winner, `None` for a draw; `result` is `None` for an unfinished game.
     pub result: Option<Option<Side>>,
     /// Why the game ended.
@@ -105,8 +105,8 @@ pub struct LoadedGame {
     pub variant: Option<Variant>,
     /// The set-up position (FEN).
     pub setup_fen: String,
-    /// The moves in skald's notation, each legal.
-    pub moves: Vec<String>,
+    /// The moves, each legal.
+    pub moves: Vec<MoveView>,
     /// The game after all its moves.
     pub session: Box<dyn Session>,
     /// The result: the rules' when the moves end the game, else the record's (see the module
@@ -133,7 +133,7 @@ pub(super) fn game_result(
     marker: Option<&str>,
     termination: Option<&str>,
 ) -> Option<GameResult> {
-    if let skald::engine::Outcome::Decided { winner, reason } = session.outcome() {
+    if let crate::engine::Outcome::Decided { winner, reason } = session.outcome() {
         return Some(GameResult {
             winner,
             reason: reason.to_string(),
@@ -199,15 +199,15 @@ impl LoadedGame {
     }
 }
 
-/// Replays `moves` (already in skald's notation) from `session`'s current position.
+/// Replays `moves` (text in skald's notation) from `session`'s current position.
 pub(super) fn replay(
     session: &mut dyn Session,
     moves: &[String],
     game: usize,
-) -> Result<Vec<String>, String> {
+) -> Result<Vec<MoveView>, String> {
     let mut out = Vec::new();
     for (i, mv) in moves.iter().enumerate() {
-        let played = session.play(mv).map_err(|e| {
+        let played = session.play_text(mv).map_err(|e| {
             format!(
                 "game {game}, move {} ({} ply {}) '{mv}': {e}",
                 i / 2 + 1,
@@ -224,12 +224,19 @@ pub(super) fn replay(
 pub(super) mod tests {
     use super::*;
 
-    /// A record of `moves` from `setup` with test tags, won by the first side.
-    pub(in crate::cli::records) fn record(
-        variant: Variant,
-        setup: &str,
-        moves: &[&str],
-    ) -> GameRecord {
+    /// Moves as text, for comparing with the notation.
+    pub(in crate::records) fn texts(moves: &[MoveView]) -> Vec<String> {
+        moves.iter().map(MoveView::to_string).collect()
+    }
+
+    /// A record of `moves` (text) from `setup` with test tags, won by the first side.
+    pub(in crate::records) fn record(variant: Variant, setup: &str, moves: &[&str]) -> GameRecord {
+        let mut session = crate::engine::new_session(variant);
+        session.set_position(Some(setup), &[]).unwrap();
+        let moves = moves
+            .iter()
+            .map(|m| session.play_text(m).unwrap())
+            .collect();
         GameRecord {
             variant,
             event: "test".into(),
@@ -238,7 +245,7 @@ pub(super) mod tests {
             second: "B".into(),
             setup_fen: setup.into(),
             start_fen: variant.start_fen().to_string(),
-            moves: moves.iter().map(|m| m.to_string()).collect(),
+            moves,
             result: Some(Some(Side::First)),
             termination: None,
             rules: None,

@@ -18,6 +18,7 @@
 //! White is skald's defenders (the king's side) and moves first; black is the attackers: the
 //! `ashton` variant ([`crate::tafl::RuleOptions::ashton`]).
 
+use crate::engine::{Board, Mark, MoveView, Piece, Square};
 use serde::{Deserialize, Serialize};
 use std::io::{self, Read, Write};
 
@@ -183,13 +184,21 @@ pub enum Cell {
 }
 
 impl Cell {
+    /// The piece (white a defender, black an attacker, the king); `None` if empty.
+    pub const fn piece(self) -> Option<Piece> {
+        match self {
+            Cell::White => Some(Piece::Defender),
+            Cell::Black => Some(Piece::Attacker),
+            Cell::King => Some(Piece::King),
+            Cell::Empty | Cell::Throne => None,
+        }
+    }
+
     /// The FEN letter of the piece (`T` defender, `t` attacker, `K` king); `None` if empty.
     pub const fn fen_letter(self) -> Option<char> {
-        match self {
-            Cell::White => Some('T'),
-            Cell::Black => Some('t'),
-            Cell::King => Some('K'),
-            Cell::Empty | Cell::Throne => None,
+        match self.piece() {
+            Some(p) => Some(p.letter()),
+            None => None,
         }
     }
 }
@@ -210,16 +219,12 @@ impl State {
     /// Parses a state message. Errors (one line): not JSON of a state, a board that is not
     /// 9×9, a board without exactly one king.
     pub fn parse(text: &str) -> Result<State, String> {
-        let state: State = serde_json::from_str(text).map_err(|e| {
-            format!(
-                "not a state ({e}): {}",
-                crate::engine::options::truncate(text, 120)
-            )
-        })?;
+        let state: State = serde_json::from_str(text)
+            .map_err(|e| format!("not a state ({e}): {}", crate::text::truncate(text, 120)))?;
         if state.board.len() != SIZE || state.board.iter().any(|r| r.len() != SIZE) {
             return Err(format!(
                 "the board is not {SIZE}x{SIZE}: {}",
-                crate::engine::options::truncate(text, 120)
+                crate::text::truncate(text, 120)
             ));
         }
         let kings = state
@@ -267,19 +272,25 @@ impl State {
         out
     }
 
-    /// The board as rows top rank first, as [`crate::engine::Session::board_rows`] gives them.
-    pub fn rows_top_first(&self) -> Vec<Vec<Option<char>>> {
-        self.board
-            .iter()
-            .rev()
-            .map(|r| r.iter().map(|c| c.fen_letter()).collect())
-            .collect()
+    /// The piece on `square` ([`Cell::piece`]); `None` for an empty square, the throne or a
+    /// square off the board.
+    pub fn piece(&self, square: Square) -> Option<Piece> {
+        let cell = self
+            .board
+            .get(usize::from(square.rank))?
+            .get(usize::from(square.file))?;
+        cell.piece()
+    }
+
+    /// Whether `board` (skald's) has the same pieces on the same squares.
+    pub fn same_pieces(&self, board: &Board) -> bool {
+        board.size() as usize == SIZE && board.squares().all(|sq| board.piece(sq) == self.piece(sq))
     }
 
     /// The move `role` made from `self` to `next`: the one square its pieces left and the one
-    /// they reached (captures only take the other side's pieces), as `e3-b3`; `None` when the
-    /// boards differ otherwise.
-    pub fn move_to(&self, next: &State, role: Role) -> Option<String> {
+    /// they reached (captures only take the other side's pieces); `None` when the boards differ
+    /// otherwise.
+    pub fn move_to(&self, next: &State, role: Role) -> Option<MoveView> {
         let mine = |c: Cell| match role {
             Role::White => matches!(c, Cell::White | Cell::King),
             Role::Black => c == Cell::Black,
@@ -301,33 +312,36 @@ impl State {
         }
         match (from.as_slice(), to.as_slice()) {
             ([(f1, r1, k1)], [(f2, r2, k2)]) if k1 == k2 && (f1 == f2 || r1 == r2) => {
-                Some(format!("{}-{}", square(*f1, *r1), square(*f2, *r2)))
+                Some(MoveView::Slide {
+                    from: square(*f1, *r1),
+                    to: square(*f2, *r2),
+                })
             }
             _ => None,
         }
     }
 }
 
-/// The name of the square on `file`, `rank` (counted from 0): `a1` … `i9`.
-pub fn square(file: usize, rank: usize) -> String {
-    format!("{}{}", (b'a' + file as u8) as char, rank + 1)
+/// The square on `file`, `rank` of the server's board (row `rank`, cell `file`, from 0).
+fn square(file: usize, rank: usize) -> Square {
+    Square::new(file as u8, rank as u8)
 }
 
-/// An action message: `{"from":"e3","to":"b3","turn":"WHITE"}` for the move `mv` (`e3-b3`)
-/// of `role`. Errors: `mv` is not two squares joined by `-`.
-pub fn action(mv: &str, role: Role) -> Result<String, String> {
-    let (from, to) = mv
-        .split_once('-')
-        .ok_or_else(|| format!("'{mv}' is not a move like e3-b3"))?;
+/// An action message: `{"from":"e3","to":"b3","turn":"WHITE"}` for the move `mv` of `role`,
+/// squares named as skald names them. Errors: `mv` is no tafl move (no slide).
+pub fn action(mv: MoveView, role: Role) -> Result<String, String> {
+    let MoveView::Slide { from, to } = mv else {
+        return Err(format!("{mv} is no tafl move"));
+    };
     #[derive(Serialize)]
-    struct Action<'a> {
-        from: &'a str,
-        to: &'a str,
+    struct Action {
+        from: String,
+        to: String,
         turn: Turn,
     }
     Ok(serde_json::to_string(&Action {
-        from,
-        to,
+        from: from.to_string(),
+        to: to.to_string(),
         turn: Turn::of(role),
     })
     .expect("an action serializes"))
@@ -341,32 +355,26 @@ pub fn parse_action(text: &str) -> Result<(String, String, Turn), String> {
         to: String,
         turn: Turn,
     }
-    let a: Action = serde_json::from_str(text).map_err(|e| {
-        format!(
-            "not an action ({e}): {}",
-            crate::engine::options::truncate(text, 120)
-        )
-    })?;
+    let a: Action = serde_json::from_str(text)
+        .map_err(|e| format!("not an action ({e}): {}", crate::text::truncate(text, 120)))?;
     Ok((a.from, a.to, a.turn))
 }
 
-/// The state of the board `rows` (top rank first, FEN letters, as
-/// [`crate::engine::Session::board_rows`] gives them) with `turn`: the empty `e5` is the
-/// throne.
-pub fn state_of(rows: &[Vec<Option<char>>], turn: Turn) -> State {
-    let board = rows
-        .iter()
-        .rev()
-        .enumerate()
-        .map(|(rank, row)| {
-            row.iter()
-                .enumerate()
-                .map(|(file, c)| match c {
-                    Some('T') => Cell::White,
-                    Some('t') => Cell::Black,
-                    Some('K') => Cell::King,
-                    _ if rank == 4 && file == 4 => Cell::Throne,
-                    _ => Cell::Empty,
+/// The state of skald's `board` with `turn`: the empty throne (a square marked as one) is
+/// [`Cell::Throne`].
+pub fn state_of(board: &Board, turn: Turn) -> State {
+    let board = (0..board.size())
+        .map(|rank| {
+            (0..board.size())
+                .map(|file| {
+                    let sq = Square::new(file, rank);
+                    match board.piece(sq) {
+                        Some(Piece::Defender) => Cell::White,
+                        Some(Piece::Attacker) => Cell::Black,
+                        Some(Piece::King) => Cell::King,
+                        _ if board.has_mark(sq, Mark::Throne) => Cell::Throne,
+                        _ => Cell::Empty,
+                    }
                 })
                 .collect()
         })
@@ -394,8 +402,8 @@ mod tests {
 
     #[test]
     fn the_start_state_reads_as_the_start_position() {
-        let rows = crate::game::fen_board_rows(crate::variant::Variant::Ashton.start_fen());
-        let state = state_of(&rows, Turn::White);
+        let start = crate::engine::new_session(crate::variant::Variant::Ashton).board();
+        let state = state_of(&start, Turn::White);
         let text = state.to_json();
         assert!(text.starts_with("{\"board\":[[\"EMPTY\",\"EMPTY\",\"EMPTY\",\"BLACK\""));
         assert!(text.ends_with("\"turn\":\"WHITE\"}"));
@@ -405,32 +413,40 @@ mod tests {
             back.placement(),
             "3ttt3/4t4/4T4/t3T3t/ttTTKTTtt/t3T3t/4T4/4t4/3ttt3"
         );
-        assert_eq!(back.rows_top_first(), rows);
+        assert!(back.same_pieces(&start));
     }
 
     #[test]
     fn a_move_is_read_from_two_states() {
-        let rows = crate::game::fen_board_rows(crate::variant::Variant::Ashton.start_fen());
-        let a = state_of(&rows, Turn::White);
+        let start = crate::engine::new_session(crate::variant::Variant::Ashton).board();
+        let a = state_of(&start, Turn::White);
         let mut b = a.clone();
         b.board[2][4] = Cell::Empty;
         b.board[2][1] = Cell::White;
-        assert_eq!(a.move_to(&b, Role::White).as_deref(), Some("e3-b3"));
+        let e3b3 = MoveView::Slide {
+            from: Square::new(4, 2),
+            to: Square::new(1, 2),
+        };
+        assert_eq!(a.move_to(&b, Role::White), Some(e3b3));
         assert_eq!(a.move_to(&b, Role::Black), None);
         assert_eq!(a.move_to(&a, Role::White), None);
     }
 
     #[test]
     fn actions_and_bad_states() {
+        let e3b3 = MoveView::Slide {
+            from: Square::new(4, 2),
+            to: Square::new(1, 2),
+        };
         assert_eq!(
-            action("e3-b3", Role::White).unwrap(),
+            action(e3b3, Role::White).unwrap(),
             r#"{"from":"e3","to":"b3","turn":"WHITE"}"#
         );
         assert_eq!(
             parse_action(r#"{"from":"d1","to":"d3","turn":"BLACK"}"#).unwrap(),
             ("d1".into(), "d3".into(), Turn::Black)
         );
-        assert!(action("e3b3", Role::White).is_err());
+        assert!(action(MoveView::Pass, Role::White).is_err());
         assert!(State::parse("{}").is_err());
         assert!(State::parse(r#"{"board":[],"turn":"WHITE"}"#).is_err());
         assert!("Black".parse::<Role>().is_ok() && "grey".parse::<Role>().is_err());

@@ -1,7 +1,6 @@
-//! Game records as text: written by `skald match --output` and `play`'s `save`, read back by
-//! [`load_records`].
-//!
-//! The formats: PGN ([`pgn`]) and OpenTafl game records ([`otg`]).
+//! Game records as text: PGN ([`pgn`]) and OpenTafl game records ([`otg`]), written from a
+//! [`GameRecord`] (`skald match --output`, `play`'s `save`, the browser's saved games) and read
+//! back by [`load_records_as`] into [`LoadedGame`]s, each replayed by the rules.
 //!
 //! **Games judged by OpenTafl rules** (`skald match` between OTEP engines, judged by the rules
 //! string the engines were sent) carry that string: a PGN tag `Rules` (beside `Variant`), and as
@@ -19,50 +18,32 @@ mod game;
 mod otg;
 mod pgn;
 
-pub use game::{GameRecord, LoadedGame, RecordFormat, otg_file};
+pub use game::{GameRecord, GameResult, LoadedGame, RecordFormat, otg_file, today};
 use otg::{load_otg, parse_otg};
 use pgn::{load_pgn, parse_pgn};
 
-use skald::variant::Variant;
-
-/// Reads game `game` (1-based) of the record file `path` ([`load_records_as`]: PGN games
-/// without a `Variant` tag are `untagged`, Ataxx if `None`).
-///
-/// # Errors
-/// The file cannot be read or parsed, or has fewer games.
-pub fn load_game(
-    path: &std::path::Path,
-    game: usize,
-    untagged: Option<Variant>,
-) -> anyhow::Result<LoadedGame> {
-    use anyhow::anyhow;
-    let text = crate::cli::read_text(path)?;
-    let mut games = load_records_as(&text, untagged.unwrap_or(Variant::Ataxx))
-        .map_err(|e| anyhow!("{}: {e}", path.display()))?;
-    let count = games.len();
-    if game == 0 || game > count {
-        anyhow::bail!(
-            "{}: no game {game} (the record has {count})",
-            path.display()
-        );
-    }
-    Ok(games.swap_remove(game - 1))
-}
+use crate::variant::Variant;
 
 /// Reads the games of a record: an OpenTafl game record (it has a `[rules:…]` tag) or PGN. A
 /// PGN game is tafl when it has a `Variant` tag naming one, Ataxx otherwise, and is played by
 /// the OpenTafl rules string of its `Rules` tag when it has one; it starts from its `FEN` tag if
 /// any. An OpenTafl record is played by skald's rules when its rules string is one that skald
-/// writes for its variants ([`skald::variant::Descriptor::opentafl_rules`]: `brandubh`, `tablut`, `tawlbwrdd`; any start
+/// writes for its variants ([`crate::variant::Descriptor::opentafl_rules`]: `brandubh`, `tablut`, `tawlbwrdd`; any start
 /// position), and by the rules string itself otherwise (`rules` of the OpenTafl engine
-/// protocol, [`skald::engine::new_tafl_session`]). Results: see the module docs.
+/// protocol, [`crate::engine::new_tafl_session`]). Results: see the module docs.
 ///
 /// # Errors
 /// Text that is neither, unknown variants, rules skald cannot play, illegal moves (the message
 /// names the game and the move).
-#[cfg(test)]
 pub fn load_records(text: &str) -> Result<Vec<LoadedGame>, String> {
     load_records_as(text, Variant::Ataxx)
+}
+
+/// The note added to an error in a record game that has no `Variant` tag (it was read as
+/// `variant`) and what the reader can do (`hint`): `(the game has no Variant tag and was read as
+/// ataxx: give --variant)`.
+pub fn untagged_note(variant: Variant, hint: &str) -> String {
+    format!("(the game has no Variant tag and was read as {variant}: {hint})")
 }
 
 /// [`load_records`], with PGN games that have no `Variant` tag read as `untagged` (the
@@ -85,7 +66,7 @@ pub fn load_records_hinted(
     hint: &str,
 ) -> Result<Vec<LoadedGame>, String> {
     // Text from anywhere (a file, the browser's load request) may start with a byte order mark.
-    let text = skald::protocol::without_bom(text);
+    let text = crate::text::without_bom(text);
     if text.lines().any(|l| l.trim_start().starts_with("[rules:")) {
         return Ok(vec![load_otg(&parse_otg(text)?)?]);
     }
@@ -100,132 +81,11 @@ pub fn load_records_hinted(
         .collect()
 }
 
-/// Arguments of `skald records`.
-#[derive(clap::Args, Debug)]
-pub struct Args {
-    /// A record file: PGN (skald's, cuteataxx's, python-ataxx's) or an OpenTafl game record
-    /// (the same as --record FILE).
-    #[arg(
-        value_name = "FILE",
-        required_unless_present = "record",
-        conflicts_with = "record"
-    )]
-    pub file: Option<std::path::PathBuf>,
-    /// The record file, as `play --record` and `analyze --record` name it (or give it without
-    /// the flag).
-    #[arg(long, value_name = "FILE")]
-    pub record: Option<std::path::PathBuf>,
-    /// The variant of PGN games without a Variant tag (ataxx if not given, as the Ataxx tools
-    /// write no such tag): brandubh, tablut, tawlbwrdd, copenhagen, copenhagen13, ashton or ataxx; also
-    /// accepted: hnefatafl (= copenhagen), brandub (= brandubh).
-    #[arg(long, value_parser = super::parse_variant)]
-    pub variant: Option<Variant>,
-    /// Write the games again to this file: PGN, or OpenTafl game records when it ends in `.otg`
-    /// (tafl only; one file a game when there are several, `<name>-<n>.otg`, n zero-padded to the
-    /// digits of the number of games, as `match --output` names them).
-    #[arg(long)]
-    pub output: Option<std::path::PathBuf>,
-}
-
-/// The record of a loaded game, for writing it again (skald's variants only).
-fn to_record(g: &LoadedGame) -> Result<GameRecord, String> {
-    let variant = g.variant.ok_or(
-        "the game is played by rules other than skald's variants; it cannot be written again",
-    )?;
-    let tafl = variant.is_tafl();
-    // The players: tafl records (PGN and .otg) name the sides, Ataxx PGN the colours (tags in
-    // any case).
-    let name = |tag: &str| g.tag(tag).unwrap_or("?").to_string();
-    let result = g.result.as_ref().map(|r| r.winner);
-    let termination = g.result.as_ref().map(|r| r.reason.clone());
-    Ok(GameRecord {
-        variant,
-        event: g.tag("Event").unwrap_or("?").to_string(),
-        round: g.tag("Round").and_then(|r| r.parse().ok()),
-        first: name(if tafl { "Attackers" } else { "Black" }),
-        second: name(if tafl { "Defenders" } else { "White" }),
-        setup_fen: g.setup_fen.clone(),
-        start_fen: variant.start_fen().to_string(),
-        moves: g.moves.clone(),
-        result,
-        termination,
-        rules: None,
-    })
-}
-
-/// Runs `skald records`: reads every game of a record, replays it by the rules, prints one line
-/// a game (`game 1: brandubh, 37 plies, attackers win (king captured); final position <FEN>`),
-/// and writes them again
-/// with `--output`.
-pub fn run(args: Args) -> anyhow::Result<()> {
-    use anyhow::{Context, anyhow};
-    let file = args
-        .file
-        .as_ref()
-        .or(args.record.as_ref())
-        .expect("clap requires a file");
-    let text = crate::cli::read_text(file)?;
-    let games = load_records_as(&text, args.variant.unwrap_or(Variant::Ataxx))
-        .map_err(|e| anyhow!("{}: {e}", file.display()))?;
-    for (i, g) in games.iter().enumerate() {
-        let variant = g.variant.map_or_else(
-            || format!("OpenTafl rules '{}'", g.session.variant_name()),
-            |v| v.name().to_string(),
-        );
-        // OpenTafl rules name the sides as tafl does.
-        let named = g.variant.unwrap_or(Variant::Brandubh);
-        let state = match &g.result {
-            None => "the game goes on".to_string(),
-            Some(r) => super::result_text(named, r.winner, &r.reason),
-        };
-        println!(
-            "game {}: {variant}, {}, {state}; final position {}",
-            i + 1,
-            super::plies(g.moves.len()),
-            g.session.fen()
-        );
-    }
-    if let Some(out) = &args.output {
-        let records: Vec<GameRecord> = games
-            .iter()
-            .enumerate()
-            .map(|(i, g)| to_record(g).map_err(|e| anyhow!("game {}: {e}", i + 1)))
-            .collect::<anyhow::Result<_>>()?;
-        // The record's date when it has one (never today's: the games were played then).
-        let dates: Vec<Option<&str>> = games
-            .iter()
-            .map(|g| g.tag("Date").filter(|d| !d.trim().is_empty()))
-            .collect();
-        match RecordFormat::of_path(out) {
-            RecordFormat::Pgn => {
-                let text: String = records
-                    .iter()
-                    .zip(&dates)
-                    .map(|(r, date)| r.to_pgn_dated(*date))
-                    .collect();
-                std::fs::write(out, text)
-                    .with_context(|| format!("cannot write {}", out.display()))?;
-            }
-            RecordFormat::Otg => {
-                for (i, r) in records.iter().enumerate() {
-                    let path = otg_file(out, i + 1, records.len());
-                    let text = r
-                        .to_otg_dated(dates[i])
-                        .map_err(|e| anyhow!("game {}: {e}", i + 1))?;
-                    std::fs::write(&path, text)
-                        .with_context(|| format!("cannot write {}", path.display()))?;
-                }
-            }
-        }
-    }
-    Ok(())
-}
-
 #[cfg(test)]
 mod tests {
     use super::game::tests::record;
     use super::*;
-    use skald::engine::Side;
+    use crate::engine::Side;
 
     /// Faults issue, item 4: when the moves do not end the game, the record's result counts:
     /// the PGN termination marker, else its `Result` tag; OpenTafl's `---` (the side to move
@@ -293,12 +153,12 @@ mod tests {
     #[test]
     fn a_byte_order_mark_is_no_part_of_the_record() {
         let pgn = "\u{feff}[Variant \"brandubh\"]\n\n1. d1-c1 *\n";
-        assert_eq!(load_records(pgn).unwrap()[0].moves, ["d1-c1"]);
+        assert_eq!(load_records(pgn).unwrap()[0].moves[0].to_string(), "d1-c1");
         let otg = format!(
             "\u{feff}[rules:{}]\n\n1. d1-c1 \n",
             Variant::Brandubh.descriptor().opentafl_rules.unwrap()
         );
-        assert_eq!(load_records(&otg).unwrap()[0].moves, ["d1-c1"]);
+        assert_eq!(load_records(&otg).unwrap()[0].moves[0].to_string(), "d1-c1");
     }
 
     /// `.otg` files of several games are named alike by `match` and `records`: padded to the
@@ -331,12 +191,12 @@ mod tests {
         assert!(otg.contains(&format!("[rules:{rules}]\n")), "{otg}");
         let back = load_records(&otg).unwrap();
         assert_eq!(back[0].variant, None, "{otg}");
-        assert_eq!(back[0].moves, ["d1-c1", "c4-c5"]);
+        assert_eq!(back[0].moves.len(), 2);
         let pgn = r.to_pgn();
         assert!(pgn.contains(&format!("[Rules \"{rules}\"]\n")), "{pgn}");
         let back = load_records(&pgn).unwrap();
         assert_eq!(back[0].variant, None);
-        assert_eq!(back[0].session.variant_name(), "brandubh");
+        assert_eq!(back[0].session.rules_name(), "brandubh");
         // skald's own string, any start position: skald's brandubh.
         r.rules = None;
         assert_eq!(
