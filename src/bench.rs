@@ -5,7 +5,11 @@
 
 use crate::engine::{Engine, EngineError, Limits, SearchRequest, StopSignal};
 use crate::variant::Variant;
+#[cfg(not(target_arch = "wasm32"))]
 use std::time::Instant;
+// (std's Instant panics on wasm32-unknown-unknown: the browser's clock there.)
+#[cfg(target_arch = "wasm32")]
+use web_time::Instant;
 
 /// The bench positions: variant and FEN. Start positions and middlegames of each game.
 pub const POSITIONS: &[(Variant, &str)] = &[

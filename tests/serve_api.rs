@@ -181,7 +181,7 @@ fn the_page_its_assets_and_the_variants() {
     assert_eq!(status, 200);
     let page = page.as_str().unwrap();
     assert!(
-        page.contains("<svg id=\"board\"") && page.contains("/app.js"),
+        page.contains("<svg id=\"board\"") && page.contains("src=\"app.js\""),
         "{page}"
     );
     // No asset from the network: only the server's own.
@@ -190,7 +190,10 @@ fn the_page_its_assets_and_the_variants() {
         "{page}"
     );
     for (path, needle) in [
-        ("/app.js", "onSquare"),
+        ("/app.js", "function connect"),
+        ("/board.js", "onPointerDown"),
+        ("/game.js", "onSquare"),
+        ("/tools.js", "parseTimeControl"),
         ("/analysis.js", "EventSource"),
         ("/style.css", "@media"),
     ] {
@@ -1299,4 +1302,55 @@ fn analyses_end_with_their_game() {
         assert_eq!(last, "done", "{events:?}");
         assert_eq!(done["stopped"], true, "{done}");
     }
+}
+
+/// The page's stepping through a game: every position from the set-up
+/// (`GET /api/games/{id}/positions`); the rules pages (`/rules/{name}.md`); an engine move
+/// within a clock's time (`{"time_ms": N}`, bad values refused).
+#[test]
+fn positions_rules_pages_and_an_engine_move_in_time() {
+    let server = Server::start(&[]);
+    let s = server.create(json!({ "variant": "ataxx", "mode": "hotseat" }));
+    let game = id(&s);
+    let (status, p) = server.get(&format!("/api/games/{game}/positions"));
+    assert_eq!(status, 200, "{p}");
+    assert_eq!(p["boards"], json!([s["board"]]));
+    assert_eq!(p["fens"], json!([s["fen"]]));
+    let mut boards = vec![s["board"].clone()];
+    let mut fens = vec![s["fen"].clone()];
+    for mv in ["f2", "b2", "g1e1"] {
+        let (status, s) = server.post(&format!("/api/games/{game}/move"), json!({ "move": mv }));
+        assert_eq!(status, 200, "{mv}: {s}");
+        boards.push(s["board"].clone());
+        fens.push(s["fen"].clone());
+    }
+    let (status, p) = server.get(&format!("/api/games/{game}/positions"));
+    assert_eq!(status, 200, "{p}");
+    assert_eq!(p["boards"], json!(boards));
+    assert_eq!(p["fens"], json!(fens));
+    let (status, _) = server.get("/api/games/00000000000000000000000000000007/positions");
+    assert_eq!(status, 404);
+
+    let (status, page) = server.get("/rules/copenhagen.md");
+    assert_eq!(status, 200);
+    assert!(page.as_str().unwrap().starts_with("# Copenhagen"), "{page}");
+    let (status, e) = server.get("/rules/chess.md");
+    assert_eq!(status, 404, "{e}");
+
+    let s = server.create(json!({ "variant": "brandubh", "side": "second", "level": "hard" }));
+    let game = id(&s);
+    for bad in [
+        json!({ "time_ms": -5 }),
+        json!({ "time_ms": "soon" }),
+        json!({ "ms": 5 }),
+    ] {
+        let (status, e) = server.post(&format!("/api/games/{game}/engine-move"), bad.clone());
+        assert_eq!(status, 400, "{bad}: {e}");
+    }
+    let (status, s) = server.post(
+        &format!("/api/games/{game}/engine-move"),
+        json!({ "time_ms": 50 }),
+    );
+    assert_eq!(status, 200, "{s}");
+    assert_eq!(s["moves"].as_array().unwrap().len(), 1);
 }

@@ -3,7 +3,10 @@
 //! `./scripts/test` makes, or `$SKALD_PYTHON`): a whole Brandubh game and a whole Ataxx game
 //! by clicks against the engine, every game at every level (a move and the reply, from either
 //! side), a hot-seat game by mouse and by keyboard only with undo and flip, a record saved and
-//! loaded, an OpenTafl rules string, analysis mode, and the page at a phone's width. Screenshots go to
+//! loaded, an OpenTafl rules string, analysis mode, and the page at a phone's width; and
+//! `tests/browser/page_features.py` the board's features (move list, drag and drop, premove,
+//! resign, game over and rematch, draw offers, rules, hint, shared link and FEN, captured
+//! pieces, clocks, sound, themes). Screenshots go to
 //! a temporary directory (`SKALD_SCREENSHOTS=docs/img` to renew the README's, with
 //! `SERVE_PAGE_NODES=400000` for a deeper analysis in them).
 //!
@@ -44,8 +47,9 @@ fn python() -> Result<PathBuf, String> {
     }
 }
 
-#[test]
-fn the_page_played_in_headless_chromium() {
+/// The browser and the Python with selenium, or `None` when the test is skipped (it fails
+/// under CI).
+fn ready(test: &str) -> Option<PathBuf> {
     let missing: Vec<&str> = [CHROMIUM, CHROMEDRIVER]
         .into_iter()
         .filter(|p| !Path::new(p).exists())
@@ -58,44 +62,81 @@ fn the_page_played_in_headless_chromium() {
             missing.join(" and ")
         ))
     };
-    let python = match ready {
-        Ok(p) => p,
+    match ready {
+        Ok(p) => Some(p),
         Err(msg) if in_ci() => panic!("{msg}"),
         Err(msg) => {
-            skip::skipped(
-                "tests/serve_browser.rs the_page_played_in_headless_chromium",
-                &msg,
-            );
-            return;
+            skip::skipped(&format!("tests/serve_browser.rs {test}"), &msg);
+            None
         }
-    };
+    }
+}
+
+/// The screenshots' directory: `$SKALD_SCREENSHOTS` or a temporary one.
+fn screenshots() -> PathBuf {
     let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
-    let shots = std::env::var_os("SKALD_SCREENSHOTS")
+    std::env::var_os("SKALD_SCREENSHOTS")
         .map(|d| root.join(d))
-        .unwrap_or_else(|| {
-            std::env::temp_dir().join(format!("skald-serve-{}", std::process::id()))
-        });
-    let out = Command::new(&python)
-        .arg(root.join("tests/browser/serve_page.py"))
-        .arg(env!("CARGO_BIN_EXE_skald"))
-        .arg(&shots)
+        .unwrap_or_else(|| std::env::temp_dir().join(format!("skald-serve-{}", std::process::id())))
+}
+
+/// Runs `tests/browser/<script>` with `args`; fails with its output unless it says `all checks
+/// passed`.
+fn run_script(python: &Path, script: &str, args: &[&std::ffi::OsStr]) {
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    let out = Command::new(python)
+        .arg(root.join("tests/browser").join(script))
+        .args(args)
         .output()
-        .expect("run tests/browser/serve_page.py");
+        .unwrap_or_else(|e| panic!("run tests/browser/{script}: {e}"));
     let stdout = String::from_utf8_lossy(&out.stdout);
     let stderr = String::from_utf8_lossy(&out.stderr);
     println!("{stdout}");
     assert!(
         out.status.success(),
-        "the browser test failed ({}):\n{stdout}\n{stderr}",
+        "the browser test {script} failed ({}):\n{stdout}\n{stderr}",
         out.status
     );
     assert!(stdout.contains("all checks passed"), "{stdout}");
+}
+
+#[test]
+fn the_page_played_in_headless_chromium() {
+    let Some(python) = ready("the_page_played_in_headless_chromium") else {
+        return;
+    };
+    let shots = screenshots();
+    run_script(
+        &python,
+        "serve_page.py",
+        &[env!("CARGO_BIN_EXE_skald").as_ref(), shots.as_os_str()],
+    );
     for shot in [
         "serve-brandubh.png",
         "serve-ataxx.png",
         "serve-analysis.png",
         "serve-phone.png",
     ] {
+        assert!(shots.join(shot).exists(), "no screenshot {shot}");
+    }
+}
+
+/// The board's features (tests/browser/page_features.py): the move list stepped through, drag
+/// and drop, premove, resign and the game-over panel with a rematch, draw offers, the rules,
+/// a hint, the shared link and FEN round trip, captured pieces, clocks with a flag, sound and
+/// themes.
+#[test]
+fn the_board_features_in_headless_chromium() {
+    let Some(python) = ready("the_board_features_in_headless_chromium") else {
+        return;
+    };
+    let shots = screenshots();
+    run_script(
+        &python,
+        "page_features.py",
+        &[env!("CARGO_BIN_EXE_skald").as_ref(), shots.as_os_str()],
+    );
+    for shot in ["serve-gameover.png", "serve-dark.png"] {
         assert!(shots.join(shot).exists(), "no screenshot {shot}");
     }
 }

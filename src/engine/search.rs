@@ -25,7 +25,11 @@ use crate::search::{Control, Limits, SearchOptions, ThreadData, ThreadPool};
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::mpsc;
 use std::sync::{Arc, Condvar, Mutex, MutexGuard};
+#[cfg(not(target_arch = "wasm32"))]
 use std::time::Instant;
+// (std's Instant panics on wasm32-unknown-unknown: the browser's clock there.)
+#[cfg(target_arch = "wasm32")]
+use web_time::Instant;
 
 /// One search as a front-end asks for it: its limits, and settings for this search only over
 /// the engine's options (`None`: the option's value), leaving the options as they are (OpenTafl's

@@ -52,7 +52,11 @@ use crossbeam_utils::CachePadded;
 use smp::{Shared, ThreadResult, best_thread};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+#[cfg(not(target_arch = "wasm32"))]
 use std::time::Instant;
+// (std's Instant panics on wasm32-unknown-unknown: the browser's clock there.)
+#[cfg(target_arch = "wasm32")]
+use web_time::Instant;
 use worker::Worker;
 
 /// Settings of one search besides the limits.

@@ -10,7 +10,11 @@ use crate::tuning::SearchParams;
 use crossbeam_utils::CachePadded;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+#[cfg(not(target_arch = "wasm32"))]
 use std::time::Instant;
+// (std's Instant panics on wasm32-unknown-unknown: the browser's clock there.)
+#[cfg(target_arch = "wasm32")]
+use web_time::Instant;
 
 /// State shared by all threads of one search. Every thread reads it at every node, so it is
 /// kept in cache lines of its own (`CachePadded` around it in [`super::search`]): a neighbour on

@@ -16,6 +16,7 @@ use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use std::thread::JoinHandle;
 
 /// Stack size of a search thread, bytes: the recursion keeps a position per ply.
+#[cfg(not(target_arch = "wasm32"))]
 const STACK_BYTES: usize = 16 << 20;
 
 /// Entries of a history table: one per side and 16-bit move code.
@@ -172,6 +173,40 @@ struct PoolThread {
     handle: Option<JoinHandle<()>>,
 }
 
+impl PoolThread {
+    /// Thread `id`, running the jobs sent to it with `data`.
+    #[cfg(not(target_arch = "wasm32"))]
+    fn spawn(id: usize, data: Arc<Mutex<ThreadData>>) -> std::io::Result<PoolThread> {
+        let (tx, rx) = mpsc::channel::<Job>();
+        let handle = std::thread::Builder::new()
+            .name(format!("search-{id}"))
+            .stack_size(STACK_BYTES)
+            .spawn(move || {
+                while let Ok(job) = rx.recv() {
+                    let mut data = lock(&data);
+                    // A job catches its own panics; this keeps the thread alive regardless.
+                    let _ =
+                        std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| job(&mut data)));
+                }
+            })?;
+        Ok(PoolThread {
+            jobs: Some(tx),
+            handle: Some(handle),
+        })
+    }
+
+    /// WebAssembly (skald-wasm) has no threads: the pool keeps the tables, and
+    /// `Engine::search` runs on the calling thread with thread 0's; jobs sent to the pool are
+    /// refused (`send` answers `false`), so a search there is single-threaded.
+    #[cfg(target_arch = "wasm32")]
+    fn spawn(_id: usize, _data: Arc<Mutex<ThreadData>>) -> std::io::Result<PoolThread> {
+        Ok(PoolThread {
+            jobs: None,
+            handle: None,
+        })
+    }
+}
+
 /// A fixed set of search threads, each with its [`ThreadData`]. Dropping the pool lets each
 /// thread finish its queued jobs and joins it.
 pub struct ThreadPool {
@@ -208,25 +243,9 @@ impl ThreadPool {
         };
         for id in 0..n.max(1) {
             let data = Arc::new(Mutex::new(ThreadData::default()));
-            let (tx, rx) = mpsc::channel::<Job>();
-            let mine = Arc::clone(&data);
-            let handle = std::thread::Builder::new()
-                .name(format!("search-{id}"))
-                .stack_size(STACK_BYTES)
-                .spawn(move || {
-                    while let Ok(job) = rx.recv() {
-                        let mut data = lock(&mine);
-                        // A job catches its own panics; this keeps the thread alive regardless.
-                        let _ = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                            job(&mut data)
-                        }));
-                    }
-                })?;
+            let thread = PoolThread::spawn(id, Arc::clone(&data))?;
             pool.data.push(data);
-            pool.threads.push(PoolThread {
-                jobs: Some(tx),
-                handle: Some(handle),
-            });
+            pool.threads.push(thread);
         }
         Ok(pool)
     }

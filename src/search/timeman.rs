@@ -38,7 +38,8 @@ pub struct Limits {
     /// When the search was asked for (UCI: when `go` arrived): its time runs from then, so a
     /// search that waited for the one before it to end does not lose the time it waited.
     /// `None`: from when it starts.
-    pub start: Option<std::time::Instant>,
+    /// (The browser's clock on wasm32: `web_time::Instant`.)
+    pub start: Option<super::Instant>,
 }
 
 /// What a search's time comes from.

@@ -333,6 +333,32 @@ pub async fn get(State(app): State<Arc<App>>, Path(id): Path<String>) -> Answer 
     Ok(axum::Json(state_json(n, &g)))
 }
 
+/// `GET /api/games/{id}/positions`: every position of the game from its set-up, for stepping
+/// through the moves: `{"boards": [rows…], "fens": […]}`, index 0 the set-up position, index
+/// `k` the position after the first `k` moves (rows as in the state's `board`).
+pub async fn positions(State(app): State<Arc<App>>, Path(id): Path<String>) -> Answer {
+    let (_, game) = game_of(&app, &id)?;
+    let (mut replay, moves) = {
+        let g = lock(&game);
+        let mut replay = g.session.boxed_clone();
+        replay
+            .set_position(Some(&g.session.setup_fen()), &[])
+            .map_err(|e| ApiError::internal(format!("replay: {e}")))?;
+        (replay, g.session.moves_played())
+    };
+    let rows = |s: &dyn skald::engine::Session| super::view::rows_json(&s.board());
+    let mut boards = vec![rows(replay.as_ref())];
+    let mut fens = vec![replay.fen()];
+    for mv in &moves {
+        replay
+            .play(*mv)
+            .map_err(|e| ApiError::internal(format!("replay {mv}: {e}")))?;
+        boards.push(rows(replay.as_ref()));
+        fens.push(replay.fen());
+    }
+    Ok(axum::Json(json!({ "boards": boards, "fens": fens })))
+}
+
 /// `DELETE /api/games/{id}`: drops the game; its searches are cancelled (an engine move under
 /// way answers 404).
 pub async fn delete(
@@ -378,6 +404,15 @@ pub async fn play(State(app): State<Arc<App>>, Path(id): Path<String>, bytes: Bo
     Ok(axum::Json(state_json(n, &g)))
 }
 
+/// The body of `POST /api/games/{id}/engine-move`: optionally `{"time_ms": N}`, a shorter
+/// think than the level's (a page's clock).
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct EngineMove {
+    /// The longest think, ms (at most the level's time).
+    time_ms: Option<u64>,
+}
+
 /// `POST /api/games/{id}/engine-move`: the engine plays the side to move (against the computer
 /// on its turn; in a hot-seat game for whoever is to move), at the game's level (medium in a
 /// hot-seat game). The answer is the state with `engine`: the move, its depth and score; 404 if
@@ -389,7 +424,7 @@ pub async fn engine_move(
     Path(id): Path<String>,
     bytes: Body,
 ) -> Answer {
-    let _: NoFields = body(&bytes)?;
+    let asked: EngineMove = body(&bytes)?;
     let (n, game) = game_of(&app, &id)?;
     let (session, version, level, seed, handle) = {
         let mut g = lock(&game);
@@ -417,7 +452,8 @@ pub async fn engine_move(
     // `thinking` is cleared however this ends, and a client that went away cancels the search.
     let thinking = Thinking(Arc::clone(&game));
     let max_nodes = app.config.max_nodes;
-    let (engines, time_ms) = lane(&app, level);
+    let (engines, level_ms) = lane(&app, level);
+    let time_ms = asked.time_ms.map_or(level_ms, |t| t.clamp(1, level_ms));
     let request = SearchRequest {
         limits: Limits {
             movetime: Some(time_ms),

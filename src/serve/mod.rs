@@ -119,7 +119,39 @@ pub struct App {
 const INDEX_HTML: &str = include_str!("assets/index.html");
 const APP_JS: &str = include_str!("assets/app.js");
 const ANALYSIS_JS: &str = include_str!("assets/analysis.js");
+const BOARD_JS: &str = include_str!("assets/board.js");
+const GAME_JS: &str = include_str!("assets/game.js");
+const TOOLS_JS: &str = include_str!("assets/tools.js");
 const STYLE_CSS: &str = include_str!("assets/style.css");
+
+/// The rules pages (docs/rules/), by variant name, for the page's "Rules" panel.
+const RULES: [(&str, &str); 7] = [
+    ("brandubh", include_str!("../../docs/rules/brandubh.md")),
+    ("tablut", include_str!("../../docs/rules/tablut.md")),
+    ("tawlbwrdd", include_str!("../../docs/rules/tawlbwrdd.md")),
+    ("copenhagen", include_str!("../../docs/rules/copenhagen.md")),
+    (
+        "copenhagen13",
+        include_str!("../../docs/rules/copenhagen13.md"),
+    ),
+    ("ashton", include_str!("../../docs/rules/ashton.md")),
+    ("ataxx", include_str!("../../docs/rules/ataxx.md")),
+];
+
+/// `GET /rules/{name}.md`: a variant's rules page (Markdown), or 404.
+async fn rules_page(
+    axum::extract::Path(name): axum::extract::Path<String>,
+) -> axum::response::Response {
+    let stem = name.strip_suffix(".md").unwrap_or(&name);
+    match RULES.iter().find(|(n, _)| *n == stem) {
+        Some((_, text)) => asset("text/markdown; charset=utf-8", text).into_response(),
+        None => api::ApiError {
+            status: StatusCode::NOT_FOUND,
+            message: format!("no rules page '{}'", api::clip(&name)),
+        }
+        .into_response(),
+    }
+}
 
 fn asset(content_type: &'static str, body: &'static str) -> impl IntoResponse {
     (
@@ -147,6 +179,18 @@ fn router(app: Arc<App>) -> Router {
             get(|| async { asset("text/javascript; charset=utf-8", ANALYSIS_JS) }),
         )
         .route(
+            "/board.js",
+            get(|| async { asset("text/javascript; charset=utf-8", BOARD_JS) }),
+        )
+        .route(
+            "/game.js",
+            get(|| async { asset("text/javascript; charset=utf-8", GAME_JS) }),
+        )
+        .route(
+            "/tools.js",
+            get(|| async { asset("text/javascript; charset=utf-8", TOOLS_JS) }),
+        )
+        .route(
             "/style.css",
             get(|| async { asset("text/css; charset=utf-8", STYLE_CSS) }),
         )
@@ -158,6 +202,8 @@ fn router(app: Arc<App>) -> Router {
         .route("/api/games/{id}/undo", post(api::undo))
         .route("/api/games/{id}/load", post(api::load))
         .route("/api/games/{id}/record", get(api::record))
+        .route("/api/games/{id}/positions", get(api::positions))
+        .route("/rules/{name}", get(rules_page))
         .route("/api/games/{id}/analysis", get(analysis::analysis))
         .route("/api/games/{id}/analysis/stop", post(analysis::stop))
         .method_not_allowed_fallback(|| async {

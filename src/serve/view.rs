@@ -66,14 +66,11 @@ fn marks_json(board: &skald::engine::Board) -> Vec<Value> {
         .collect()
 }
 
-/// The whole state of game `id` as the page draws it (docs/serve.md, "The game state").
-pub fn state_json(id: GameId, game: &Game) -> Value {
-    let s = game.session.as_ref();
-    let family = game.rules.family();
-    let board = s.board();
+/// A board's rows, top rank first: a piece's FEN letter, `-` a blocked square, `null` an
+/// empty one (the state's `board`, and each of `GET /api/games/{id}/positions`' boards).
+pub fn rows_json(board: &skald::engine::Board) -> Vec<Vec<Option<String>>> {
     let size = board.size();
-    // Rows top rank first: a piece's FEN letter, `-` a blocked square, `null` an empty one.
-    let rows: Vec<Vec<Option<String>>> = (0..size)
+    (0..size)
         .rev()
         .map(|rank| {
             (0..size)
@@ -87,7 +84,16 @@ pub fn state_json(id: GameId, game: &Game) -> Value {
                 })
                 .collect()
         })
-        .collect();
+        .collect()
+}
+
+/// The whole state of game `id` as the page draws it (docs/serve.md, "The game state").
+pub fn state_json(id: GameId, game: &Game) -> Value {
+    let s = game.session.as_ref();
+    let family = game.rules.family();
+    let board = s.board();
+    let size = board.size();
+    let rows = rows_json(&board);
     let to_move = s.side_to_move();
     let outcome = s.outcome();
     let legal = s.legal_moves();

@@ -34,6 +34,10 @@ function startAnalysis() {
     renderAnalysis();
     return;
   }
+  if (ui.backend) {
+    startLocalAnalysis(s);
+    return;
+  }
   const src = new EventSource(`/api/games/${s.id}/analysis?multipv=3`);
   ui.source = src;
   const mine = (d) => ui.source === src && d.version === ui.state.version;
@@ -73,6 +77,38 @@ function startAnalysis() {
   };
 }
 
+// The analysis in the browser build: the engine of local.js (one thread: it waits while the
+// computer thinks, and a move ends it).
+function startLocalAnalysis(s) {
+  if (s.engine_to_move) {
+    ui.anInfo = { depth: 0, state: "waiting" };
+    renderAnalysis();
+    return;
+  }
+  const run = { close: () => { run.closed = true; ui.backend.stopAnalysis(); } };
+  ui.source = run;
+  ui.anInfo = { depth: 0, state: "searching" };
+  renderAnalysis();
+  const mine = (d) => ui.source === run && !run.closed && d.version === ui.state.version;
+  ui.backend.analyse(s.id, 3, (d) => {
+    if (!mine(d)) return;
+    if (d.multipv === 1 && ui.lines[0] && d.depth > ui.lines[0].depth) ui.lines = ui.lines.slice(0, 1);
+    ui.lines[d.multipv - 1] = d;
+    ui.anInfo = { depth: d.depth, nodes: d.nodes, nps: d.nps, state: "searching" };
+    renderAnalysis();
+  }).then((d) => {
+    if (!mine(d)) return;
+    ui.source = null;
+    ui.anInfo = { ...(ui.anInfo || {}), depth: d.depth || (ui.anInfo && ui.anInfo.depth), state: "done" };
+    renderAnalysis();
+  }, () => {
+    if (ui.source !== run) return;
+    ui.source = null;
+    ui.anInfo = { ...(ui.anInfo || {}), state: "failed" };
+    renderAnalysis();
+  });
+}
+
 function renderAnalysis() {
   const on = ui.analysing;
   $("analysis").hidden = !on;
@@ -87,7 +123,7 @@ function renderAnalysis() {
   const best = ui.lines[0];
   let text;
   if (info.state === "over") text = "The game is over.";
-  else if (info.state === "waiting") text = "Waiting for a free engine…";
+  else if (info.state === "waiting") text = ui.backend ? "Waiting for the computer's move…" : "Waiting for a free engine…";
   else if (info.state === "failed") text = "Analysis stopped: the server does not answer.";
   else if (!best) text = info.state === "done" ? "Analysis done: no line found." : "Analysing…";
   else {
