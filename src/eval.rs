@@ -69,6 +69,14 @@ pub trait Evaluator<P, M>: Send + Sync + 'static {
     /// What evaluates, in a few words for people (`hand-written`, `network ataxx-p128-g16-ft.nnue`).
     fn describe(&self) -> String;
 
+    /// Why the network the [`EvalChoice`] named does not evaluate this game (a network of
+    /// another board or family: the game then evaluates as by default or by hand), for people;
+    /// `None` when it does, or no network was named. The command-line tools refuse such a
+    /// network. `None` by default.
+    fn unfit(&self) -> Option<String> {
+        None
+    }
+
     /// The evaluation of `pos` from scratch: a fresh accumulator, then [`Evaluator::evaluate`].
     fn evaluate_fresh(&self, pos: &P) -> i32 {
         let mut acc = Self::Accumulator::default();

@@ -59,6 +59,19 @@ pub fn set_engine_flags(
     Ok(())
 }
 
+/// Refuses an `--eval-file` network that does not evaluate the engine's game in play (a tafl
+/// network for another board, a network of another game family: [`Engine::eval_unfit`]), so
+/// that a tool never silently plays by hand when a network was asked for. Call it once the
+/// variant (or session) and `EvalFile` are set.
+///
+/// [`Engine::eval_unfit`]: skald::engine::Engine::eval_unfit
+pub fn check_eval_fits(engine: &skald::engine::Engine) -> anyhow::Result<()> {
+    match engine.eval_unfit() {
+        Some(why) => anyhow::bail!("--eval-file: {why}"),
+        None => Ok(()),
+    }
+}
+
 /// An engine option's "a whole number in 1..=64" as the CLI says it: "a whole number from 1
 /// to 64".
 fn range_words(expected: &str) -> String {

@@ -81,6 +81,7 @@ pub fn run(args: Args) -> Result<()> {
         &mut engine,
         &[("--eval-file", "EvalFile", args.eval_file.clone())],
     )?;
+    super::check_eval_fits(&engine)?;
     let mut out: Box<dyn Write> = match &args.output {
         None => Box::new(std::io::stdout().lock()),
         Some(p) => Box::new(std::io::BufWriter::new(

@@ -158,6 +158,12 @@ pub trait Session: Send {
     /// decided game (repetition included) is worth its result, for every family: the one term
     /// `decided` ([`Outcome::value_for`]), evaluated by `the rules`.
     fn eval_terms(&self, eval: &EvalChoice) -> (Vec<(&'static str, i32)>, String);
+    /// Why the network `eval` names does not evaluate this game (another board or family;
+    /// [`crate::eval::Evaluator::unfit`]), `None` when it does or none is named. `None` by
+    /// default.
+    fn eval_unfit(&self, _eval: &EvalChoice) -> Option<String> {
+        None
+    }
     /// The search's tuning values for this game: its variant's ([`crate::variant::Descriptor`]),
     /// the tafl family's for OpenTafl rules strings.
     fn search_params(&self) -> SearchParams;
@@ -394,6 +400,10 @@ impl<G: Game> Session for GameSession<G> {
         }
         let evaluator = self.pos.evaluator(eval);
         (evaluator.terms(&self.pos), evaluator.describe())
+    }
+
+    fn eval_unfit(&self, eval: &EvalChoice) -> Option<String> {
+        self.pos.evaluator(eval).unfit()
     }
 
     fn search_params(&self) -> SearchParams {
