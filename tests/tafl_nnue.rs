@@ -154,3 +154,49 @@ fn the_tools_refuse_a_network_of_another_board() {
     assert!(out.contains("bestmove") || out.contains("best"), "{out}");
     let _ = std::fs::remove_file(&path);
 }
+
+/// Through the engine protocol: `EvalFile` takes a tafl network whatever the game in play,
+/// `eval` names it on its board and says why another board evaluates by hand, and a search
+/// with it answers.
+#[test]
+fn the_engine_evaluates_with_a_tafl_network_on_its_board() {
+    use std::io::Write;
+    let path = std::env::temp_dir().join(format!("skald-tafl-uci-{}.nnue", std::process::id()));
+    std::fs::write(&path, network(8, 11, 64, 2, 2).to_bytes()).unwrap();
+    let script = format!(
+        "uci\nsetoption name EvalFile value {}\nsetoption name UCI_Variant value copenhagen\n\
+         isready\neval\ngo depth 3\nisready\nsetoption name UCI_Variant value tablut\neval\n\
+         isready\nquit\n",
+        path.display()
+    );
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_skald"))
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(script.as_bytes())
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    let _ = std::fs::remove_file(&path);
+    let text = String::from_utf8_lossy(&out.stdout);
+    let by: Vec<&str> = text
+        .lines()
+        .filter(|l| l.starts_with("info string eval by "))
+        .collect();
+    assert_eq!(by.len(), 2, "{text}");
+    assert!(
+        by[0].contains("network") && by[0].contains("(11x11, trained on props)"),
+        "{text}"
+    );
+    assert!(
+        by[1].starts_with("info string eval by hand-written (")
+            && by[1].contains("for 11x11 boards (props), not 9x9"),
+        "{text}"
+    );
+    assert!(text.lines().any(|l| l.starts_with("bestmove ")), "{text}");
+    assert!(!text.contains("error"), "{text}");
+}
