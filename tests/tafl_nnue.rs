@@ -7,12 +7,12 @@ use proptest::prelude::*;
 use skald::eval::{EvalChoice, Evaluator};
 use skald::game::Game;
 use skald::nnue::{Accumulator, Activation, Layers};
-use skald::tafl::nnue::{TaflEval, TaflNetwork, num_features};
+use skald::tafl::nnue::{FeatureSet, TaflEval, TaflNetwork};
 use skald::tafl::{Bitboard, Position, ashton, brandubh, copenhagen, copenhagen13, tablut};
 use std::sync::Arc;
 
 /// A network for boards of `size` with weights from a simple generator seeded by `seed`, within
-/// the trainer's bounds.
+/// the trainer's bounds; the king's reach among its inputs for odd seeds.
 fn network(seed: u64, size: u8, hidden: usize, side_heads: usize, buckets: usize) -> TaflNetwork {
     let mut x = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
     let mut next = |m: i64| {
@@ -21,20 +21,25 @@ fn network(seed: u64, size: u8, hidden: usize, side_heads: usize, buckets: usize
         x ^= x << 17;
         ((x % (2 * m as u64 + 1)) as i64 - m) as i16
     };
-    let inputs = num_features(size);
+    let set = if seed.is_multiple_of(2) {
+        FeatureSet::Pieces
+    } else {
+        FeatureSet::KingReach
+    };
+    let inputs = set.inputs(size);
     let heads = side_heads * buckets;
-    let w1: Vec<i16> = (0..inputs * hidden).map(|_| next(380)).collect();
-    let b1: Vec<i16> = (0..hidden).map(|_| next(380)).collect();
+    let w1: Vec<i16> = (0..inputs * hidden).map(|_| next(300)).collect();
+    let b1: Vec<i16> = (0..hidden).map(|_| next(300)).collect();
     let w2: Vec<i16> = (0..hidden * heads).map(|_| next(4000)).collect();
     let b2: Vec<i32> = (0..heads as i32).map(|h| 1000 * h - 3000).collect();
-    let activation = if seed.is_multiple_of(2) {
+    let activation = if (seed / 2).is_multiple_of(2) {
         Activation::CReLU
     } else {
         Activation::SCReLU
     };
     let layers =
         Layers::from_parts(inputs, hidden, 1, activation, &w1, &b1, &w2, &b2, 500).unwrap();
-    TaflNetwork::new(size, "props", side_heads, buckets, 30, layers).unwrap()
+    TaflNetwork::new(size, set, "props", side_heads, buckets, 30, layers).unwrap()
 }
 
 /// Plays the moves `picks` chooses (index modulo the legal move count) from `start`, carrying
@@ -105,7 +110,8 @@ proptest! {
 fn the_walks_capture() {
     let picks: Vec<usize> = (0..300).map(|i| i * 7919 % 10_007).collect();
     let captures = walk(brandubh(), network(5, 7, 32, 2, 1), &picks)
-        + walk(copenhagen(), network(6, 11, 32, 2, 1), &picks);
+        + walk(copenhagen(), network(6, 11, 32, 2, 1), &picks)
+        + walk(tablut(), network(7, 9, 32, 1, 1), &picks);
     assert!(captures >= 5, "{captures}");
 }
 

@@ -599,6 +599,34 @@ pub fn board_of_fen(
     with_preset(variant, fen, V)
 }
 
+/// The board, side to move and the king's reach ([`super::nnue::king_reach`], as a
+/// [`TaflBoard`]'s bit set) of `fen` under the rules of the tafl preset named `variant`: for a
+/// trainer of networks with the king's reach among their inputs.
+///
+/// # Errors
+/// As [`board_of_fen`].
+pub fn reach_of_fen(
+    variant: &str,
+    fen: &str,
+) -> Result<(TaflBoard, Side, [u64; WORDS]), crate::game::ParseError> {
+    struct V;
+    impl PositionVisitor for V {
+        type Output = (TaflBoard, Side, [u64; WORDS]);
+        fn visit<B: Bitboard>(self, pos: &Position<B>) -> Self::Output {
+            let mut reach = TaflBoard::empty(pos.rules().size);
+            for sq in super::nnue::king_reach(pos).squares() {
+                reach.put(0, sq);
+            }
+            (
+                TaflBoard::from_position(pos),
+                pos.side_to_move(),
+                reach.pieces[0],
+            )
+        }
+    }
+    with_preset(variant, fen, V)
+}
+
 /// The record of `fen` (under the rules of the tafl preset named `variant`, as
 /// [`board_of_fen`]) with its search score and result.
 ///

@@ -15,13 +15,26 @@ use std::path::PathBuf;
 
 use crate::net::Spec;
 
-/// A tafl training position: the board and the side to move.
+/// A tafl training position: the board, the side to move and, for networks that read it, the
+/// squares the king can move to.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
 pub struct TaflPos {
     /// The pieces.
     pub board: TaflBoard,
     /// The side to move.
     pub side: Side,
+    /// The king's reach ([`skald::tafl::nnue::king_reach`]) in [`TaflBoard`]'s bit layout;
+    /// empty unless the network reads it.
+    pub reach: [u64; 3],
+}
+
+impl TaflPos {
+    /// The squares of the king's reach, lowest first.
+    pub fn reach_squares(&self) -> impl Iterator<Item = u16> + '_ {
+        let mut b = TaflBoard::empty(self.board.size);
+        b.pieces[0] = self.reach;
+        b.squares(0).collect::<Vec<_>>().into_iter()
+    }
 }
 
 /// One training position and its target in `[0, 1]`, in the view the network's output has
@@ -138,6 +151,21 @@ pub fn read_ataxx(paths: &[PathBuf], targets: Targets) -> Result<Vec<Sample<Posi
 pub fn read_tafl(paths: &[PathBuf], targets: Targets, spec: &Spec) -> Result<Vec<Sample<TaflPos>>> {
     let tafl = spec.tafl.as_ref().expect("a tafl spec");
     let variant = tafl.variant.name();
+    let reach = tafl.features == skald::tafl::nnue::FeatureSet::KingReach;
+    // The position of a FEN, with the king's reach when the network reads it.
+    let read = |fen: &str| -> Result<TaflPos, skald::game::ParseError> {
+        if reach {
+            let (board, side, reach) = tpacked::reach_of_fen(variant, fen)?;
+            Ok(TaflPos { board, side, reach })
+        } else {
+            let (board, side) = tpacked::board_of_fen(variant, fen)?;
+            Ok(TaflPos {
+                board,
+                side,
+                reach: [0; 3],
+            })
+        }
+    };
     let flip = |side: Side| spec.side_heads == 1 && side == Side::First;
     let mut out = Vec::new();
     for path in paths {
@@ -162,11 +190,18 @@ pub fn read_tafl(paths: &[PathBuf], targets: Targets, spec: &Spec) -> Result<Vec
             }
             for (i, rec) in records.enumerate() {
                 let rec = rec.with_context(|| format!("{}: record {}", path.display(), i + 1))?;
-                out.push(Sample {
-                    pos: TaflPos {
+                let pos = if reach {
+                    read(&rec.fen())
+                        .with_context(|| format!("{}: record {}", path.display(), i + 1))?
+                } else {
+                    TaflPos {
                         board: rec.board,
                         side: rec.side,
-                    },
+                        reach: [0; 3],
+                    }
+                };
+                out.push(Sample {
+                    pos,
                     target: targets.target(rec.score.into(), rec.result.value(), flip(rec.side)),
                 });
             }
@@ -179,11 +214,10 @@ pub fn read_tafl(paths: &[PathBuf], targets: Targets, spec: &Spec) -> Result<Vec
             }
             let at = || format!("{}:{}", path.display(), i + 1);
             let (fen, score, result) = text_fields(&line, &at)?;
-            let (board, side) = tpacked::board_of_fen(variant, fen)
-                .map_err(|e| anyhow::anyhow!("{}: {e}", at()))?;
+            let pos = read(fen).map_err(|e| anyhow::anyhow!("{}: {e}", at()))?;
             out.push(Sample {
-                pos: TaflPos { board, side },
-                target: targets.target(score, result, flip(side)),
+                pos,
+                target: targets.target(score, result, flip(pos.side)),
             });
         }
     }

@@ -122,6 +122,9 @@ struct Args {
     /// defenders' view, the side to move unknown to the network).
     #[arg(long, default_value_t = 2)]
     side_heads: usize,
+    /// Tafl: the squares the king can move to are inputs too (feature set 2), beside the pieces.
+    #[arg(long)]
+    king_reach: bool,
     /// Seed of the initial weights, the shuffle, the validation split and the symmetries.
     #[arg(long, default_value_t = 1)]
     seed: u64,
@@ -229,6 +232,9 @@ fn check_args(args: &Args) -> Result<()> {
     if !(1..=2).contains(&args.side_heads) {
         bail!("--side-heads must be 1 or 2");
     }
+    if !tafl && args.king_reach {
+        bail!("--king-reach is for tafl");
+    }
     if !tafl && args.side_heads != 2 {
         bail!("--side-heads is for tafl (Ataxx networks see the board from the side to move)");
     }
@@ -282,7 +288,12 @@ fn spec_of(args: &Args) -> Result<Spec> {
         },
         k: args.k,
         tafl: if arch == Arch::Pieces {
-            Some(TaflSpec::of(args.variant).context("a tafl variant")?)
+            let features = if args.king_reach {
+                skald::tafl::nnue::FeatureSet::KingReach
+            } else {
+                skald::tafl::nnue::FeatureSet::Pieces
+            };
+            Some(TaflSpec::of(args.variant, features).context("a tafl variant")?)
         } else {
             None
         },
@@ -593,6 +604,16 @@ mod tests {
             &["--hidden", "64", "--side-heads", "1"],
             &["--hidden", "96", "--activation", "screlu", "--buckets", "4"],
             &["--hidden", "32", "--side-heads", "1", "--buckets", "2"],
+            &["--hidden", "64", "--king-reach"],
+            &[
+                "--hidden",
+                "32",
+                "--king-reach",
+                "--activation",
+                "screlu",
+                "--side-heads",
+                "1",
+            ],
         ] {
             let mut argv = vec!["--variant", "copenhagen"];
             argv.extend_from_slice(extra);
@@ -615,9 +636,10 @@ mod tests {
         ]
         .iter()
         .map(|fen| {
-            let (board, side) = skald::tafl::packed::board_of_fen("copenhagen", fen).unwrap();
+            let (board, side, reach) =
+                skald::tafl::packed::reach_of_fen("copenhagen", fen).unwrap();
             Sample {
-                pos: TaflPos { board, side },
+                pos: TaflPos { board, side, reach },
                 target: 0.5,
             }
         })
@@ -843,6 +865,18 @@ mod tests {
         std::fs::write(&txt, text).unwrap();
         for heads in ["2", "1"] {
             let spec = spec_of(&args(&["--variant", "copenhagen", "--side-heads", heads])).unwrap();
+            // With the king's reach, both files give it, and it is the library's.
+            let reach_spec = spec_of(&args(&["--variant", "copenhagen", "--king-reach"])).unwrap();
+            let rb = data::read_tafl(std::slice::from_ref(&bin), targets(), &reach_spec).unwrap();
+            let rt = data::read_tafl(std::slice::from_ref(&txt), targets(), &reach_spec).unwrap();
+            for ((b, t), (fen, _, _)) in rb.iter().zip(&rt).zip(rows) {
+                assert_eq!(b.pos, t.pos);
+                let (_, _, reach) = skald::tafl::packed::reach_of_fen("copenhagen", fen).unwrap();
+                assert_eq!(b.pos.reach, reach);
+            }
+            // The king of the start position cannot move; the other one can.
+            assert_eq!(rb[0].pos.reach, [0; 3]);
+            assert_ne!(rb[1].pos.reach, [0; 3]);
             let from_bin = data::read_tafl(std::slice::from_ref(&bin), targets(), &spec).unwrap();
             let from_txt = data::read_tafl(std::slice::from_ref(&txt), targets(), &spec).unwrap();
             assert_eq!(from_bin.len(), 2);
@@ -918,7 +952,7 @@ mod tests {
         let mirrored = Sample {
             pos: TaflPos {
                 board: base.pos.board.permuted(&perms[5]),
-                side: base.pos.side,
+                ..base.pos
             },
             target: 0.9,
         };

@@ -122,8 +122,16 @@ impl Model {
             }
             Arch::Pieces => {
                 let net = TaflNetwork::load(path).with_context(at)?;
-                let size = spec.tafl.as_ref().expect("tafl").size;
-                net.check_board(size).with_context(at)?;
+                let tafl = spec.tafl.as_ref().expect("tafl");
+                net.check_board(tafl.size).with_context(at)?;
+                if net.feature_set() != tafl.features {
+                    bail!(
+                        "{}: its inputs are {:?}, the model's {:?} (--king-reach)",
+                        at(),
+                        net.feature_set(),
+                        tafl.features
+                    );
+                }
                 (net.layers().clone(), net.side_heads(), net.buckets())
             }
         };
@@ -305,6 +313,7 @@ impl Model {
                 Quantised::Tafl(
                     TaflNetwork::new(
                         tafl.size,
+                        tafl.features,
                         tafl.variant.name(),
                         spec.side_heads,
                         spec.buckets,

@@ -7,7 +7,7 @@ use skald::ataxx::Bitboard;
 use skald::ataxx::Position;
 use skald::ataxx::nnue::{self, Activation, NUM_FEATURES, NUM_PATTERN_FEATURES};
 use skald::game::{Game, Side};
-use skald::tafl::nnue::{self as tnnue, TaflNetwork};
+use skald::tafl::nnue::{self as tnnue, FeatureSet, TaflNetwork};
 use skald::variant::Variant;
 
 use crate::data::TaflPos;
@@ -53,15 +53,18 @@ pub struct TaflSpec {
     pub pieces: u32,
     /// The board symmetries its rules have, as square permutations (the identity first).
     pub perms: Vec<Vec<u16>>,
+    /// The network's inputs.
+    pub features: FeatureSet,
 }
 
 impl TaflSpec {
     /// The facts of a tafl preset: its board, start position and symmetries
     /// ([`tnnue::rules_symmetries`]).
-    pub fn of(variant: Variant) -> Option<TaflSpec> {
+    pub fn of(variant: Variant, features: FeatureSet) -> Option<TaflSpec> {
         fn facts<B: skald::tafl::Bitboard>(
             variant: Variant,
             start: skald::tafl::Position<B>,
+            features: FeatureSet,
         ) -> TaflSpec {
             let size = start.rules().size;
             let all = tnnue::symmetries(size);
@@ -73,16 +76,17 @@ impl TaflSpec {
                     .into_iter()
                     .map(|s| all[s].clone())
                     .collect(),
+                features,
             }
         }
         use skald::tafl as t;
         Some(match variant {
-            Variant::Brandubh => facts(variant, t::brandubh()),
-            Variant::Tablut => facts(variant, t::tablut()),
-            Variant::Tawlbwrdd => facts(variant, t::tawlbwrdd()),
-            Variant::Copenhagen => facts(variant, t::copenhagen()),
-            Variant::Copenhagen13 => facts(variant, t::copenhagen13()),
-            Variant::Ashton => facts(variant, t::ashton()),
+            Variant::Brandubh => facts(variant, t::brandubh(), features),
+            Variant::Tablut => facts(variant, t::tablut(), features),
+            Variant::Tawlbwrdd => facts(variant, t::tawlbwrdd(), features),
+            Variant::Copenhagen => facts(variant, t::copenhagen(), features),
+            Variant::Copenhagen13 => facts(variant, t::copenhagen13(), features),
+            Variant::Ashton => facts(variant, t::ashton(), features),
             Variant::Ataxx => return None,
         })
     }
@@ -152,7 +156,10 @@ impl Spec {
         match self.arch {
             Arch::V1 => NUM_FEATURES,
             Arch::Patterns => NUM_PATTERN_FEATURES,
-            Arch::Pieces => tnnue::num_features(self.tafl.as_ref().expect("tafl").size),
+            Arch::Pieces => {
+                let tafl = self.tafl.as_ref().expect("tafl");
+                tafl.features.inputs(tafl.size)
+            }
         }
     }
 
@@ -185,9 +192,10 @@ impl Spec {
             Arch::V1 => 1.98,
             // round(1.49 × 255) = 380; 86 × 380 = 32 680 < 32 767.
             Arch::Patterns => 1.49,
-            // One row per piece and the bias.
+            // One row per active feature (a piece, a square of the king's reach) and the bias.
             Arch::Pieces => {
-                let rows = self.tafl.as_ref().expect("tafl").pieces as f32 + 1.0;
+                let tafl = self.tafl.as_ref().expect("tafl");
+                let rows = tafl.features.most_active(tafl.size, tafl.pieces) as f32 + 1.0;
                 (32_767.0 / (255.0 * rows) - 0.005).min(1.98)
             }
         }
@@ -298,6 +306,12 @@ impl TrainPos for TaflPos {
                     .map(|sq| tnnue::feature(k, perm[sq as usize], size) as u32),
             );
         }
+        if tafl.features == FeatureSet::KingReach {
+            out[0].extend(
+                self.reach_squares()
+                    .map(|sq| tnnue::feature(3, perm[sq as usize], size) as u32),
+            );
+        }
         let bucket = match spec.buckets {
             1 => 0,
             b => tnnue::output_bucket(self.board.piece_count(), b, tafl.pieces as u16),
@@ -322,11 +336,17 @@ impl TrainPos for TaflPos {
             unreachable!("a tafl position")
         };
         let size = n.board();
-        let features = (0..3).flat_map(|k| {
-            self.board
-                .squares(k)
-                .map(move |sq| tnnue::feature(k, sq, size))
+        let reach = (n.feature_set() == FeatureSet::KingReach).then(|| {
+            self.reach_squares()
+                .map(move |sq| tnnue::feature(3, sq, size))
         });
+        let features = (0..3)
+            .flat_map(|k| {
+                self.board
+                    .squares(k)
+                    .map(move |sq| tnnue::feature(k, sq, size))
+            })
+            .chain(reach.into_iter().flatten());
         n.evaluate_features(features, self.side, self.board.piece_count())
     }
 

@@ -15,15 +15,20 @@
 //! Each search thread keeps one [`Accumulator`] per ply: a refresh at the root, then per move
 //! the rows of the features that changed, found by comparing the parent's and the child's
 //! bitboards (the moved piece's square off and on, and every captured piece off: custodial
-//! captures, shieldwalls and the king), [`TaflNetwork::update`].
+//! captures, shieldwalls and the king; with feature set 2 also the king's reach, computed for
+//! both), [`TaflNetwork::update`].
 //!
 //! # Architecture
-//! `(3 × N² → H) → heads`, one accumulator (tafl is not the same game for both sides, so there
+//! `(3 × N² or 4 × N² → H) → heads`, one accumulator (tafl is not the same game for both sides, so there
 //! is no pair of mirrored perspectives as in chess or Ataxx):
 //!
-//! - **Features** ([`features`], feature set [`FEATURE_SET_PIECES`] = 1): for a board of side
-//!   `N`, input `k × N² + sq` for a piece of kind `k` on square `sq` (`k`: 0 attacker, 1
-//!   defender, 2 king; `sq = rank × N + file`, `a1` = 0), as many active as pieces on the board.
+//! - **Features** ([`features`], [`FeatureSet`]): for a board of side `N`, input `k × N² + sq`
+//!   for a piece of kind `k` on square `sq` (`k`: 0 attacker, 1 defender, 2 king; `sq = rank × N
+//!   + file`, `a1` = 0), as many active as pieces on the board (feature set 1,
+//!   [`FeatureSet::Pieces`]); feature set 2 ([`FeatureSet::KingReach`]) adds `3 × N² + sq` for
+//!   every square `sq` the king can move to in one move ([`king_reach`]): what a board of single
+//!   squares cannot see, the king's open lines (an escape square among them is a win next move,
+//!   a square that opens two is a fork), at most `2 × (N − 1)` more.
 //! - **Accumulator**: `b1 + Σ W1[f]` over the active features, `H` values (a multiple of 32 up
 //!   to 1024).
 //! - **Output heads** ([`TaflNetwork::head`]): the side to move enters through the output layer,
@@ -67,35 +72,97 @@ use crate::nnue::{
     Accumulator, FAMILY_TAFL, FormatError, HEADER_LEN, Header, Layers, NAME_LEN, file_family,
 };
 
-/// Feature-set id of the piece-per-square inputs (the only one so far).
+/// Feature-set id of the piece-per-square inputs ([`FeatureSet::Pieces`]).
 pub const FEATURE_SET_PIECES: u16 = 1;
+/// Feature-set id of the piece-per-square inputs and the king's reach ([`FeatureSet::KingReach`]).
+pub const FEATURE_SET_KING_REACH: u16 = 2;
+
+/// The inputs of a tafl network (the header's feature-set id).
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Hash)]
+pub enum FeatureSet {
+    /// Attackers, defenders and the king on each square: `3 × N²` inputs (id 1).
+    Pieces,
+    /// The same and the squares the king can move to: `4 × N²` inputs (id 2).
+    KingReach,
+}
+
+impl FeatureSet {
+    /// The header's id.
+    pub fn id(self) -> u16 {
+        match self {
+            FeatureSet::Pieces => FEATURE_SET_PIECES,
+            FeatureSet::KingReach => FEATURE_SET_KING_REACH,
+        }
+    }
+
+    /// The feature set of a header id, `None` for an unknown one.
+    pub fn from_id(id: u16) -> Option<FeatureSet> {
+        match id {
+            FEATURE_SET_PIECES => Some(FeatureSet::Pieces),
+            FEATURE_SET_KING_REACH => Some(FeatureSet::KingReach),
+            _ => None,
+        }
+    }
+
+    /// Inputs on a board of side `size`.
+    pub const fn inputs(self, size: u8) -> usize {
+        match self {
+            FeatureSet::Pieces => num_features(size),
+            FeatureSet::KingReach => num_features(size) + size as usize * size as usize,
+        }
+    }
+
+    /// The most features active at once on a board of side `size` with at most `pieces`
+    /// pieces (the trainer's bound for the accumulator).
+    pub const fn most_active(self, size: u8, pieces: u32) -> usize {
+        match self {
+            FeatureSet::Pieces => pieces as usize,
+            FeatureSet::KingReach => pieces as usize + 2 * (size as usize - 1),
+        }
+    }
+}
+
+/// The squares the king of `pos` can move to in one move (its legal destinations, escape
+/// squares included; empty once he is gone): feature set 2's extra inputs.
+#[inline]
+pub fn king_reach<B: Bitboard>(pos: &Position<B>) -> B {
+    let king = pos.king();
+    if king.is_empty() {
+        return B::ZERO;
+    }
+    pos.targets(king.lsb(), crate::tafl::rules::Piece::King)
+}
 /// The smallest board a tafl network may have.
 pub const MIN_BOARD: u8 = 7;
 /// The largest board a tafl network may have (19×19 evaluates by hand).
 pub const MAX_BOARD: u8 = 13;
 /// The most output buckets per side to move.
 pub const MAX_BUCKETS: usize = 8;
-/// The most pieces a move may change (the moved piece twice, and its captures): more and the
-/// update refreshes instead.
-const MAX_CHANGES: usize = 24;
+/// The most rows a move may change (the moved piece twice, its captures, the king's reach):
+/// more and the update refreshes instead.
+const MAX_CHANGES: usize = 48;
 
 /// Inputs of the piece features on a board of side `size`: `3 × size²`.
 pub const fn num_features(size: u8) -> usize {
     3 * size as usize * size as usize
 }
 
-/// The input of a piece of kind `kind` (0 attacker, 1 defender, 2 king) on `sq`, board side
-/// `size`.
+/// The input of a piece of kind `kind` (0 attacker, 1 defender, 2 king; 3 for a square of the
+/// king's reach, feature set 2) on `sq`, board side `size`.
 #[inline(always)]
 pub const fn feature(kind: usize, sq: Square, size: u8) -> usize {
     kind * size as usize * size as usize + sq as usize
 }
 
-/// The active features of `pos` (module docs): attackers, then defenders, then the king, each
-/// lowest square first.
-pub fn features<B: Bitboard>(pos: &Position<B>) -> impl Iterator<Item = usize> + '_ {
+/// The active features of `pos` in feature set `set` (module docs): attackers, then defenders,
+/// then the king, then (feature set 2) the king's reach, each lowest square first.
+pub fn features<B: Bitboard>(pos: &Position<B>, set: FeatureSet) -> impl Iterator<Item = usize> {
     let size = pos.rules().size;
-    [pos.attackers(), pos.defenders(), pos.king()]
+    let reach = match set {
+        FeatureSet::Pieces => B::ZERO,
+        FeatureSet::KingReach => king_reach(pos),
+    };
+    [pos.attackers(), pos.defenders(), pos.king(), reach]
         .into_iter()
         .enumerate()
         .flat_map(move |(k, b)| b.squares().map(move |sq| feature(k, sq, size)))
@@ -112,6 +179,7 @@ pub fn output_bucket(pieces: u32, buckets: usize, divisor: u16) -> usize {
 #[derive(Clone, PartialEq, Eq, Debug)]
 pub struct TaflNetwork {
     board: u8,
+    features: FeatureSet,
     variant: String,
     side_heads: usize,
     buckets: usize,
@@ -120,12 +188,15 @@ pub struct TaflNetwork {
 }
 
 impl TaflNetwork {
-    /// A network for boards of side `board` (7 to 13), trained on `variant` (at most 16 ASCII
-    /// bytes), with `side_heads` (1 or 2) × `buckets` (1 to 8) output heads, bucket divisor
-    /// `divisor` (≥ 1), and `layers` of [`num_features`]`(board)` inputs, one perspective and
-    /// as many heads. `None` if anything does not fit.
+    /// A network for boards of side `board` (7 to 13) with the inputs `features`, trained on
+    /// `variant` (at most 16 ASCII bytes), with `side_heads` (1 or 2) × `buckets` (1 to 8)
+    /// output heads, bucket divisor `divisor` (≥ 1), and `layers` of
+    /// [`FeatureSet::inputs`]`(board)` inputs, one perspective and as many heads. `None` if
+    /// anything does not fit.
+    #[allow(clippy::too_many_arguments)]
     pub fn new(
         board: u8,
+        features: FeatureSet,
         variant: &str,
         side_heads: usize,
         buckets: usize,
@@ -138,11 +209,12 @@ impl TaflNetwork {
             && (1..=2).contains(&side_heads)
             && (1..=MAX_BUCKETS).contains(&buckets)
             && divisor >= 1
-            && layers.inputs() == num_features(board)
+            && layers.inputs() == features.inputs(board)
             && layers.perspectives() == 1
             && layers.heads() == side_heads * buckets;
         fits.then(|| TaflNetwork {
             board,
+            features,
             variant: variant.to_string(),
             side_heads,
             buckets,
@@ -154,6 +226,11 @@ impl TaflNetwork {
     /// Squares along a side of its board.
     pub fn board(&self) -> u8 {
         self.board
+    }
+
+    /// Its inputs.
+    pub fn feature_set(&self) -> FeatureSet {
+        self.features
     }
 
     /// The variant it was trained on (its protocol name).
@@ -198,7 +275,8 @@ impl TaflNetwork {
     /// Sets `acc` to the accumulator of `pos` computed from scratch.
     pub fn refresh<B: Bitboard>(&self, acc: &mut Accumulator, pos: &Position<B>) {
         let h = self.layers.hidden();
-        self.layers.refresh(acc.side_mut(0, h), features(pos));
+        self.layers
+            .refresh(acc.side_mut(0, h), features(pos, self.features));
     }
 
     /// Sets `child_acc` to the accumulator of `child` from `parent_acc`, that of `parent`,
@@ -216,10 +294,15 @@ impl TaflNetwork {
         let mut adds: [&[i16]; MAX_CHANGES] = [&[]; MAX_CHANGES];
         let mut subs: [&[i16]; MAX_CHANGES] = [&[]; MAX_CHANGES];
         let (mut na, mut ns) = (0, 0);
+        let reach = match self.features {
+            FeatureSet::Pieces => (B::ZERO, B::ZERO),
+            FeatureSet::KingReach => (king_reach(parent), king_reach(child)),
+        };
         let kinds = [
             (parent.attackers(), child.attackers()),
             (parent.defenders(), child.defenders()),
             (parent.king(), child.king()),
+            reach,
         ];
         for (k, (before, after)) in kinds.into_iter().enumerate() {
             if before == after {
@@ -298,7 +381,7 @@ impl TaflNetwork {
         Header {
             family: FAMILY_TAFL,
             board: self.board as u16,
-            feature_set: FEATURE_SET_PIECES,
+            feature_set: self.features.id(),
             inputs: self.layers.inputs() as u16,
             hidden: self.layers.hidden() as u16,
             activation: self.layers.activation(),
@@ -340,17 +423,15 @@ impl TaflNetwork {
                 "tafl networks for 7x7 to 13x13",
             ));
         }
-        if header.feature_set != FEATURE_SET_PIECES {
-            return Err(FormatError::FeatureSet(
-                header.feature_set,
-                "1 (pieces per square)",
-            ));
-        }
+        let features = FeatureSet::from_id(header.feature_set).ok_or(FormatError::FeatureSet(
+            header.feature_set,
+            "1 (pieces per square) and 2 (pieces and the king's reach)",
+        ))?;
         let board = header.board as u8;
-        if header.inputs as usize != num_features(board) {
+        if header.inputs as usize != features.inputs(board) {
             return Err(FormatError::Inputs {
                 found: header.inputs,
-                expected: num_features(board),
+                expected: features.inputs(board),
             });
         }
         if header.perspectives != 1 {
@@ -359,6 +440,7 @@ impl TaflNetwork {
         let layers = header.read_layers(bytes)?;
         Ok(TaflNetwork {
             board,
+            features,
             variant: header.variant,
             side_heads: header.side_heads as usize,
             buckets: header.buckets as usize,
@@ -401,7 +483,7 @@ impl TaflNetwork {
 
 /// The longest tafl network file: 13×13, 1024 hidden, 16 heads.
 const fn max_file_len() -> usize {
-    HEADER_LEN + Layers::weights_len(num_features(MAX_BOARD), 1024, 1, 16)
+    HEADER_LEN + Layers::weights_len(FeatureSet::KingReach.inputs(MAX_BOARD), 1024, 1, 16)
 }
 
 /// Tafl's network reader for the engine option `EvalFile` ([`crate::eval::NetworkLoader`]): a

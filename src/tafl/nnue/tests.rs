@@ -32,7 +32,41 @@ pub(crate) fn random_tafl_network(
     let b2: Vec<i32> = (0..heads).map(|h| -4321 + 977 * h as i32).collect();
     let layers =
         Layers::from_parts(inputs, hidden, 1, activation, &w1, &b1, &w2, &b2, 400).unwrap();
-    TaflNetwork::new(size, "test", side_heads, buckets, 37, layers).unwrap()
+    TaflNetwork::new(
+        size,
+        FeatureSet::Pieces,
+        "test",
+        side_heads,
+        buckets,
+        37,
+        layers,
+    )
+    .unwrap()
+}
+
+/// [`random_tafl_network`] with the king's reach as inputs too (feature set 2).
+pub(crate) fn random_reach_network(seed: u64, size: u8, hidden: usize) -> TaflNetwork {
+    let mut rng = SeededRng::new(seed);
+    let mut w = |n: usize, m: i64| -> Vec<i16> {
+        (0..n)
+            .map(|_| (rng.below(2 * m as u64 + 1) as i64 - m) as i16)
+            .collect()
+    };
+    let inputs = FeatureSet::KingReach.inputs(size);
+    let (w1, b1, w2) = (w(inputs * hidden, 300), w(hidden, 300), w(2 * hidden, 4055));
+    let layers = Layers::from_parts(
+        inputs,
+        hidden,
+        1,
+        Activation::SCReLU,
+        &w1,
+        &b1,
+        &w2,
+        &[100, -200],
+        400,
+    )
+    .unwrap();
+    TaflNetwork::new(size, FeatureSet::KingReach, "reach", 2, 1, 37, layers).unwrap()
 }
 
 /// The forward pass written out plainly from the feature list, in `i64`.
@@ -41,7 +75,7 @@ fn reference_eval<B: Bitboard>(net: &TaflNetwork, pos: &Position<B>) -> i32 {
     let h = l.hidden();
     let (_, b1, w2, b2) = l.parts();
     let mut v: Vec<i64> = b1.iter().map(|&b| b as i64).collect();
-    for f in features(pos) {
+    for f in features(pos, net.feature_set()) {
         for (x, &w) in v.iter_mut().zip(l.row(f)) {
             *x += w as i64;
         }
@@ -176,6 +210,22 @@ fn incremental_updates_equal_refresh_on_every_board() {
         &random_tafl_network(6, 13, 64, act[0], 2, 1),
         16,
     ));
+    // The king's reach: every move near his lines changes it.
+    add(check_games(
+        p::brandubh(),
+        &random_reach_network(31, 7, 32),
+        17,
+    ));
+    add(check_games(
+        p::copenhagen(),
+        &random_reach_network(32, 11, 64),
+        18,
+    ));
+    add(check_games(
+        p::ashton(),
+        &random_reach_network(33, 9, 32),
+        19,
+    ));
     assert!(total.0 > 2000 && total.1 > 100, "{total:?}");
 }
 
@@ -226,6 +276,10 @@ fn file_round_trip_and_bad_files() {
     assert_eq!(bytes.len(), HEADER_LEN + Layers::weights_len(363, 64, 1, 8));
     assert_eq!(TaflNetwork::from_bytes(&bytes).unwrap(), net);
     assert!(is_tafl_file(&bytes));
+    let reach = random_reach_network(3, 9, 32);
+    let reach_bytes = reach.to_bytes();
+    assert_eq!(&reach_bytes[10..14], &[2, 0, 68, 1]);
+    assert_eq!(TaflNetwork::from_bytes(&reach_bytes).unwrap(), reach);
     for cut in [0, 3, 6, HEADER_LEN - 1, HEADER_LEN, bytes.len() - 1] {
         assert!(
             matches!(
@@ -263,8 +317,16 @@ fn file_round_trip_and_bad_files() {
         })
     ));
     assert!(matches!(
+        patched(10, &[3, 0]),
+        Err(FormatError::FeatureSet(3, _))
+    ));
+    // Feature set 2 (the king's reach) over set 1's weights: the inputs do not match.
+    assert!(matches!(
         patched(10, &[2, 0]),
-        Err(FormatError::FeatureSet(2, _))
+        Err(FormatError::Inputs {
+            found: 363,
+            expected: 484
+        })
     ));
     assert!(matches!(
         patched(14, &[48, 0]),
@@ -416,7 +478,7 @@ fn features_follow_the_symmetries() {
     let board = TaflBoard::from_position(&pos);
     for perm in symmetries(11) {
         let image = board.permuted(&perm);
-        let mut from_perm: Vec<usize> = features(&pos)
+        let mut from_perm: Vec<usize> = features(&pos, FeatureSet::Pieces)
             .map(|f| (f / 121) * 121 + perm[f % 121] as usize)
             .collect();
         let mut from_image: Vec<usize> = (0..3)
@@ -443,6 +505,11 @@ fn searches_with_a_network_keep_their_accumulators() {
             Variant::Tablut,
             random_tafl_network(21, 9, 64, Activation::SCReLU, 2, 2),
             "1t7/5tt2/T4t3/6t2/ttT3ttt/T1K3t2/3t2t2/3T5/2Tttt3 d 10 25",
+        ),
+        (
+            Variant::Brandubh,
+            random_reach_network(23, 7, 64),
+            "3t3/1t5/tT5/1tTKTt1/3T3/3t2t/3t3 d 5 3",
         ),
         (
             Variant::Copenhagen,
@@ -472,9 +539,13 @@ fn searches_with_a_network_keep_their_accumulators() {
             assert!(r.best_move.is_some(), "{variant} {fen:?}");
         }
         // Another board: by hand, and said so.
-        engine.set_variant(Variant::Brandubh);
-        let why = engine.eval_unfit().expect("a 7x7 game");
-        assert!(why.contains("not 7x7"), "{why}");
+        let (other, size) = match variant {
+            Variant::Brandubh => (Variant::Tablut, "not 9x9"),
+            _ => (Variant::Brandubh, "not 7x7"),
+        };
+        engine.set_variant(other);
+        let why = engine.eval_unfit().expect("another board");
+        assert!(why.contains(size), "{why}");
         assert!(engine.eval_terms().1.starts_with("hand-written ("));
     }
     std::fs::remove_dir_all(&dir).unwrap();
