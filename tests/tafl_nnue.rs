@@ -166,43 +166,68 @@ fn the_tools_refuse_a_network_of_another_board() {
 /// with it answers.
 #[test]
 fn the_engine_evaluates_with_a_tafl_network_on_its_board() {
-    use std::io::Write;
+    use std::io::{BufRead, BufReader, Write};
     let path = std::env::temp_dir().join(format!("skald-tafl-uci-{}.nnue", std::process::id()));
     std::fs::write(&path, network(8, 11, 64, 2, 2).to_bytes()).unwrap();
-    let script = format!(
-        "uci\nsetoption name EvalFile value {}\nsetoption name UCI_Variant value copenhagen\n\
-         isready\neval\ngo depth 3\nisready\nsetoption name UCI_Variant value tablut\neval\n\
-         isready\nquit\n",
-        path.display()
-    );
     let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_skald"))
         .stdin(std::process::Stdio::piped())
         .stdout(std::process::Stdio::piped())
         .spawn()
         .unwrap();
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(script.as_bytes())
-        .unwrap();
-    let out = child.wait_with_output().unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
+    let mut transcript = Vec::new();
+    // Sends `commands`, then reads up to the line that starts with `until`.
+    let mut talk = |commands: &str, until: &str| -> Vec<String> {
+        stdin.write_all(commands.as_bytes()).unwrap();
+        stdin.flush().unwrap();
+        let mut got = Vec::new();
+        for line in lines.by_ref() {
+            let line = line.unwrap();
+            let done = line.starts_with(until);
+            got.push(line);
+            if done {
+                break;
+            }
+        }
+        transcript.extend(got.clone());
+        got
+    };
+    talk("uci\n", "uciok");
+    let copenhagen = talk(
+        &format!(
+            "setoption name EvalFile value {}\nsetoption name UCI_Variant value copenhagen\n\
+             eval\nisready\n",
+            path.display()
+        ),
+        "readyok",
+    );
+    let searched = talk("go depth 3\n", "bestmove ");
+    let tablut = talk(
+        "setoption name UCI_Variant value tablut\neval\nisready\n",
+        "readyok",
+    );
+    talk("quit\n", "never");
+    child.wait().unwrap();
     let _ = std::fs::remove_file(&path);
-    let text = String::from_utf8_lossy(&out.stdout);
-    let by: Vec<&str> = text
-        .lines()
-        .filter(|l| l.starts_with("info string eval by "))
-        .collect();
-    assert_eq!(by.len(), 2, "{text}");
+    let by = |lines: &[String]| -> String {
+        lines
+            .iter()
+            .find(|l| l.starts_with("info string eval by "))
+            .cloned()
+            .unwrap_or_default()
+    };
+    let text = transcript.join("\n");
     assert!(
-        by[0].contains("network") && by[0].contains("(11x11, trained on props)"),
+        by(&copenhagen).contains("network")
+            && by(&copenhagen).contains("(11x11, trained on props)"),
         "{text}"
     );
     assert!(
-        by[1].starts_with("info string eval by hand-written (")
-            && by[1].contains("for 11x11 boards (props), not 9x9"),
+        by(&tablut).starts_with("info string eval by hand-written (")
+            && by(&tablut).contains("for 11x11 boards (props), not 9x9"),
         "{text}"
     );
-    assert!(text.lines().any(|l| l.starts_with("bestmove ")), "{text}");
+    assert!(searched.last().unwrap().starts_with("bestmove "), "{text}");
     assert!(!text.contains("error"), "{text}");
 }
