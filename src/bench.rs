@@ -1,5 +1,5 @@
 //! `bench`: a fixed search over positions of every game (brandubh, tablut, tawlbwrdd, Copenhagen
-//! 11×11, Ataxx), one thread, fixed depth. The total node count is the search's signature: any
+//! 11×11 and 13×13, Ashton Tablut, Ataxx), one thread, fixed depth. The total node count is the search's signature: any
 //! change to search behaviour changes it, and the same binary gives the same count on every run
 //! and machine (a test pins it).
 
@@ -46,6 +46,14 @@ pub const POSITIONS: &[(Variant, &str)] = &[
     (
         Variant::Copenhagen,
         "3ttttt3/1t8t/6T4/t5T4/t3TT1T2t/tt1TTK1T1tt/t3TTT1T1t/5t4t/5tt4/11/3ttt1t3 a 14 8",
+    ),
+    (
+        Variant::Copenhagen13,
+        "3ttttttt3/6t6/13/t5T5t/t5T5t/t4TTT4t/tt1TTTKTTT1tt/t4TTT4t/t5T5t/t5T5t/13/6t6/3ttttttt3 a 0 1",
+    ),
+    (
+        Variant::Ashton,
+        "3ttt3/4t4/4T4/t3T3t/ttTTKTTtt/t3T3t/4T4/4t4/3ttt3 d 0 1",
     ),
     (Variant::Ataxx, "x5o/7/7/7/7/7/o5x x 0 1"),
     (Variant::Ataxx, "1o2x2/o4x1/7/2o4/3o2x/7/7 x 1 7"),

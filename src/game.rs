@@ -205,13 +205,16 @@ pub enum RepetitionRule {
     /// The side whose move makes a position occur for the `n`-th time wins (OpenTafl `tfr:l`,
     /// `n` = 3).
     MoverWins(u8),
-    /// A move by this side that makes an earlier position of the game occur again is illegal
-    /// (Copenhagen: the defenders may not repeat a board; the other side may). Judged like
-    /// [`RepetitionRule::MoverLoses`] at the second occurrence, but only for moves of this side:
-    /// a side whose every move repeats has no legal move and loses, and a front-end that lets such
-    /// a move through sees it lose. What may not recur is the *board* (copenhagen.md: "recreates
-    /// any earlier board of the game"; hnefatafl.org compares boards the same way): an earlier
-    /// placement counts whichever side was to move then ([`side_key`]).
+    /// A move by this side that recreates an earlier board of the game is illegal (Copenhagen:
+    /// the defenders may not repeat a board; the other side may); a side whose every move would
+    /// recreate one has no legal move and loses ([`outcome_with_history`], reason
+    /// [`Reason::NoLegalMove`]). As hnefatafl.org judges it (hnefatafl-copenhagen 6.4.1,
+    /// `Board::legal_move`), the board compared is the one the move makes *before its
+    /// captures are taken off* ([`Game::repetition_board`]), and it is compared with the board
+    /// after each earlier move of the game (and the set-up board), whichever side was to move
+    /// then ([`side_key`]). [`forbidden_by_history`] tells such a move; the engine's sessions
+    /// refuse it, and the search scores it as a loss for the mover (which it never prefers to a
+    /// legal move).
     Forbidden(Side),
 }
 
@@ -341,6 +344,19 @@ pub trait Game: Clone + Send + Sync + fmt::Debug + 'static {
     /// `moves` is cleared first.
     fn generate_moves(&self, moves: &mut Vec<Self::Move>);
 
+    /// The board a [`RepetitionRule::Forbidden`] rule judges for the legal move `mv` made here,
+    /// as a Zobrist hash with the other side to move, and how many of the game's positions
+    /// before the move's result it may equal (counted back from this position, which is
+    /// included). The default is the position after the move and its halfmove clock. Tafl
+    /// gives the board after the move *before* its captures are taken off (hnefatafl.org 6.4.1,
+    /// `Board::legal_move`), and this position's halfmove clock plus one: that board has as
+    /// many pieces as this one, so only the positions since the last capture can match it.
+    fn repetition_board(&self, mv: Self::Move) -> (u64, u32) {
+        let mut after = self.clone();
+        after.make_move(mv);
+        (after.hash(), after.halfmove_clock())
+    }
+
     /// Makes a legal move (one that [`Game::generate_moves`] gives). Unchecked: an illegal move
     /// leaves the position in an unspecified but memory-safe state.
     fn make_move(&mut self, mv: Self::Move);
@@ -430,6 +446,17 @@ pub trait Game: Clone + Send + Sync + fmt::Debug + 'static {
     /// default is `false`.
     fn must_answer(&self) -> bool {
         false
+    }
+
+    /// Where [`Game::must_answer`] holds: moves out of `moves` (legal moves of this position)
+    /// into `dropped` (cleared first) those that cannot stop the opponent's win at once: after
+    /// each of them the game is not drawn and the opponent can win at once ([`Game::can_win_at_once`]),
+    /// or has already won. Only moves that certainly lose so are dropped; the order of the
+    /// moves kept is unchanged. The search searches the kept moves and, of the dropped ones,
+    /// only as many as it needs for their score (a loss within two plies). Repetition is the
+    /// caller's to judge (a dropped move may repeat a position). The default drops nothing.
+    fn split_threat_answers(&self, _moves: &mut Vec<Self::Move>, dropped: &mut Vec<Self::Move>) {
+        dropped.clear();
     }
 
     /// `true` when the side to move has a move that wins the game at once (tafl: the
@@ -534,25 +561,59 @@ pub fn side_key<G: Game>(pos: &G) -> u64 {
     pos.hash() ^ flipped.hash()
 }
 
+/// `true` when the rules forbid the legal move `mv` in `pos`, whose game's earlier positions
+/// are `history` (Zobrist hashes, oldest first, not including `pos`): under
+/// [`RepetitionRule::Forbidden`] a move of the bound side whose board
+/// ([`Game::repetition_board`]) equals the board of `pos` or of an earlier position since the
+/// last irreversible move, whichever side was to move there. Always `false` under the other
+/// rules (they judge positions, in [`outcome_with_history`]).
+pub fn forbidden_by_history<G: Game>(pos: &G, history: &[u64], mv: G::Move) -> bool {
+    let RepetitionRule::Forbidden(side) = pos.repetition_rule() else {
+        return false;
+    };
+    if pos.side_to_move() != side {
+        return false;
+    }
+    let (key, window) = pos.repetition_board(mv);
+    // `key` has the other side to move; the same board with the mover to move:
+    let other = key ^ side_key(pos);
+    let earlier = (window as usize).saturating_sub(1).min(history.len());
+    std::iter::once(&pos.hash())
+        .chain(history[history.len() - earlier..].iter().rev())
+        .any(|&h| h == key || h == other)
+}
+
 /// The outcome of `pos` given the Zobrist hashes of the game's earlier positions (`history`,
-/// oldest first, not including `pos`): [`Game::outcome`] plus the repetition rule.
+/// oldest first, not including `pos`): [`Game::outcome`] plus the repetition rule. Under
+/// [`RepetitionRule::Forbidden`] the bound side, to move, loses when each of its legal moves
+/// is forbidden ([`forbidden_by_history`]): it has no legal move (hnefatafl.org 6.4.1,
+/// `Game::play`: `a_legal_move_exists` with the earlier boards).
 pub fn outcome_with_history<G: Game>(pos: &G, history: &[u64]) -> Outcome {
     let outcome = pos.outcome();
     if outcome.is_decided() {
         return outcome;
     }
     let rule = pos.repetition_rule();
+    if let RepetitionRule::Forbidden(side) = rule {
+        if pos.side_to_move() == side {
+            let mut moves = Vec::new();
+            pos.generate_moves(&mut moves);
+            if !moves.is_empty()
+                && moves
+                    .iter()
+                    .all(|&mv| forbidden_by_history(pos, history, mv))
+            {
+                return Outcome::win(side.opponent(), Reason::NoLegalMove);
+            }
+        }
+        return outcome;
+    }
     if let Some(n) = rule.nth() {
         let window = (pos.halfmove_clock() as usize).min(history.len());
         let hash = pos.hash();
-        // Forbidden boards: the same placement with either side to move.
-        let other = match rule {
-            RepetitionRule::Forbidden(_) => hash ^ side_key(pos),
-            _ => hash,
-        };
         let seen = history[history.len() - window..]
             .iter()
-            .filter(|&&h| h == hash || h == other)
+            .filter(|&&h| h == hash)
             .count();
         if seen + 1 >= n as usize {
             return rule.verdict(pos.side_to_move());

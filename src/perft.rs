@@ -98,10 +98,12 @@ pub fn divide_parallel<G: Game>(
     Ok(pool.install(|| moves.into_par_iter().with_max_len(1).map(count).collect()))
 }
 
-/// The deepest `skald perft --depth` allowed for each variant, in plies (from the start
-/// position, one thread: measured on a 2-core machine at roughly 4 minutes for Ataxx depth 8,
-/// 2 minutes for brandubh 7, 10 minutes for tablut 6 and 1 minute for tawlbwrdd 5; one ply more
-/// multiplies the time by the branching factor, 30 to 120).
+/// The deepest `skald perft --depth` allowed for each variant, in plies. From the start
+/// position on one thread these take (CPU time of the release build, measured with
+/// `/usr/bin/time` on a 2-core x86-64 machine): ataxx 8 48 s, brandubh 7 39 s, tablut 6 97 s,
+/// ashton 6 123 s, tawlbwrdd 5 7 s, copenhagen 5 6 s, copenhagen13 5 102 s; one ply more
+/// multiplies the time by the branching factor, 30 to 120 (Ataxx 9 about 25 minutes,
+/// copenhagen 6 about 12, tablut 7 about 2 hours).
 pub fn max_cli_depth(variant: crate::variant::Variant) -> u32 {
     use crate::variant::Variant;
     match variant {

@@ -15,10 +15,14 @@
 //!
 //! A stand-in server on a free port (no install needed) checks the errors: an unreadable line
 //! (malformed, or not UTF-8) and a closed connection end the bot with a clear `error: …`, and
-//! the password is sent to the server but not printed.
+//! the password is sent to the server but not printed; and the faults of a live connection: a
+//! dropped connection and its reconnection, a server that goes silent without closing (a
+//! half-open connection: pinged, then given up), a `play` line sent twice.
 //!
 //! The server's port (49152) is fixed in its source: the test waits for it to be free (another
 //! run of this test), and its server's data live in a temporary HOME.
+
+mod skip;
 
 use std::io::{BufRead, BufReader};
 use std::net::{TcpListener, TcpStream};
@@ -41,8 +45,9 @@ fn under_ci() -> bool {
     std::env::var("CI").is_ok_and(|v| !v.is_empty() && v != "false" && v != "0")
 }
 
-/// The server binary, or `None` (the test is skipped) when it is not installed.
-fn server_binary() -> Option<PathBuf> {
+/// The server binary, or `None` (test `test` is skipped, [`skip::skipped`]) when it is not
+/// installed.
+fn server_binary(test: &str) -> Option<PathBuf> {
     let path = match std::env::var_os("SKALD_HNEFATAFL_SERVER") {
         Some(p) => PathBuf::from(p),
         None => PathBuf::from(std::env::var_os("HOME")?)
@@ -56,7 +61,7 @@ fn server_binary() -> Option<PathBuf> {
         path.display()
     );
     assert!(!under_ci(), "{message}");
-    eprintln!("skipped: {message}");
+    skip::skipped(&format!("tests/bot.rs {test}"), &message);
     None
 }
 
@@ -199,7 +204,7 @@ fn start_server(binary: &PathBuf, home: &std::path::Path) -> Killed {
 
 #[test]
 fn bots_play_whole_games_on_the_real_server() {
-    let Some(binary) = server_binary() else {
+    let Some(binary) = server_binary("bots_play_whole_games_on_the_real_server") else {
         return;
     };
     let _lock = real_server_lock();
@@ -460,6 +465,11 @@ fn scripted_server(scripts: Vec<Script>) -> (String, std::thread::JoinHandle<Vec
 /// skald (attackers) makes its first move, and the server drops the connection. Returns the
 /// move as the server's `resume_game_json` writes it (`d1-d3`).
 fn game_then_drop(peer: &mut Peer) -> String {
+    game_then_drop_before(peer)
+}
+
+/// [`game_then_drop`] up to skald's first move (the connection not dropped).
+fn game_then_drop_before(peer: &mut Peer) -> String {
     peer.expect("32d9a140 login skald ");
     peer.send("= login");
     peer.expect("new_game ");
@@ -545,6 +555,94 @@ fn a_dropped_connection_is_reconnected_and_the_game_resumed() {
         sent[1]
     );
     assert!(!text.contains("fake-secret"), "{text}");
+}
+
+/// A half-open connection: the server stops answering without closing it (a network that
+/// failed silently). After `--keepalive` seconds of silence the bot sends `ping`; unanswered
+/// as long again, the connection counts as lost and the reconnection starts (before, the bot
+/// waited for a line forever).
+#[test]
+fn a_silent_server_is_pinged_then_given_up_and_reconnected() {
+    let scripts: Vec<Script> = vec![
+        Box::new(|peer| {
+            peer.expect("32d9a140 login skald ");
+            peer.send("= login");
+            peer.expect("new_game ");
+            peer.send("= new_game 5");
+            // Silence from here: the bot's keepalive ping goes unanswered.
+            peer.expect("ping");
+            // The connection stays open until the bot drops it.
+            let mut rest = String::new();
+            let _ = std::io::Read::read_to_string(&mut peer.reader, &mut rest);
+            peer.got.extend(rest.lines().map(str::to_string));
+        }),
+        Box::new(|peer| {
+            peer.expect("32d9a140 login skald fake-secret");
+            peer.send("= login");
+            // The bot asks which of its games are in progress: none.
+            peer.expect("ping");
+            peer.send("= ping");
+            peer.expect("leave_game 5");
+        }),
+    ];
+    let (address, server) = scripted_server(scripts);
+    let mut bot = reconnecting_bot(&address, &["--keepalive", "1", "--reconnect", "1"]);
+    let ok = bot.finish(Duration::from_secs(60));
+    let text = bot.text();
+    let sent = server.join().expect("the stand-in server's script failed");
+    // The server went away for good after the second connection: one try, then status 1.
+    assert!(!ok, "{text}");
+    assert!(
+        text.contains(
+            "skald bot: connection lost: no answer from the server for 2 s, a ping included (a \
+             half-open connection); reconnecting in 1 s (attempt 1 of 1)"
+        ),
+        "{text}"
+    );
+    assert!(
+        text.contains("game 5 did not start before the disconnect; looking again"),
+        "{text}"
+    );
+    // One ping on the silent connection: the second silence gives up.
+    assert_eq!(
+        sent[0].iter().filter(|l| *l == "ping").count(),
+        1,
+        "{:?}",
+        sent[0]
+    );
+}
+
+/// The server sends the opponent's `play` line twice: the second, for the move just applied,
+/// is skipped (before, it ended the game: "not legal by skald's rules"), and the game goes on.
+#[test]
+fn a_repeated_play_line_is_skipped() {
+    let scripts: Vec<Script> = vec![Box::new(|peer| {
+        let first = game_then_drop_before(peer);
+        // A defenders' move that skald's first move cannot have blocked.
+        let reply = if first.ends_with("-f9") || first.starts_with("f9") {
+            "f4 f3"
+        } else {
+            "f8 f9"
+        };
+        peer.send(&format!("game 5 play defender {reply}"));
+        peer.send(&format!("game 5 play defender {reply}"));
+        peer.send("game 5 generate_move attacker");
+        peer.expect("game 5 play attacker ");
+        peer.send("= game_over 5 attacker_wins");
+        peer.expect("logout");
+    })];
+    let (address, server) = scripted_server(scripts);
+    let mut bot = reconnecting_bot(&address, &["--reconnect", "0"]);
+    let ok = bot.finish(Duration::from_secs(60));
+    let text = bot.text();
+    server.join().expect("the stand-in server's script failed");
+    assert!(ok, "{text}");
+    assert!(
+        text.contains("skald bot: game 5: the server sent the defenders' move ")
+            && text.contains(" again; skipped (it is played already)"),
+        "{text}"
+    );
+    assert!(text.contains("1 game: 1 won, 0 drawn, 0 lost"), "{text}");
 }
 
 #[test]
@@ -731,9 +829,61 @@ fn join_and_open(player: &mut Peer, id: &str) {
     player.expect(&format!("game {id} play defender "));
 }
 
+/// On the real server a quiet bot pings it (`--keepalive 1`): the server answers, the bot
+/// takes the answer as a sign of life (twice: the second silence pings again instead of giving
+/// the connection up), and the game then goes on as usual.
+#[test]
+fn the_real_server_answers_the_keepalive_ping() {
+    let Some(binary) = server_binary("the_real_server_answers_the_keepalive_ping") else {
+        return;
+    };
+    let _lock = real_server_lock();
+    let home = std::env::temp_dir().join(format!("skald-bot-keepalive-{}", std::process::id()));
+    std::fs::create_dir_all(&home).unwrap();
+    let _server = start_server(&binary, &home);
+    let mut player = log_in_player("tester");
+    let mut bot = Bot::start(
+        &[
+            "--user",
+            "skald-quiet",
+            "--create-account",
+            "--create",
+            "--side",
+            "defenders",
+            "--clock",
+            "untimed",
+            "--depth",
+            "1",
+            "--hash",
+            "1",
+            "--keepalive",
+            "1",
+            "--verbose",
+        ],
+        Some("bot-secret-5"),
+    );
+    let wait = Duration::from_secs(120);
+    let id = opened_id(&bot.wait_for(wait, |l| l.contains("opened game ")));
+    for _ in 0..2 {
+        bot.wait_for(wait, |l| {
+            l.starts_with("-> ping (nothing from the server for 1 s)")
+        });
+    }
+    join_and_open(&mut player, &id);
+    player.send(&format!("game {id} play attacker resigns _"));
+    let ok = bot.finish(Duration::from_secs(120));
+    let text = bot.text();
+    assert!(ok, "{text}");
+    assert!(!text.contains("connection lost"), "{text}");
+    assert!(text.contains("1 game: 1 won, 0 drawn, 0 lost"), "{text}");
+    let _ = std::fs::remove_dir_all(&home);
+}
+
 #[test]
 fn the_bot_reconnects_to_the_real_server_and_resumes_or_writes_off_its_game() {
-    let Some(binary) = server_binary() else {
+    let Some(binary) =
+        server_binary("the_bot_reconnects_to_the_real_server_and_resumes_or_writes_off_its_game")
+    else {
         return;
     };
     let _lock = real_server_lock();

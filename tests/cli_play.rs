@@ -3,7 +3,7 @@
 use std::io::Write;
 use std::process::{Command, Output, Stdio};
 
-fn play(args: &[&str], input: &str) -> Output {
+fn play(args: &[&str], input: impl AsRef<[u8]>) -> Output {
     let mut child = Command::new(env!("CARGO_BIN_EXE_skald"))
         .arg("play")
         .args(args)
@@ -16,7 +16,7 @@ fn play(args: &[&str], input: &str) -> Output {
         .stdin
         .take()
         .unwrap()
-        .write_all(input.as_bytes())
+        .write_all(input.as_ref())
         .unwrap();
     child.wait_with_output().unwrap()
 }
@@ -156,4 +156,29 @@ fn engine_options_with_hotseat_are_one_line_errors() {
         assert_eq!(err.lines().count(), 1, "{args:?}: {err}");
         assert!(err.contains("cannot be used with"), "{args:?}: {err}");
     }
+}
+
+/// One invalid UTF-8 byte in a line is that line's error, and the game goes on (before, `play`
+/// exited with "stream did not contain valid UTF-8"), as in the engine's protocols; a byte
+/// order mark before the first line (input from a file an editor saved) is no part of it.
+#[test]
+fn a_line_that_is_not_utf8_is_refused_and_the_game_goes_on() {
+    let out = play(
+        &["--variant", "brandubh", "--hotseat"],
+        b"\xef\xbb\xbfd1-c1\n\xff\nc4-c5\nfen\nquit\n",
+    );
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{text}");
+    assert!(
+        text.contains("error: the line is not valid UTF-8; ignored"),
+        "{text}"
+    );
+    // Both moves played: the first line's despite its byte order mark, the second after the
+    // bad line.
+    assert!(text.contains("last move c4-c5"), "{text}");
+    assert!(
+        text.contains("3t3/3t3/2TT3/tt1KTtt/3T3/3t3/2t4 a 2 2"),
+        "{text}"
+    );
+    assert!(!text.contains("neither a command nor a move"), "{text}");
 }

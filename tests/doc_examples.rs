@@ -14,6 +14,11 @@
 //!
 //! The documents' shell blocks are checked too: every `skald` command line in them must parse
 //! (flags and values as the program takes them), see [`every_documented_command_line_parses`].
+//!
+//! A command's output shown in a document is real too: a fenced block marked
+//! `<!-- example: output -->` holds `$ skald …` and the lines it prints on standard output,
+//! which must be the program's (the `nps` and `time_ms` numbers of `analyze --json` may differ),
+//! see [`every_documented_output_is_real`].
 
 mod common;
 
@@ -314,6 +319,112 @@ fn transcript_blocks_are_found() {
     assert_eq!(
         normal("info depth 1 nodes 5 nps 900 time 3 pv a1"),
         "info depth 1 nodes 5 nps * time * pv a1"
+    );
+}
+
+/// A command and its output shown in a document (`<!-- example: output -->`).
+struct OutputBlock {
+    /// Where it is: `README.md:140`.
+    place: String,
+    /// The arguments of `skald`.
+    args: Vec<String>,
+    /// The lines it prints on standard output.
+    lines: Vec<String>,
+}
+
+/// The output blocks of `text` (the document `name`): fenced blocks after an
+/// `<!-- example: output -->` line, whose first line is `$ skald …`.
+fn output_blocks(name: &str, text: &str) -> Vec<OutputBlock> {
+    let lines: Vec<&str> = text.lines().collect();
+    let mut found = Vec::new();
+    for fence in fences(&lines) {
+        if fence.before != "<!-- example: output -->" {
+            continue;
+        }
+        let place = format!("{name}:{}", fence.start + 1);
+        let command = fence
+            .lines
+            .first()
+            .and_then(|l| l.strip_prefix("$ skald "))
+            .unwrap_or_else(|| panic!("{place}: an output block starts with '$ skald …'"));
+        found.push(OutputBlock {
+            place,
+            args: shell_words::split(command).unwrap(),
+            lines: fence.lines[1..].iter().map(|l| l.to_string()).collect(),
+        });
+    }
+    found
+}
+
+/// A line of output as compared: [`normal`], and the speed figures of JSON (`"nps":…`,
+/// `"time_ms":…`) made `*`.
+fn normal_output(line: &str) -> String {
+    let mut out = normal(line);
+    for key in ["\"nps\":", "\"time_ms\":"] {
+        let mut from = 0;
+        while let Some(i) = out[from..].find(key) {
+            let start = from + i + key.len();
+            let end = out[start..]
+                .find(|c: char| !c.is_ascii_digit())
+                .map_or(out.len(), |j| start + j);
+            out.replace_range(start..end, "*");
+            from = start + 1;
+        }
+    }
+    out
+}
+
+/// Every command output a document shows is the program's.
+#[test]
+fn every_documented_output_is_real() {
+    let mut checked = 0;
+    let mut failures = Vec::new();
+    for (name, text) in document_texts() {
+        for block in output_blocks(&name, &text) {
+            let out = std::process::Command::new(env!("CARGO_BIN_EXE_skald"))
+                .args(&block.args)
+                .output()
+                .unwrap();
+            let real: Vec<String> = String::from_utf8_lossy(&out.stdout)
+                .lines()
+                .map(str::to_string)
+                .collect();
+            let same = real.len() == block.lines.len()
+                && real
+                    .iter()
+                    .zip(&block.lines)
+                    .all(|(r, d)| normal_output(r) == normal_output(d));
+            if !out.status.success() || !same {
+                failures.push(format!(
+                    "{}: skald {} prints\n{}\n(the document shows\n{})",
+                    block.place,
+                    block.args.join(" "),
+                    real.join("\n"),
+                    block.lines.join("\n")
+                ));
+            }
+            checked += 1;
+        }
+    }
+    assert!(checked >= 1, "no documented output found");
+    assert!(failures.is_empty(), "{}", failures.join("\n\n"));
+}
+
+/// Output blocks are found, and their speed figures compared as `*`.
+#[test]
+fn output_blocks_are_found() {
+    let doc = "<!-- example: output -->\n```console\n$ skald analyze --variant brandubh \
+               --depth 1 --json\n{\"depth\":1,\"nps\":45000,\"time_ms\":12}\n```\n";
+    let found = output_blocks("doc", doc);
+    assert_eq!(found.len(), 1);
+    assert_eq!(found[0].place, "doc:2");
+    assert_eq!(
+        found[0].args,
+        ["analyze", "--variant", "brandubh", "--depth", "1", "--json"]
+    );
+    assert_eq!(
+        normal_output(&found[0].lines[0]),
+        "{\"depth\":1,\"nps\":*,\"time_ms\":*}"
     );
 }
 

@@ -283,6 +283,31 @@ fn a_defender_move_that_repeats_a_position_is_refused() {
     assert_eq!(ask(&mut e, "play defender f9 e9"), "= ");
 }
 
+/// The reference compares the board a defender move makes *before* its captures: game 873 of
+/// aagenielsen.dk (tests/data/copenhagen), whose 72nd ply e2-f2 captures f3 but would bring
+/// back an earlier board first, is refused at that ply, as hnefatafl-copenhagen 6.4.1 refuses
+/// it.
+#[test]
+fn a_repetition_hidden_by_a_capture_is_refused() {
+    let games = include_str!("data/copenhagen/aagenielsen.csv");
+    let line = games.lines().nth(872).unwrap();
+    let moves: Vec<&str> = line.split(',').next().unwrap().split_whitespace().collect();
+    let mut e = EngineProcess::start(&["htp", "--depth", "1"]);
+    for (i, m) in moves.iter().take(71).enumerate() {
+        let (from, to) = m.split('x').next().unwrap().split_once('-').unwrap();
+        let role = if i % 2 == 0 { "attacker" } else { "defender" };
+        let answer = ask(&mut e, &format!("play {role} {from} {to}"));
+        assert!(answer.starts_with('='), "ply {}: {m}: {answer}", i + 1);
+    }
+    assert_eq!(moves[71], "e2-f2xf3");
+    assert_eq!(
+        ask(&mut e, "play defender e2 f2"),
+        "? play: you already reached that position"
+    );
+    let to = ask(&mut e, "play_to defender e2");
+    assert!(!to.split_whitespace().any(|s| s == "f2"), "{to}");
+}
+
 #[test]
 fn board_size_13_selects_copenhagen13_or_says_it_is_not_supported() {
     let mut e = EngineProcess::start(&["htp", "--depth", "1"]);

@@ -310,3 +310,46 @@ fn go_limits_out_of_range_are_errors() {
     }
     e.send("quit");
 }
+
+/// Moves are read in any case in every game, as Ataxx's `G1F1` and `play`'s `D2-F2` always
+/// were: tablut's `E2-H2` in `position … moves` (before: "'E2' is not a square of this board"),
+/// and in the OpenTafl protocol's `opponent-move`.
+#[test]
+fn tafl_moves_are_read_in_any_case() {
+    let mut e = EngineProcess::start(&["uci", "--variant", "tablut"]);
+    let errors = |e: &mut EngineProcess| -> Vec<String> {
+        e.sync()
+            .into_iter()
+            .filter(|l| l.contains("error"))
+            .collect()
+    };
+    e.send("position startpos moves E2-H2");
+    assert_eq!(errors(&mut e), Vec::<String>::new());
+    let mut s = new_session(Variant::Tablut);
+    s.play("e2-h2").unwrap();
+    assert_eq!(e.fen(), s.fen());
+    e.send("position startpos moves E2H2 E3-h3");
+    assert_eq!(errors(&mut e), Vec::<String>::new());
+    s.play("e3-h3").unwrap();
+    assert_eq!(e.fen(), s.fen());
+    e.send("quit");
+
+    assert_eq!(
+        skald::tafl::opentafl::parse_move("E7-E8xE9").as_deref(),
+        Ok("e7-e8")
+    );
+}
+
+/// A UTF-8 byte order mark before the first command (commands piped from a file an editor
+/// saved with one) is not part of it: `uci` is answered (before: an unknown command).
+#[test]
+fn a_byte_order_mark_before_the_first_command_is_ignored() {
+    let mut e = EngineProcess::start(&[]);
+    e.send("\u{feff}uci");
+    e.expect_prefix("uciok");
+    e.send("quit");
+    let mut h = EngineProcess::start(&["htp"]);
+    h.send("\u{feff}protocol_version");
+    h.expect_prefix("= 1-beta");
+    h.send("quit");
+}

@@ -1,8 +1,12 @@
 //! `skald serve`'s HTTP API through the real binary (`skald serve --port 0`): the page and its
 //! assets, every endpoint, bad requests (a 4xx status with a JSON error, and the game
-//! unchanged), records both ways, concurrent games, the bound on games kept, and live analysis
-//! by server-sent events. Engine searches are capped in nodes (the hidden `--max-nodes`), so no
-//! result depends on the machine's speed.
+//! unchanged), records both ways, concurrent games, the bound on games kept, live analysis by
+//! server-sent events, and what keeps other sites' pages and slow clients out (the `Host` and
+//! `Origin` checks, `Content-Type`, random game ids, the security headers, the read time-outs
+//! and the connection cap, the bound on rule sets, searches cancelled with their game and quick
+//! moves that never wait behind long ones). Engine searches are capped in nodes (the hidden
+//! `--max-nodes`) or ended by cancellation (the hidden `--hard-time`), so no result depends on
+//! the machine's speed.
 #![cfg(feature = "serve")]
 
 use serde_json::{Value, json};
@@ -26,7 +30,11 @@ impl Server {
     fn start_capped(max_nodes: &str, extra: &[&str]) -> Server {
         let mut child = Command::new(env!("CARGO_BIN_EXE_skald"))
             .args(["serve", "--port", "0", "--max-nodes", max_nodes])
-            .args(["--searches", "2"])
+            .args(if extra.contains(&"--searches") {
+                &[][..]
+            } else {
+                &["--searches", "2"][..]
+            })
             .args(extra)
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
@@ -54,15 +62,17 @@ impl Server {
     /// A request; the status and the body as JSON (`Value::String` for text, `Null` if empty).
     fn call(&self, method: &str, path: &str, body: Option<&str>) -> (u16, Value) {
         let url = format!("{}{path}", self.base);
+        // (Every request with effects says that it sends JSON, as the page does.)
+        let json = "application/json";
         let response = match (method, body) {
             ("GET", _) => self.agent.get(&url).call(),
-            ("DELETE", _) => self.agent.delete(&url).call(),
-            ("POST", Some(b)) => self
+            ("DELETE", _) => self.agent.delete(&url).header("Content-Type", json).call(),
+            ("POST", Some(b)) => self.agent.post(&url).header("Content-Type", json).send(b),
+            ("POST", None) => self
                 .agent
                 .post(&url)
-                .header("Content-Type", "application/json")
-                .send(b),
-            ("POST", None) => self.agent.post(&url).send_empty(),
+                .header("Content-Type", json)
+                .send_empty(),
             _ => unreachable!(),
         };
         let mut response = response.unwrap_or_else(|e| panic!("{method} {path}: {e}"));
@@ -100,26 +110,36 @@ impl Server {
 
     /// Server-sent events of `path` until `done` (or the stream ends): (event, data) pairs.
     fn events(&self, path: &str) -> Vec<(String, Value)> {
+        read_events(self.open_events(path))
+    }
+
+    /// The stream of server-sent events of `path`, opened (its answer's headers read).
+    fn open_events(&self, path: &str) -> impl std::io::Read + use<> {
         let url = format!("{}{path}", self.base);
         let response = self.agent.get(&url).call().unwrap();
         assert_eq!(response.status().as_u16(), 200);
-        let reader = BufReader::new(response.into_body().into_reader());
-        let mut events = Vec::new();
-        let mut name = String::new();
-        for line in reader.lines() {
-            let line = line.unwrap();
-            if let Some(n) = line.strip_prefix("event:") {
-                name = n.trim().to_string();
-            } else if let Some(d) = line.strip_prefix("data:") {
-                let data: Value = serde_json::from_str(d.trim()).unwrap();
-                events.push((name.clone(), data));
-                if name == "done" {
-                    break;
-                }
+        response.into_body().into_reader()
+    }
+}
+
+/// The events of a stream until `done` (or its end): (event, data) pairs.
+fn read_events(stream: impl std::io::Read) -> Vec<(String, Value)> {
+    let reader = BufReader::new(stream);
+    let mut events = Vec::new();
+    let mut name = String::new();
+    for line in reader.lines() {
+        let line = line.unwrap();
+        if let Some(n) = line.strip_prefix("event:") {
+            name = n.trim().to_string();
+        } else if let Some(d) = line.strip_prefix("data:") {
+            let data: Value = serde_json::from_str(d.trim()).unwrap();
+            events.push((name.clone(), data));
+            if name == "done" {
+                break;
             }
         }
-        events
     }
+    events
 }
 
 impl Drop for Server {
@@ -304,9 +324,31 @@ fn a_game_against_the_computer() {
     let s = server.create(json!({ "variant": "ataxx", "side": "o", "level": "medium" }));
     assert_eq!(s["human"], "second");
     assert_eq!(s["engine_to_move"], true);
-    let (status, s) = server.post(&format!("/api/games/{}/engine-move", id(&s)), json!({}));
+    let second = id(&s);
+    let (status, s) = server.post(&format!("/api/games/{second}/engine-move"), json!({}));
     assert_eq!(status, 200, "{s}");
     assert_eq!(s["to_move"], "second");
+    // Only the computer has moved: nothing of yours to take back (the computer would only play
+    // its move again).
+    assert_eq!(s["can_undo"], false);
+    let before = server.snapshot(&second);
+    let (status, e) = server.post(&format!("/api/games/{second}/undo"), json!({}));
+    assert_eq!(status, 409, "{e}");
+    assert!(error_of(&e).contains("no move of yours"), "{e}");
+    assert_eq!(server.snapshot(&second), before);
+    // After your reply and its move, undo takes back those two.
+    let (status, s) = server.post(
+        &format!("/api/games/{second}/move"),
+        json!({ "move": s["legal"][0] }),
+    );
+    assert_eq!(status, 200, "{s}");
+    assert_eq!(s["can_undo"], true);
+    let (status, s) = server.post(&format!("/api/games/{second}/engine-move"), json!({}));
+    assert_eq!(status, 200, "{s}");
+    let (status, s) = server.post(&format!("/api/games/{second}/undo"), json!({}));
+    assert_eq!(status, 200, "{s}");
+    assert_eq!(s["moves"].as_array().unwrap().len(), 1, "{s}");
+    assert_eq!(s["can_undo"], false);
 
     // GET and DELETE.
     let (status, _) = server.get(&format!("/api/games/{game}"));
@@ -333,11 +375,11 @@ fn game_end_captures_and_undo() {
     assert_eq!(s["result"]["text"], "x wins (no pieces left)");
     assert_eq!(s["legal"], json!([]));
     let before = server.snapshot(&game);
-    for path in ["move", "engine-move"] {
-        let (status, e) = server.post(
-            &format!("/api/games/{game}/{path}"),
-            json!({ "move": "a5" }),
-        );
+    for (path, body) in [
+        ("move", json!({ "move": "a5" })),
+        ("engine-move", json!({})),
+    ] {
+        let (status, e) = server.post(&format!("/api/games/{game}/{path}"), body);
         assert_eq!(status, 409, "{path}: {e}");
         assert!(error_of(&e).contains("over"), "{e}");
     }
@@ -480,7 +522,8 @@ fn bad_requests_change_nothing() {
     let answer = raw_request(
         &server.base,
         &format!(
-            "POST /api/games/{game}/load HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n\
+            "POST /api/games/{game}/load HTTP/1.1\r\nHost: 127.0.0.1\r\n\
+             Content-Type: application/json\r\n\
              Content-Length: {}\r\nConnection: close\r\n\r\n{}",
             3 << 20,
             " ".repeat((2 << 20) + 4096)
@@ -699,4 +742,557 @@ fn another_address_is_an_explicit_choice_with_a_warning() {
         "{line}"
     );
     assert_eq!(server.get("/api/variants").0, 200);
+}
+
+/// Sends `request` (`{base}` in it: the server's `127.0.0.1:PORT`) and reads the answer until
+/// the server closes the connection: the status line and the whole answer.
+fn raw(server: &Server, request: &str) -> (String, String) {
+    let host = server.base.trim_start_matches("http://");
+    let answer = raw_request(&server.base, &request.replace("{base}", host));
+    let status = answer.lines().next().unwrap_or("").to_string();
+    (status, answer)
+}
+
+/// The value of header `name` in a raw answer.
+fn header_of<'a>(answer: &'a str, name: &str) -> Option<&'a str> {
+    answer.split("\r\n\r\n").next()?.lines().find_map(|l| {
+        let (k, v) = l.split_once(':')?;
+        k.eq_ignore_ascii_case(name).then(|| v.trim())
+    })
+}
+
+/// Cross-site request forgery: a page of another site can send a POST of its own (`no-cors`,
+/// `text/plain` or a form) with the user's browser, but neither a JSON content type nor its
+/// own `Origin` unnoticed; and it cannot guess a game's id.
+#[test]
+fn requests_from_other_sites_pages_are_refused() {
+    let server = Server::start(&[]);
+    let s = server.create(json!({ "variant": "brandubh", "mode": "hotseat" }));
+    let game = id(&s);
+    let before = server.snapshot(&game);
+    let mv = s["legal"][0].as_str().unwrap();
+    let body = format!("{{\"move\": \"{mv}\"}}");
+    for (content_type, origin, wanted) in [
+        // What a page of another site can send without asking first (no-cors).
+        (Some("text/plain"), None, "415"),
+        (
+            Some("text/plain;charset=UTF-8"),
+            Some("http://evil.example"),
+            "403",
+        ),
+        (Some("application/x-www-form-urlencoded"), None, "415"),
+        (Some("multipart/form-data; boundary=x"), None, "415"),
+        (None, None, "415"),
+        // And with the JSON content type, from another origin (or a sandboxed one).
+        (Some("application/json"), Some("http://evil.example"), "403"),
+        (Some("application/json"), Some("null"), "403"),
+        (
+            Some("application/json"),
+            Some("http://localhost.evil.example"),
+            "403",
+        ),
+    ] {
+        let mut request = format!(
+            "POST /api/games/{game}/move HTTP/1.1\r\nHost: {{base}}\r\nConnection: close\r\n\
+             Content-Length: {}\r\n",
+            body.len()
+        );
+        if let Some(t) = content_type {
+            request += &format!("Content-Type: {t}\r\n");
+        }
+        if let Some(o) = origin {
+            request += &format!("Origin: {o}\r\n");
+        }
+        request += &format!("\r\n{body}");
+        let (status, answer) = raw(&server, &request);
+        assert!(
+            status.contains(wanted),
+            "{content_type:?} {origin:?}: {answer}"
+        );
+        assert!(answer.contains("\"error\""), "{answer}");
+        assert_eq!(
+            server.snapshot(&game),
+            before,
+            "{content_type:?} {origin:?}"
+        );
+    }
+    // Deleting too; and an analysis (a GET) opened by another site's page.
+    let (status, _) = raw(
+        &server,
+        &format!(
+            "DELETE /api/games/{game} HTTP/1.1\r\nHost: {{base}}\r\nConnection: close\r\n\
+             Origin: http://evil.example\r\nContent-Type: application/json\r\n\r\n"
+        ),
+    );
+    assert!(status.contains("403"), "{status}");
+    let (status, _) = raw(
+        &server,
+        &format!(
+            "DELETE /api/games/{game} HTTP/1.1\r\nHost: {{base}}\r\nConnection: close\r\n\r\n"
+        ),
+    );
+    assert!(status.contains("415"), "{status}");
+    let (status, _) = raw(
+        &server,
+        &format!(
+            "GET /api/games/{game}/analysis HTTP/1.1\r\nHost: {{base}}\r\nConnection: close\r\n\
+             Origin: http://evil.example\r\n\r\n"
+        ),
+    );
+    assert!(status.contains("403"), "{status}");
+    assert_eq!(server.snapshot(&game), before);
+    // The page's own requests: its origin (as the browser sends it on a POST) is accepted.
+    let (status, answer) = raw(
+        &server,
+        &format!(
+            "POST /api/games/{game}/move HTTP/1.1\r\nHost: {{base}}\r\nConnection: close\r\n\
+             Origin: http://{{base}}\r\nContent-Type: application/json\r\n\
+             Content-Length: {}\r\n\r\n{body}",
+            body.len()
+        ),
+    );
+    assert!(status.contains("200"), "{answer}");
+    // Game ids: 128 random bits (32 hex digits), not a count.
+    let ids: Vec<String> = (0..20)
+        .map(|_| id(&server.create(json!({ "mode": "hotseat" }))))
+        .collect();
+    for i in &ids {
+        assert_eq!(i.len(), 32, "{i}");
+        assert!(
+            i.bytes()
+                .all(|b| b.is_ascii_hexdigit() && !b.is_ascii_uppercase()),
+            "{i}"
+        );
+    }
+    let mut distinct = ids.clone();
+    distinct.sort();
+    distinct.dedup();
+    assert_eq!(distinct.len(), ids.len());
+    let numbers: Vec<u128> = ids
+        .iter()
+        .map(|i| u128::from_str_radix(i, 16).unwrap())
+        .collect();
+    assert!(
+        numbers.windows(2).all(|w| w[0].abs_diff(w[1]) > 1 << 64),
+        "ids that follow each other: {ids:?}"
+    );
+    // Sequential numbers are no games.
+    assert_eq!(server.get("/api/games/1").0, 404);
+}
+
+/// DNS rebinding: a page of another site whose name is made to point at 127.0.0.1 reaches the
+/// server under its own name: only this computer's names and the address listened on are
+/// answered (and `--allow-host` names).
+#[test]
+fn only_this_computers_names_are_answered() {
+    let server = Server::start(&[]);
+    let port = server.base.rsplit(':').next().unwrap().to_string();
+    for (host, wanted) in [
+        ("evil.example".to_string(), "421"),
+        (format!("evil.example:{port}"), "421"),
+        (format!("localhost.evil.example:{port}"), "421"),
+        ("192.168.1.5".to_string(), "421"),
+        (String::new(), "421"),
+        (format!("127.0.0.1:{port}"), "200"),
+        (format!("localhost:{port}"), "200"),
+        ("LOCALHOST".to_string(), "200"),
+        (format!("[::1]:{port}"), "200"),
+    ] {
+        for path in ["/", "/api/variants"] {
+            let (status, answer) = raw(
+                &server,
+                &format!("GET {path} HTTP/1.1\r\nHost: {host}\r\nConnection: close\r\n\r\n"),
+            );
+            assert!(status.contains(wanted), "{host} {path}: {answer}");
+            if wanted == "421" {
+                assert!(answer.contains("--allow-host"), "{answer}");
+            }
+        }
+    }
+    // A request without a Host header is not answered either.
+    let (status, _) = raw(&server, "GET /api/variants HTTP/1.0\r\n\r\n");
+    assert!(status.contains("421"), "{status}");
+    // --allow-host: a name (any port), a name with a port (that port only).
+    let server = Server::start(&[
+        "--allow-host",
+        "Board.LAN",
+        "--allow-host",
+        "proxy.lan:9000",
+    ]);
+    for (host, wanted) in [
+        ("board.lan", "200"),
+        ("board.lan:8080", "200"),
+        ("proxy.lan:9000", "200"),
+        ("proxy.lan:9001", "421"),
+        ("other.lan", "421"),
+    ] {
+        let (status, _) = raw(
+            &server,
+            &format!("GET /api/variants HTTP/1.1\r\nHost: {host}\r\nConnection: close\r\n\r\n"),
+        );
+        assert!(status.contains(wanted), "{host}: {status}");
+    }
+    // Listening on every address: any IP address (a page reached by an address is that
+    // address's own), names still refused.
+    let server = Server::start(&["--bind", "0.0.0.0"]);
+    for (host, wanted) in [("10.1.2.3:8080", "200"), ("evil.example", "421")] {
+        let (status, _) = raw(
+            &server,
+            &format!("GET /api/variants HTTP/1.1\r\nHost: {host}\r\nConnection: close\r\n\r\n"),
+        );
+        assert!(status.contains(wanted), "{host}: {status}");
+    }
+    // A bad --allow-host is an error at the start.
+    let out = Command::new(env!("CARGO_BIN_EXE_skald"))
+        .args(["serve", "--port", "0", "--allow-host", "a/b"])
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("is not a host name"));
+}
+
+/// The security headers on every answer, errors included; and the page needs nothing its
+/// content security policy refuses (no inline script or style: the browser test runs it).
+#[test]
+fn every_answer_has_the_security_headers() {
+    let server = Server::start(&[]);
+    let game = id(&server.create(json!({ "mode": "hotseat" })));
+    for request in [
+        "GET / HTTP/1.1\r\nHost: {base}\r\n".to_string(),
+        "GET /app.js HTTP/1.1\r\nHost: {base}\r\n".to_string(),
+        "GET /style.css HTTP/1.1\r\nHost: {base}\r\n".to_string(),
+        "GET /api/variants HTTP/1.1\r\nHost: {base}\r\n".to_string(),
+        format!("GET /api/games/{game} HTTP/1.1\r\nHost: {{base}}\r\n"),
+        format!("GET /api/games/{game}/record HTTP/1.1\r\nHost: {{base}}\r\n"),
+        "GET /nothing HTTP/1.1\r\nHost: {base}\r\n".to_string(),
+        "GET / HTTP/1.1\r\nHost: evil.example\r\n".to_string(),
+        "POST /api/games HTTP/1.1\r\nHost: {base}\r\nContent-Length: 0\r\n".to_string(),
+        "PUT /api/variants HTTP/1.1\r\nHost: {base}\r\nContent-Type: application/json\r\n\
+         Content-Length: 0\r\n"
+            .to_string(),
+    ] {
+        let (status, answer) = raw(&server, &format!("{request}Connection: close\r\n\r\n"));
+        let csp = header_of(&answer, "Content-Security-Policy")
+            .unwrap_or_else(|| panic!("{request}: no CSP in {answer}"));
+        for part in [
+            "default-src 'self'",
+            "frame-ancestors 'none'",
+            "object-src 'none'",
+        ] {
+            assert!(csp.contains(part), "{csp}");
+        }
+        assert!(!csp.contains("unsafe"), "{csp}");
+        for (name, value) in [
+            ("X-Frame-Options", "DENY"),
+            ("X-Content-Type-Options", "nosniff"),
+            ("Referrer-Policy", "no-referrer"),
+            ("Cross-Origin-Resource-Policy", "same-origin"),
+        ] {
+            assert_eq!(
+                header_of(&answer, name),
+                Some(value),
+                "{request} ({status}): {name}"
+            );
+        }
+    }
+    let (_, page) = server.get("/");
+    let page = page.as_str().unwrap();
+    assert!(
+        !page.contains("<script>") && !page.contains("style="),
+        "{page}"
+    );
+    assert!(!page.contains("<style"), "{page}");
+}
+
+/// Slow and half-open clients: a request whose headers or body never come is cut off after the
+/// read time-out (408 for a body), an idle connection too, and more such connections than the
+/// cap do not keep a new client out for good.
+#[test]
+fn slow_and_half_open_clients_are_cut_off() {
+    use std::io::{Read, Write};
+    let server = Server::start(&["--read-timeout", "1", "--max-connections", "4"]);
+    let game = id(&server.create(json!({ "mode": "hotseat" })));
+    let before = server.snapshot(&game);
+    let addr = server.base.trim_start_matches("http://").to_string();
+    let connect = || {
+        let s = std::net::TcpStream::connect(&addr).unwrap();
+        // A guard against a hang: far beyond the one second the server waits.
+        s.set_read_timeout(Some(Duration::from_secs(60))).unwrap();
+        s
+    };
+    // Three times the cap: a body announced, never sent (on every endpoint that takes one);
+    // headers never finished; nothing at all.
+    let mut clients = Vec::new();
+    for i in 0..12 {
+        let mut s = connect();
+        let path = ["move", "engine-move", "undo", "analysis/stop", "load"][i % 5];
+        let request = match i % 3 {
+            0 | 1 => format!(
+                "POST /api/games/{game}/{path} HTTP/1.1\r\nHost: {addr}\r\n\
+                 Content-Type: application/json\r\nContent-Length: 100\r\n\r\n{{"
+            ),
+            _ => format!("GET /api/games/{game} HTTP/1.1\r\nHost: {addr}\r\n"),
+        };
+        s.write_all(request.as_bytes()).unwrap();
+        clients.push((i, s));
+    }
+    clients.push((99, connect()));
+    // A client that comes now is answered (once the slow ones are cut off).
+    let (status, _) = server.get("/api/variants");
+    assert_eq!(status, 200);
+    for (i, mut s) in clients {
+        let mut answer = Vec::new();
+        // The server closes the connection: no read time-out here.
+        s.read_to_end(&mut answer)
+            .unwrap_or_else(|e| panic!("client {i}: the server held it: {e}"));
+        let answer = String::from_utf8_lossy(&answer);
+        if i % 3 < 2 && i != 99 {
+            assert!(answer.starts_with("HTTP/1.1 408"), "client {i}: {answer}");
+            assert!(answer.contains("did not arrive"), "{answer}");
+        } else {
+            assert!(answer.is_empty(), "client {i}: {answer}");
+        }
+    }
+    // An idle kept-alive connection is closed too.
+    let mut s = connect();
+    s.write_all(format!("GET /api/variants HTTP/1.1\r\nHost: {addr}\r\n\r\n").as_bytes())
+        .unwrap();
+    let mut answer = Vec::new();
+    s.read_to_end(&mut answer)
+        .expect("the idle connection closed");
+    assert!(String::from_utf8_lossy(&answer).starts_with("HTTP/1.1 200"));
+    assert_eq!(server.snapshot(&game), before);
+    // A GET that announces a body is refused (it would be left unread).
+    let (status, _) = raw(
+        &server,
+        "GET /api/variants HTTP/1.1\r\nHost: {base}\r\nContent-Length: 5\r\nConnection: close\r\n\r\nhello",
+    );
+    assert!(status.contains("400"), "{status}");
+}
+
+/// Every endpoint reads its body: malformed JSON, other shapes and unknown fields are 400, a
+/// body over 2 MB is 413, and the game is unchanged.
+#[test]
+fn every_endpoint_refuses_bad_bodies() {
+    let server = Server::start(&[]);
+    let s = server.create(json!({ "variant": "brandubh", "side": "second", "level": "easy" }));
+    let game = id(&s);
+    let before = server.snapshot(&game);
+    for path in ["engine-move", "undo", "analysis/stop", "move", "load"] {
+        for body in ["{not json", "[]", "[1, 2]", "\"text\"", "7", r#"{"x": 1}"#] {
+            let (status, e) = server.call("POST", &format!("/api/games/{game}/{path}"), Some(body));
+            assert_eq!(status, 400, "{path} {body}: {e}");
+            assert!(error_of(&e).contains("bad JSON body"), "{path} {body}: {e}");
+            assert_eq!(server.snapshot(&game), before, "{path} {body}");
+        }
+        let answer = raw_request(
+            &server.base,
+            &format!(
+                "POST /api/games/{game}/{path} HTTP/1.1\r\nHost: 127.0.0.1\r\n\
+                 Content-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{}",
+                10 << 20,
+                " ".repeat((2 << 20) + 4096)
+            ),
+        );
+        assert!(answer.starts_with("HTTP/1.1 413"), "{path}: {answer}");
+        assert_eq!(server.snapshot(&game), before, "{path}");
+    }
+    let answer = raw_request(
+        &server.base,
+        &format!(
+            "DELETE /api/games/{game} HTTP/1.1\r\nHost: 127.0.0.1\r\n\
+             Content-Type: application/json\r\nContent-Length: 3\r\nConnection: close\r\n\r\n[1]"
+        ),
+    );
+    assert!(answer.starts_with("HTTP/1.1 400"), "{answer}");
+    let (status, e) = server.call("POST", "/api/games", Some("[]"));
+    assert_eq!(status, 400, "{e}");
+    assert_eq!(server.snapshot(&game), before);
+    // An empty body or {} is what the endpoints without fields take.
+    let (status, s) = server.call(
+        "POST",
+        &format!("/api/games/{game}/engine-move"),
+        Some("{}"),
+    );
+    assert_eq!(status, 200, "{s}");
+    let (status, v) = server.call("POST", &format!("/api/games/{game}/analysis/stop"), None);
+    assert_eq!(status, 200, "{v}");
+    let (status, _) = server.call("DELETE", &format!("/api/games/{game}"), None);
+    assert_eq!(status, 204);
+}
+
+/// The memory of OpenTafl rule sets (each built once and kept for the server's life) is bounded:
+/// new rules strings (a new `name:` each, the largest boards) beyond `--max-rule-sets` are
+/// refused (503) and keep nothing; those built stay playable, by games and records.
+#[test]
+fn rule_sets_are_bounded() {
+    let server = Server::start(&["--max-rule-sets", "3"]);
+    let rules = |name: &str| {
+        format!(
+            "dim:19 name:{name} ks:c cenh: start:/19/19/19/19/19/19/19/19/9t9/8tKt8/9t9/19/19/19/19/19/19/19/19/"
+        )
+    };
+    for n in 0..3 {
+        server.create(json!({ "rules": rules(&format!("r{n}")), "mode": "hotseat" }));
+    }
+    let (status, v) = server.get("/api/variants");
+    assert_eq!(status, 200);
+    assert_eq!(v["rule_sets"], json!({ "built": 3, "max": 3 }));
+    let rss = || -> Option<u64> {
+        let status = std::fs::read_to_string(format!("/proc/{}/status", server.child.id())).ok()?;
+        let line = status.lines().find(|l| l.starts_with("VmRSS:"))?;
+        line.split_whitespace().nth(1)?.parse().ok()
+    };
+    let before = rss();
+    for n in 3..303 {
+        let (status, e) = server.post("/api/games", json!({ "rules": rules(&format!("r{n}")) }));
+        assert_eq!(status, 503, "{e}");
+        assert!(error_of(&e).contains("rule sets"), "{e}");
+    }
+    let (_, v) = server.get("/api/variants");
+    assert_eq!(v["rule_sets"]["built"], 3);
+    // (300 rule sets of a 19×19 board would be about 30 MB.)
+    if let (Some(before), Some(after)) = (before, rss()) {
+        assert!(
+            after < before + 10_000,
+            "resident memory grew from {before} kB to {after} kB"
+        );
+    }
+    // Those built stay playable, and a record of one loads; a record of a new one does not.
+    let g = id(&server.create(json!({ "rules": rules("r1"), "mode": "hotseat" })));
+    let (status, record) = server.get(&format!("/api/games/{g}/record?format=otg"));
+    assert_eq!(status, 200);
+    let record = record.as_str().unwrap().to_string();
+    let (status, s) = server.post(&format!("/api/games/{g}/load"), json!({ "record": record }));
+    assert_eq!(status, 200, "{s}");
+    let (status, e) = server.post(
+        &format!("/api/games/{g}/load"),
+        json!({ "record": record.replace("name:r1", "name:r9") }),
+    );
+    assert_eq!(status, 400, "{e}");
+    assert!(error_of(&e).contains("rule sets"), "{e}");
+    // An overlong rules string is refused before any of this.
+    let (status, e) = server.post("/api/games", json!({ "rules": rules(&"n".repeat(5000)) }));
+    assert_eq!(status, 400, "{e}");
+}
+
+/// Waits until `done` holds (polling; a guard of about a minute against a hang, which no
+/// result depends on).
+fn wait_for(what: &str, done: impl Fn() -> bool) {
+    for _ in 0..12_000 {
+        if done() {
+            return;
+        }
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    panic!("never happened: {what}");
+}
+
+/// Fairness: a hard search (here one that only its cancellation ends: the hidden --hard-time)
+/// does not delay easy and medium moves (they have engines of their own); a game has one search
+/// at a time; a search waiting for an engine or running is cancelled when its game is deleted
+/// or dropped to make room (its request answers 404 at once). No clock is read: the hard
+/// searches would run for ten minutes.
+#[test]
+fn quick_moves_pass_long_ones_and_searches_end_with_their_game() {
+    let server = Server::start_capped(
+        "1000000000000",
+        &[
+            "--searches",
+            "1",
+            "--hard-time",
+            "600",
+            "--analysis-time",
+            "600",
+        ],
+    );
+    let hard: Vec<String> = (0..3)
+        .map(|_| {
+            id(&server.create(json!({ "variant": "tablut", "side": "second", "level": "hard" })))
+        })
+        .collect();
+    let thinking = |g: &str| server.get(&format!("/api/games/{g}")).1["thinking"] == true;
+    std::thread::scope(|scope| {
+        let pending: Vec<_> = hard
+            .iter()
+            .map(|g| {
+                let server = &server;
+                scope.spawn(move || server.post(&format!("/api/games/{g}/engine-move"), json!({})))
+            })
+            .collect();
+        for g in &hard {
+            wait_for("the hard search", || thinking(g));
+        }
+        // Easy and medium moves of other games are answered while the hard ones search (one)
+        // and wait (two).
+        for level in ["easy", "medium", "easy"] {
+            let g =
+                id(&server
+                    .create(json!({ "variant": "brandubh", "side": "second", "level": level })));
+            let (status, s) = server.post(&format!("/api/games/{g}/engine-move"), json!({}));
+            assert_eq!(status, 200, "{level}: {s}");
+            assert_eq!(s["moves"].as_array().unwrap().len(), 1);
+        }
+        for g in &hard {
+            assert!(thinking(g), "a hard search ended by itself");
+        }
+        // One search per game.
+        let (status, e) = server.post(&format!("/api/games/{}/engine-move", hard[1]), json!({}));
+        assert_eq!(status, 409, "{e}");
+        // Deleted: the waiting ones and the running one answer 404 (none runs ten minutes).
+        for g in [&hard[2], &hard[0], &hard[1]] {
+            assert_eq!(
+                server.call("DELETE", &format!("/api/games/{g}"), None).0,
+                204
+            );
+        }
+        for p in pending {
+            let (status, e) = p.join().unwrap();
+            assert_eq!(status, 404, "{e}");
+        }
+    });
+    // The engines are free again: a new hard game searches at once (and is dropped to make room
+    // while it searches: cancelled too).
+    let server = Server::start_capped(
+        "1000000000000",
+        &["--searches", "1", "--hard-time", "600", "--max-games", "1"],
+    );
+    let g = id(&server.create(json!({ "variant": "tablut", "side": "second", "level": "hard" })));
+    std::thread::scope(|scope| {
+        let pending =
+            scope.spawn(|| server.post(&format!("/api/games/{g}/engine-move"), json!({})));
+        wait_for("the hard search", || {
+            server.get(&format!("/api/games/{g}")).1["thinking"] == true
+        });
+        server.create(json!({ "mode": "hotseat" }));
+        let (status, e) = pending.join().unwrap();
+        assert_eq!(status, 404, "{e}");
+    });
+}
+
+/// Analyses end with their game too: a running one and one waiting for the engine (one
+/// analysis engine, analyses of ten minutes) end with `done` (stopped) when their games are
+/// deleted.
+#[test]
+fn analyses_end_with_their_game() {
+    let server = Server::start_capped(
+        "1000000000000",
+        &["--searches", "1", "--analysis-time", "600"],
+    );
+    let a = id(&server.create(json!({ "variant": "tablut", "mode": "hotseat" })));
+    let b = id(&server.create(json!({ "variant": "tablut", "mode": "hotseat" })));
+    // (Open: the analyses are registered with their games once the answers' headers come.)
+    let first = server.open_events(&format!("/api/games/{a}/analysis"));
+    let second = server.open_events(&format!("/api/games/{b}/analysis"));
+    for g in [&b, &a] {
+        assert_eq!(
+            server.call("DELETE", &format!("/api/games/{g}"), None).0,
+            204
+        );
+    }
+    for events in [read_events(first), read_events(second)] {
+        let (last, done) = events.last().unwrap();
+        assert_eq!(last, "done", "{events:?}");
+        assert_eq!(done["stopped"], true, "{done}");
+    }
 }

@@ -11,6 +11,8 @@
 //! installs them there) and is skipped with a message elsewhere.
 #![cfg(feature = "serve")]
 
+mod skip;
+
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -60,7 +62,10 @@ fn the_page_played_in_headless_chromium() {
         Ok(p) => p,
         Err(msg) if in_ci() => panic!("{msg}"),
         Err(msg) => {
-            eprintln!("SKIPPED the browser test: {msg}");
+            skip::skipped(
+                "tests/serve_browser.rs the_page_played_in_headless_chromium",
+                &msg,
+            );
             return;
         }
     };

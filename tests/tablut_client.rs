@@ -2,7 +2,7 @@
 //! server's protocol (length-prefixed JSON strings: the name, states, actions) and judges the
 //! game by skald's own `ashton` rules: whole games as white and as black against a random
 //! player, every move the client sends checked legal; a server that closes the connection
-//! early; a server that sends something that is no state. The client searches to depth 2
+//! early; a server that goes silent; a server that sends something that is no state. The client searches to depth 2
 //! (its hidden `--depth`), so no test depends on the machine's speed.
 
 use skald::engine::{Session, new_session};
@@ -21,11 +21,16 @@ const HUNG: Duration = Duration::from_secs(120);
 
 /// Starts the client as `role` against the test server on `port`.
 fn client(role: &str, port: u16) -> Child {
+    client_timed(role, port, "10")
+}
+
+/// [`client`] with the server's time per move `timeout` (seconds).
+fn client_timed(role: &str, port: u16, timeout: &str) -> Child {
     Command::new(env!("CARGO_BIN_EXE_skald"))
         .args([
             "tablut-client",
             role,
-            "10",
+            timeout,
             "127.0.0.1",
             "--port",
             &port.to_string(),
@@ -174,6 +179,31 @@ fn a_server_that_closes_early_ends_the_client_cleanly() {
     let (ok, out, err) = finish(child);
     assert!(ok, "{out}\n{err}");
     assert!(out.contains("closed the connection"), "{out}");
+}
+
+/// A server that goes silent once the game has begun, without closing the connection (a
+/// half-open connection): the client gives up after twice the time per move and 10 s (here
+/// 12 s), with an error (before, it waited for ever). The wait for the first state has no
+/// limit (the server waits for the other player).
+#[test]
+fn a_silent_server_ends_the_client_with_an_error() {
+    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = listener.local_addr().unwrap().port();
+    let child = client_timed("black", port, "1");
+    let stream = accept(&listener);
+    // White (the defenders) to move: the client, black, waits for white's move, which never
+    // comes.
+    let session = new_session(Variant::Ashton);
+    write_message(&mut &stream, &state(&*session).to_json()).unwrap();
+    let (ok, out, err) = finish(child);
+    drop(stream);
+    assert!(!ok, "{out}");
+    assert!(
+        err.starts_with(
+            "error: no state from the server for 12 s after 0 plies: the connection is lost"
+        ),
+        "{err}"
+    );
 }
 
 #[test]

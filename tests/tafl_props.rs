@@ -2,8 +2,10 @@
 //! arbitrary FEN and move text.
 
 use proptest::prelude::*;
-use skald::game::Game;
-use skald::tafl::{Bitboard, Position, ashton, brandubh, tablut, tawlbwrdd};
+use skald::game::{Game, Outcome, Side};
+use skald::tafl::{
+    Bitboard, Position, ashton, brandubh, copenhagen, copenhagen13, tablut, tawlbwrdd,
+};
 
 /// Plays the moves chosen by `picks` (index modulo the legal move count) and checks the hash and
 /// the FEN round-trip after each one.
@@ -35,6 +37,48 @@ fn walk<B: Bitboard>(start: Position<B>, picks: &[usize]) {
         });
         let terms = p.eval_terms();
         assert_eq!(terms.iter().map(|t| t.1).sum::<i32>(), p.evaluate());
+        threat_answers_hold(&p);
+    }
+}
+
+/// [`Game::split_threat_answers`] drops only moves that lose at once: after each, the game is
+/// won by the defenders already, or goes on with the defenders able to win at once; and it
+/// keeps every other move, in order.
+fn threat_answers_hold<B: Bitboard>(p: &Position<B>) {
+    let mut all = Vec::new();
+    p.generate_moves(&mut all);
+    let mut kept = all.clone();
+    // Something in `dropped` beforehand: it is cleared.
+    let mut dropped = all.clone();
+    p.split_threat_answers(&mut kept, &mut dropped);
+    if !p.must_answer() {
+        assert_eq!(kept, all);
+        assert!(dropped.is_empty());
+        return;
+    }
+    assert_eq!(kept.len() + dropped.len(), all.len());
+    assert!(kept.iter().all(|m| all.contains(m)));
+    for &mv in &dropped {
+        let mut c = *p;
+        c.make_move(mv);
+        let lost = match c.outcome() {
+            Outcome::Ongoing => c.can_win_at_once(),
+            o => o == Outcome::win(Side::Second, o_reason(o)),
+        };
+        assert!(
+            lost,
+            "{}: {} is dropped but does not lose",
+            p.fen(),
+            p.move_to_string(mv)
+        );
+    }
+}
+
+/// The reason of a decided outcome.
+fn o_reason(o: Outcome) -> skald::game::Reason {
+    match o {
+        Outcome::Decided { reason, .. } => reason,
+        Outcome::Ongoing => unreachable!(),
     }
 }
 
@@ -57,6 +101,16 @@ proptest! {
     #[test]
     fn tawlbwrdd_random_games(picks in prop::collection::vec(any::<usize>(), 0..120)) {
         walk(tawlbwrdd(), &picks);
+    }
+
+    #[test]
+    fn copenhagen_random_games(picks in prop::collection::vec(any::<usize>(), 0..160)) {
+        walk(copenhagen(), &picks);
+    }
+
+    #[test]
+    fn copenhagen13_random_games(picks in prop::collection::vec(any::<usize>(), 0..160)) {
+        walk(copenhagen13(), &picks);
     }
 
     #[test]

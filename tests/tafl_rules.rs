@@ -437,6 +437,51 @@ fn copenhagen_edge_fort() {
     assert_eq!(c.perft(1), 0);
 }
 
+// 11 + . . . . . . . . . +
+// 10 . . . . . . . . . . t     The king on a7 sees the corner a11 (a1 is shut by a5). The
+//  9 . . . t . . . . . . .     attackers can stop him only by standing on a8, a9 or a10, or
+//  7 K . . . . . . . . . .     next to him (a6, b7, a8: a capture may take him): every other
+//  5 t . . . . . . . . . .     move loses (`Game::split_threat_answers`).
+//  3 . t . . . . . . . . .
+//  2 . . . . . T . . . . .
+//  1 + . . . . . . . . . +
+//    a b c d e f g h i j k
+#[test]
+fn copenhagen_threat_answers_block_or_touch_the_king() {
+    let p = cph("11/10t/3t7/11/K10/11/t10/11/1t9/5T5/11 a");
+    assert!(p.must_answer());
+    let mut kept = Vec::new();
+    p.generate_moves(&mut kept);
+    let all = kept.len();
+    let mut dropped = Vec::new();
+    p.split_threat_answers(&mut kept, &mut dropped);
+    let answers = ["a8", "a9", "a10", "a6", "b7"];
+    let to = |m: &skald::tafl::Move| skald::tafl::square_name(m.to, 11);
+    assert!(kept.iter().all(|m| answers.contains(&to(m).as_str())));
+    assert!(dropped.iter().all(|m| !answers.contains(&to(m).as_str())));
+    assert_eq!(kept.len() + dropped.len(), all);
+    // d9-a9, k10-a10, a5-a6, b3-b7: four ways to answer.
+    assert_eq!(kept.len(), 4, "{kept:?}");
+    assert!(dropped.len() > 20, "{}", dropped.len());
+}
+
+// Game 222 of tests/data/copenhagen (aagenielsen.dk), after its last recorded move:
+//
+// 3 t . . t T T . t . . .
+// 2 . t t T . T t . . t .    The king's region is d1 and e2, walled by c1 d2 f1 f2 e3 and
+// 1 . . T . K T t t . . .    touched by no attacker. hnefatafl.org (6.4.1,
+//   a b c d e f g h i j k    `flood_fill_defender_wins`) tests each wall piece once, across the
+// line its flood fill first meets it along: it meets d2 first from d1, below it, and d2 has
+// no friend to its left or right (c2 is an attacker, e2 part of the region), so it calls the
+// fort breakable and the game goes on. (skald took a piece met both ways as safe and ended the
+// game here; tests/copenhagen_replay.rs has the game and four more like it.)
+#[test]
+fn copenhagen_edge_fort_is_judged_as_hnefatafl_org_judges_it() {
+    let p = cph("3tttt4/1t7t1/11/2t2T4t/t3T1T3t/t2T6t/8TTt/5t5/t2tTT1t3/1ttT1Tt2t1/2T1KTtt3 a");
+    assert!(!p.edge_fort());
+    assert_eq!(p.outcome(), Outcome::Ongoing);
+}
+
 // 8 . . . . . t . . . . .
 // 7 . . . . t . t . . . .
 // 6 . . . t . K T t . . .
@@ -543,35 +588,57 @@ fn copenhagen13_move_codes() {
     }
 }
 
-/// Copenhagen: a defender move that recreates an earlier position is illegal (it loses: the
-/// attackers win by repetition); the attackers may repeat.
+/// Copenhagen: a defender move that recreates an earlier board is illegal
+/// (hnefatafl-copenhagen 6.4.1, `Board::legal_move`: "you already reached that position"); the
+/// attackers may repeat.
 #[test]
 fn copenhagen_defenders_may_not_repeat() {
-    use skald::game::{RepetitionRule, outcome_with_history};
+    use skald::game::{RepetitionRule, forbidden_by_history, outcome_with_history};
     let p = skald::tafl::copenhagen();
     assert_eq!(p.repetition_rule(), RepetitionRule::Forbidden(Side::Second));
     let mut history = vec![p.hash()];
     let mut c = p;
     // b8-b7 recreates the position after b6-b7 (defenders to move): allowed for the attackers.
     for mv in ["b6-b7", "d6-d7", "b7-b8", "d7-d6", "b8-b7"] {
+        assert!(!forbidden_by_history(
+            &c,
+            &history[..history.len() - 1],
+            c.parse_move(mv).unwrap()
+        ));
         c = play(&c, mv);
         assert_eq!(outcome_with_history(&c, &history), Outcome::Ongoing, "{mv}");
         history.push(c.hash());
     }
     assert_eq!(c.hash(), history[1]);
-    // d6-d7 recreates the position after the defenders' first move: not allowed.
-    let c = play(&c, "d6-d7");
+    history.pop();
+    // d6-d7 recreates the board after the defenders' first move: refused.
+    let d6d7 = c.parse_move("d6-d7").unwrap();
+    assert!(forbidden_by_history(&c, &history, d6d7));
+    assert_eq!(outcome_with_history(&c, &history), Outcome::Ongoing);
+    // Through a session (as every front-end plays): refused, and not among the legal moves.
+    let mut s = skald::engine::new_session(skald::variant::Variant::Copenhagen);
+    for mv in ["b6-b7", "d6-d7", "b7-b8", "d7-d6", "b8-b7"] {
+        s.play(mv).unwrap();
+    }
+    assert!(!s.legal_moves().contains(&"d6-d7".to_string()));
     assert_eq!(
-        outcome_with_history(&c, &history),
-        Outcome::win(Side::First, Reason::Repetition)
+        s.play("d6-d7"),
+        Err(skald::engine::session::MoveError::RepeatsBoard(
+            "d6-d7".into()
+        ))
+    );
+    assert_eq!(
+        s.moves_played().len(),
+        5,
+        "the refused move changed nothing"
     );
 }
 
 /// Copenhagen forbids the defenders to recreate an earlier *board*, whichever side was to move
 /// then (copenhagen.md: "recreates any earlier board of the game"). The defender moves along
-/// file d in three steps (d6-d8, d8-d7, d7-d6) while the attackers shuttle b6-b7-b6-b7: after
-/// d7-d6 the board is the one after the attackers' first move b6-b7, seen then with the
-/// defenders to move (an odd cycle, which a comparison of whole positions misses).
+/// file d in three steps (d6-d8, d8-d7, d7-d6) while the attackers shuttle b6-b7-b6-b7: d7-d6
+/// would make the board after the attackers' first move b6-b7, seen then with the defenders to
+/// move (an odd cycle, which a comparison of whole positions misses).
 ///
 /// ```text
 ///    after b6-b7 (defenders to move)      after ... d7-d6 (attackers to move): the same board
@@ -580,26 +647,82 @@ fn copenhagen_defenders_may_not_repeat() {
 /// ```
 #[test]
 fn copenhagen_forbids_a_board_seen_with_the_other_side_to_move() {
-    use skald::game::outcome_with_history;
-    let p = skald::tafl::copenhagen();
-    let mut history = vec![p.hash()];
-    let mut c = p;
-    for mv in ["b6-b7", "d6-d8", "b7-b6", "d8-d7", "b6-b7"] {
-        c = play(&c, mv);
-        assert_eq!(outcome_with_history(&c, &history), Outcome::Ongoing, "{mv}");
-        history.push(c.hash());
-    }
-    let c = play(&c, "d7-d6");
-    assert_eq!(
-        outcome_with_history(&c, &history),
-        Outcome::win(Side::First, Reason::Repetition)
-    );
-    // Through a session (as every front-end plays) the same.
     let mut s = skald::engine::new_session(skald::variant::Variant::Copenhagen);
-    for mv in ["b6-b7", "d6-d8", "b7-b6", "d8-d7", "b6-b7", "d7-d6"] {
+    for mv in ["b6-b7", "d6-d8", "b7-b6", "d8-d7", "b6-b7"] {
         s.play(mv).unwrap();
     }
-    assert_eq!(s.outcome(), Outcome::win(Side::First, Reason::Repetition));
+    assert!(!s.legal_moves().contains(&"d7-d6".to_string()));
+    assert!(matches!(
+        s.play("d7-d6"),
+        Err(skald::engine::session::MoveError::RepeatsBoard(_))
+    ));
+}
+
+// The board is compared *before* the move's captures (hnefatafl-copenhagen 6.4.1; game 873 of
+// tests/data/copenhagen, ply 72, is such a move). The attacker g3 steps between the defenders
+// f2 and f4 (safe: a piece may move between two enemies), the defender f2 steps aside to e2,
+// then the attacker b10 walks b9, b8 and back to b10 while the defender j10 goes to j9 and back.
+// e2-f2 would capture f3, but the board it makes before that capture is the board after g3-f3:
+// refused. (skald compared the board after the capture, which had never been seen.)
+//
+// 11 . . . . . . . . . . .
+// 10 . t . . . . . . . T .      ply 1 g3-f3, 2 f2-e2, 3 b10-b9, 4 j10-j9, 5 b9-b8,
+//  9 . . . . . . . . . . .      6 j9-j10, 7 b8-b10; then 8 e2-f2 (x f3) is refused
+//  6 . . . . . K . . . . .
+//  4 . . . . . T . . . . .
+//  3 . . . . . . t . . . .
+//  2 . . . . . T . . . . .
+//  1 . . . . . . . . . . .
+//    a b c d e f g h i j k
+#[test]
+fn copenhagen_repetition_is_judged_before_captures() {
+    use skald::engine::session::MoveError;
+    let mut s = skald::engine::new_session(skald::variant::Variant::Copenhagen);
+    s.set_position(
+        Some("11/1t7T1/11/11/11/5K5/11/5T5/6t4/5T5/11 a 0 1"),
+        &[
+            "g3-f3", "f2-e2", "b10-b9", "j10-j9", "b9-b8", "j9-j10", "b8-b10",
+        ],
+    )
+    .unwrap();
+    assert_eq!(s.outcome(), Outcome::Ongoing);
+    // The move itself is a legal capture by the board alone.
+    let mut alone = skald::engine::new_session(skald::variant::Variant::Copenhagen);
+    alone.set_position(Some(&s.fen()), &[]).unwrap();
+    alone.play("e2-f2").unwrap();
+    assert_eq!(alone.last_captures()[0].square, "f3");
+    // With the game's history it recreates the board after g3-f3.
+    assert!(!s.legal_moves().contains(&"e2-f2".to_string()));
+    assert_eq!(
+        s.play("e2-f2"),
+        Err(MoveError::RepeatsBoard("e2-f2".into()))
+    );
+}
+
+/// Copenhagen: the defenders lose when each of their moves would recreate an earlier board:
+/// they have no legal move (6.4.1 `Game::play`: `a_legal_move_exists` with the earlier boards;
+/// shared/copenhagen.md: "A defender whose only moves repeat has no legal move and loses").
+/// The history here holds the board after every defender move of the position (its halfmove
+/// clock, 100, lets them all count); with one of them left out the game goes on.
+#[test]
+fn copenhagen_defenders_whose_every_move_repeats_lose() {
+    use skald::game::outcome_with_history;
+    let p = pos(
+        copenhagen_rules(),
+        "3ttttt3/5t5/11/t4T4t/t3TTT3t/tt1TTKTT1tt/t3TTT3t/t4T4t/11/5t5/3ttttt3 d 100 16",
+    );
+    let mut moves = Vec::new();
+    p.generate_moves(&mut moves);
+    assert!(moves.len() > 1 && moves.len() < 100);
+    let history: Vec<u64> = moves
+        .iter()
+        .map(|&m| play(&p, &p.move_to_string(m)).hash())
+        .collect();
+    assert_eq!(
+        outcome_with_history(&p, &history),
+        Outcome::win(Side::First, Reason::NoLegalMove)
+    );
+    assert_eq!(outcome_with_history(&p, &history[1..]), Outcome::Ongoing);
 }
 
 /// OpenTafl's Copenhagen (`efe:y`) judges the fort of `copenhagen_edge_fort` a defender win too.

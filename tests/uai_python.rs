@@ -4,6 +4,8 @@
 //! creates in `.venv/` (or `$SKALD_PYTHON`). Without that environment the test fails under CI
 //! (`CI` set) and is skipped with a message elsewhere.
 
+mod skip;
+
 use std::path::PathBuf;
 use std::process::Command;
 
@@ -34,7 +36,10 @@ fn python_ataxx_plays_full_games_with_only_legal_moves() {
         if in_ci() {
             panic!("{msg}");
         }
-        eprintln!("SKIPPED python-ataxx games: {msg}");
+        skip::skipped(
+            "tests/uai_python.rs python_ataxx_plays_full_games_with_only_legal_moves",
+            msg,
+        );
         return;
     };
     let script = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("scripts/uai_games.py");

@@ -32,7 +32,8 @@ pub struct Args {
     #[arg(long, default_value_t = 1, requires = "record", allow_negative_numbers = true,
           value_parser = Whole::new(1, u32::MAX as u64, "").map(|v| v as u32))]
     pub game: u32,
-    /// Search to this depth (plies), 1 to 64.
+    /// Search to this depth (plies), 1 to 64 (a depth, not a time: deep searches of big boards
+    /// take hours; --time bounds the time instead).
     #[arg(long, conflicts_with = "time", allow_negative_numbers = true,
           value_parser = super::depth_parser())]
     pub depth: Option<u32>,

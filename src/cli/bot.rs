@@ -14,6 +14,12 @@
 //! to the disconnect. A game the bot had opened and nobody had joined is withdrawn and opened
 //! anew.
 //!
+//! A connection that goes silent is tested: after `--keepalive` seconds without a line from the
+//! server the bot sends `ping` (the server answers every `ping` with `= ping`), and when that
+//! many seconds more pass without any line it counts the connection as lost (half-open: the
+//! server or the network went away without closing it) and reconnects as above. The socket's
+//! TCP keepalive is on as well.
+//!
 //! The password comes only from the environment (`SKALD_BOT_PASSWORD`) or a file
 //! (`--password-file`), and is never printed: the login line is logged as `<password>` and any
 //! other text that holds the password is redacted before it is shown.
@@ -27,7 +33,7 @@ use skald::protocol::hnefatafl_server::{
 };
 use skald::protocol::htp;
 use skald::variant::Variant;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, VecDeque};
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::{TcpStream, ToSocketAddrs};
 use std::path::PathBuf;
@@ -91,10 +97,10 @@ pub struct Args {
     #[arg(long)]
     create_account: bool,
     /// Open games and play the first player who asks to join each.
-    #[arg(long)]
+    #[arg(long, conflicts_with = "opponent")]
     create: bool,
     /// Join games that other players open (those of --board's size), one at a time.
-    #[arg(long)]
+    #[arg(long, conflicts_with_all = ["clock", "rated"])]
     accept: bool,
     /// skald's side: attackers, defenders, or alternate (attackers first), as play's --side
     /// (attacker and defender also accepted). With --accept, only games with that seat free are
@@ -104,10 +110,10 @@ pub struct Args {
     /// Board size: 11 or 13. With --accept: only games of this size (default: both).
     #[arg(long, value_parser = ["11", "13"])]
     board: Option<String>,
-    /// The clocks of the games --create opens: MINUTES+SECONDS (Fischer: minutes each, seconds
-    /// added after each move) or untimed.
-    #[arg(long, default_value = "15+10")]
-    clock: String,
+    /// The clocks of the games --create opens: MINUTES+SECONDS (Fischer: 1 to 10000 minutes
+    /// each, 0 to 3600 seconds added after each move) or untimed.
+    #[arg(long, default_value = "15+10", allow_hyphen_values = true, value_parser = parse_clock_arg)]
+    clock: TimeControl,
     /// With --accept, join only games this account opened.
     #[arg(long, value_name = "NAME")]
     opponent: Option<String>,
@@ -136,8 +142,8 @@ pub struct Args {
           value_parser = super::Seconds::ZERO_OR_MORE)]
     overhead: f64,
     /// Playing strength: easy, medium or hard (full strength).
-    #[arg(long, default_value = "hard")]
-    level: String,
+    #[arg(long, default_value = "hard", value_parser = parse_level)]
+    level: u8,
     /// Search threads (the engine option Threads): 1 to four per core.
     #[arg(long, default_value_t = 1, allow_negative_numbers = true,
           value_parser = super::threads_parser())]
@@ -153,9 +159,31 @@ pub struct Args {
     #[arg(long, default_value_t = 10, allow_negative_numbers = true,
           value_parser = Whole::new(0, 1000, "").map(|v| v as u32))]
     reconnect: u32,
+    /// Seconds without a line from the server before skald sends it `ping`, 1 to 3600; when
+    /// as many more pass without an answer, the connection counts as lost (half-open) and
+    /// --reconnect applies.
+    #[arg(long, value_name = "SECONDS", default_value_t = 30, allow_negative_numbers = true,
+          value_parser = Whole::new(1, 3600, ""))]
+    keepalive: u64,
     /// Log every line sent and received on standard error (the password redacted).
     #[arg(long, short)]
     verbose: bool,
+}
+
+/// `--level`: easy, medium or hard (any case), as the engine's skill level.
+fn parse_level(text: &str) -> Result<u8, String> {
+    named_skill(text)
+        .ok_or_else(|| format!("'{}' is not easy, medium or hard", text.escape_debug()))
+}
+
+/// `--clock` for clap: [`parse_clock`] with the message alone.
+fn parse_clock_arg(text: &str) -> Result<TimeControl, String> {
+    parse_clock(text).map_err(|e| {
+        format!("{e}")
+            .trim_start_matches("--clock: ")
+            .trim_end_matches("; see 'skald bot --help'")
+            .to_string()
+    })
 }
 
 /// `--side`: `attackers`/`attacker`, `defenders`/`defender` or `alternate` (any case), as
@@ -169,16 +197,25 @@ fn parse_side(text: &str) -> Result<String, String> {
     }
 }
 
-/// The line-based TCP connection to the server, logging with the password redacted.
+/// The line-based TCP connection to the server, logging with the password redacted, and
+/// testing a silent server with `ping` (see the module docs).
 struct Connection {
     reader: BufReader<TcpStream>,
     writer: TcpStream,
     password: String,
     verbose: bool,
+    /// Seconds of silence before a `ping`, and as many more before the connection counts as
+    /// lost (`--keepalive`).
+    keepalive: u64,
+    /// The `ping`s sent and not yet answered, in order: `true` for the keepalive's own (whose
+    /// `= ping` is taken here), `false` for the bot's (whose answer goes to the bot).
+    pings: VecDeque<bool>,
+    /// Logging out: a silent server ends the reading at once.
+    closing: bool,
 }
 
 impl Connection {
-    fn open(address: &str, password: String, verbose: bool) -> Result<Connection> {
+    fn open(address: &str, password: String, verbose: bool, keepalive: u64) -> Result<Connection> {
         let addrs: Vec<_> = address
             .to_socket_addrs()
             .with_context(|| format!("--server {address}: not a HOST:PORT that resolves"))?
@@ -189,11 +226,23 @@ impl Connection {
                 Ok(stream) => {
                     stream.set_nodelay(true).ok();
                     stream.set_write_timeout(Some(Duration::from_secs(30)))?;
+                    stream.set_read_timeout(Some(Duration::from_secs(keepalive)))?;
+                    // The operating system's probes as well: they find a dead peer while the
+                    // bot is not reading (a long search), and tell the network it is alive.
+                    let probes = socket2::TcpKeepalive::new()
+                        .with_time(Duration::from_secs(keepalive))
+                        .with_interval(Duration::from_secs(keepalive.clamp(1, 10)));
+                    socket2::SockRef::from(&stream)
+                        .set_tcp_keepalive(&probes)
+                        .ok();
                     return Ok(Connection {
                         reader: BufReader::new(stream.try_clone()?),
                         writer: stream,
                         password,
                         verbose,
+                        keepalive,
+                        pings: VecDeque::new(),
+                        closing: false,
                     });
                 }
                 Err(e) => last = Some(e),
@@ -221,7 +270,11 @@ impl Connection {
         }
         self.writer
             .write_all(format!("{line}\n").as_bytes())
-            .map_err(|e| lost(format!("cannot write to the server: {e}")))
+            .map_err(|e| lost(format!("cannot write to the server: {e}")))?;
+        if line == "ping" {
+            self.pings.push_back(false);
+        }
+        Ok(())
     }
 
     fn send(&mut self, line: &str) -> Result<()> {
@@ -235,31 +288,80 @@ impl Connection {
             return;
         }
         let _ = self.writer.set_read_timeout(Some(Duration::from_secs(5)));
+        self.closing = true;
         let verbose = std::mem::replace(&mut self.verbose, false);
         while let Ok(Some(_)) = self.read() {}
         self.verbose = verbose;
     }
 
+    /// After `--keepalive` seconds without a line: sends a `ping`, or, if the last one is
+    /// still unanswered after as long again, gives the connection up as lost.
+    fn silence(&mut self) -> Result<()> {
+        if self.closing {
+            bail!("the server did not close the connection after the logout");
+        }
+        if self.pings.contains(&true) {
+            return Err(lost(format!(
+                "no answer from the server for {} s, a ping included (a half-open connection)",
+                2 * self.keepalive
+            )));
+        }
+        if self.verbose {
+            eprintln!("-> ping (nothing from the server for {} s)", self.keepalive);
+        }
+        self.writer
+            .write_all(b"ping\n")
+            .map_err(|e| lost(format!("cannot write to the server: {e}")))?;
+        self.pings.push_back(true);
+        Ok(())
+    }
+
     /// The next line (without its newline), or `None` when the server has closed the connection.
+    /// The answers to the keepalive's own `ping`s are not returned.
     fn read(&mut self) -> Result<Option<String>> {
+        loop {
+            let line = self.read_raw()?;
+            if line.as_deref() == Some("= ping") && self.pings.pop_front() == Some(true) {
+                continue;
+            }
+            if let Some(line) = &line
+                && self.verbose
+            {
+                eprintln!("<- {}", self.redact(&shorten(line, 300)));
+            }
+            return Ok(line);
+        }
+    }
+
+    /// The next line as it came, or `None` at the end of the connection.
+    fn read_raw(&mut self) -> Result<Option<String>> {
         let mut bytes = Vec::new();
-        let n = (&mut self.reader)
-            .take(MAX_LINE)
-            .read_until(b'\n', &mut bytes)
-            .map_err(|e| lost(format!("cannot read from the server: {e}")))?;
-        if n == 0 {
+        loop {
+            let room = MAX_LINE - bytes.len() as u64;
+            match (&mut self.reader).take(room).read_until(b'\n', &mut bytes) {
+                Ok(_) => break,
+                // A read time-out (the bytes read so far are kept in `bytes`).
+                Err(e)
+                    if matches!(
+                        e.kind(),
+                        std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut
+                    ) =>
+                {
+                    self.silence()?
+                }
+                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+                Err(e) => return Err(lost(format!("cannot read from the server: {e}"))),
+            }
+        }
+        if bytes.is_empty() {
             return Ok(None);
         }
-        if bytes.last() != Some(&b'\n') && n as u64 >= MAX_LINE {
+        if bytes.last() != Some(&b'\n') && bytes.len() as u64 >= MAX_LINE {
             bail!("the server sent a line longer than {} MiB", MAX_LINE >> 20);
         }
         let line = String::from_utf8(bytes)
             .map_err(|_| anyhow!("the server sent a line that is not UTF-8"))?;
-        let line = line.trim_end_matches(['\n', '\r']).to_string();
-        if self.verbose {
-            eprintln!("<- {}", self.redact(&shorten(&line, 300)));
-        }
-        Ok(Some(line))
+        Ok(Some(line.trim_end_matches(['\n', '\r']).to_string()))
     }
 }
 
@@ -345,15 +447,10 @@ pub fn run(args: Args) -> Result<()> {
         None => std::env::var("SKALD_BOT_USER")
             .map_err(|_| anyhow!("no account name: give --user or set SKALD_BOT_USER"))?,
     };
+    // Every flag is checked (by clap) before the password is looked for.
     let password = read_password(args.password_file.as_deref())?;
     server::check_credentials(&user, &password).map_err(|e| anyhow!("{e}"))?;
-    let skill = named_skill(&args.level).ok_or_else(|| {
-        anyhow!(
-            "--level: '{}' is not easy, medium or hard; see 'skald bot --help'",
-            args.level.escape_debug()
-        )
-    })?;
-    parse_clock(&args.clock)?;
+    let skill = args.level;
     let mut engine = Engine::new()?;
     super::set_engine_flags(
         &mut engine,
@@ -362,7 +459,7 @@ pub fn run(args: Args) -> Result<()> {
             ("--hash", "Hash", args.hash.to_string()),
         ],
     )?;
-    let conn = Connection::open(&args.server, password.clone(), args.verbose)?;
+    let conn = Connection::open(&args.server, password.clone(), args.verbose, args.keepalive)?;
     let mut bot = Bot {
         conn,
         engine,
@@ -413,8 +510,7 @@ pub fn run(args: Args) -> Result<()> {
 /// The password from `--password-file` (its first line) or SKALD_BOT_PASSWORD.
 fn read_password(file: Option<&std::path::Path>) -> Result<String> {
     if let Some(path) = file {
-        let text = std::fs::read_to_string(path)
-            .map_err(|e| anyhow!("--password-file {}: {e}", path.display()))?;
+        let text = super::read_text(path).map_err(|e| anyhow!("--password-file: {e}"))?;
         return Ok(text.lines().next().unwrap_or("").to_string());
     }
     std::env::var("SKALD_BOT_PASSWORD").map_err(|_| {
@@ -527,7 +623,12 @@ impl Bot {
                 self.conn.redact(&reason)
             );
             std::thread::sleep(Duration::from_secs(wait));
-            match Connection::open(&self.args.server, self.password.clone(), self.args.verbose) {
+            match Connection::open(
+                &self.args.server,
+                self.password.clone(),
+                self.args.verbose,
+                self.args.keepalive,
+            ) {
                 Ok(conn) => self.conn = conn,
                 Err(e) => {
                     reason = format!("{e:#}");
@@ -697,7 +798,7 @@ impl Bot {
                     let settings = GameSettings {
                         role: self.role_for(self.tally.games()),
                         rated: self.args.rated,
-                        time: parse_clock(&self.args.clock)?,
+                        time: self.args.clock,
                         board_size: self.board_sizes()[0],
                     };
                     self.conn.send(&settings.new_game_line())?;
@@ -928,6 +1029,22 @@ impl Bot {
                         htp::parse_square(size, &from).map_err(|e| anyhow!("game {id}: {e}"))?,
                         htp::parse_square(size, &to).map_err(|e| anyhow!("game {id}: {e}"))?
                     );
+                    // The same line again for the move just played (the side that made it is
+                    // not to move): a repeat, not a second move.
+                    let session = self.engine.session();
+                    if session.side_to_move() != side && session.moves_played().last() == Some(&mv)
+                    {
+                        eprintln!(
+                            "skald bot: game {id}: the server sent the {}' move {from} {to} again; \
+                             skipped (it is played already)",
+                            if side == Side::First {
+                                "attackers"
+                            } else {
+                                "defenders"
+                            }
+                        );
+                        return Ok(());
+                    }
                     self.engine.session_mut().play(&mv).map_err(|e| {
                         anyhow!("game {id}: the server's move {from} {to} is not legal by skald's rules: {e}")
                     })?;
@@ -1058,7 +1175,9 @@ impl Bot {
         };
         let session: &dyn Session = self.engine.session();
         let legal = session.legal_moves();
-        let allowed = |mv: &String| legal.contains(mv) && !htp::forbidden_repetition(session, mv);
+        // The session's legal moves leave out what the rules forbid by the game's history
+        // (a Copenhagen defender move that recreates a board).
+        let allowed = |mv: &String| legal.contains(mv);
         let choice = best
             .filter(allowed)
             .or_else(|| legal.iter().find(|m| allowed(m)).cloned());
@@ -1100,6 +1219,16 @@ mod tests {
         let waits: Vec<u64> = (1..=9).map(backoff_seconds).collect();
         assert_eq!(waits, [1, 2, 4, 8, 16, 32, 60, 60, 60]);
         assert_eq!(backoff_seconds(1000), 60);
+    }
+
+    /// A password file saved with a byte order mark: the mark is no part of the password.
+    #[test]
+    fn a_password_file_with_a_byte_order_mark() {
+        let path = std::env::temp_dir().join(format!("skald-bom-pw-{}", std::process::id()));
+        std::fs::write(&path, "\u{feff}secret\n").unwrap();
+        let read = read_password(Some(&path));
+        let _ = std::fs::remove_file(&path);
+        assert_eq!(read.unwrap(), "secret");
     }
 
     #[test]

@@ -207,6 +207,15 @@ fn game_seed(seed: u64, game: u64) -> u64 {
     z ^ (z >> 31)
 }
 
+/// `--plies` in words: `1 random ply`, `6 random plies`, `14 to 17 random plies`.
+fn plies_text((least, most): (u32, u32)) -> String {
+    match (least, most) {
+        (1, 1) => "1 random ply".to_string(),
+        (n, m) if n == m => format!("{n} random plies"),
+        (n, m) => format!("{n} to {m} random plies"),
+    }
+}
+
 /// `--max-score` when not given, centipawns.
 const DEFAULT_MAX_SCORE: i32 = 150;
 
@@ -218,12 +227,17 @@ fn play_game(engine: &mut Engine, args: &Args, seed: u64, game: u64) -> Result<V
         ..Limits::default()
     };
     let mut tries = 0;
+    // Games are numbered from 1 in messages.
+    let number = game + 1;
     let session = loop {
         tries += 1;
         if tries > 1000 {
             bail!(
-                "no balanced opening in 1000 tries for game {game}; use fewer --plies or a \
-                 larger --max-score"
+                "no balanced opening in 1000 tries for game {number}: the positions after {} \
+                 scored outside --max-score {}; give other --plies or a larger \
+                 --max-score",
+                plies_text(args.plies),
+                args.max_score
             );
         }
         let mut s = new_session(args.variant);
@@ -248,8 +262,30 @@ fn play_game(engine: &mut Engine, args: &Args, seed: u64, game: u64) -> Result<V
         }
         engine.set_session(s.boxed_clone());
         engine.clear_tables();
-        match engine.search(&limits, &mut |_| {})?.score {
+        let score = engine.search(&limits, &mut |_| {})?.score;
+        match score {
             Score::Cp(cp) if cp.abs() <= args.max_score => break s,
+            // No random plies: every try is the start position, whose score does not change.
+            _ if most == 0 => {
+                let (scored, advice) = match score {
+                    Score::Cp(cp) => (
+                        format!("{cp} centipawns"),
+                        format!(
+                            "give --plies above 0 or a --max-score of {} or more",
+                            cp.abs()
+                        ),
+                    ),
+                    Score::Mate(n) => (
+                        format!("a forced result ({})", super::score_text(Score::Mate(n))),
+                        "give --plies above 0".to_string(),
+                    ),
+                };
+                bail!(
+                    "with --plies 0 every game starts from the start position, which scores \
+                     {scored}, outside --max-score {}; {advice}",
+                    args.max_score
+                );
+            }
             _ => continue,
         }
     };

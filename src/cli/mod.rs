@@ -83,6 +83,21 @@ fn range_words(expected: &str) -> String {
     expected.to_string()
 }
 
+/// The text of the file `path`, without a leading UTF-8 byte order mark
+/// ([`skald::protocol::without_bom`]): how the CLI reads every text file it is given (records,
+/// openings, a password file).
+///
+/// # Errors
+/// The file cannot be read or is not UTF-8: `cannot read <path>: <reason>`.
+pub fn read_text(path: &std::path::Path) -> anyhow::Result<String> {
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| anyhow::anyhow!("cannot read {}: {e}", path.display()))?;
+    Ok(match skald::protocol::without_bom(&text).len() {
+        n if n == text.len() => text,
+        _ => skald::protocol::without_bom(&text).to_string(),
+    })
+}
+
 /// `1 ply`, `30 plies`.
 pub fn plies(n: usize) -> String {
     if n == 1 {
@@ -245,15 +260,16 @@ fn arg_name(arg: Option<&clap::Arg>) -> String {
 
 /// A clap value parser for a whole number from `lo` to `hi` (inclusive), whose errors name the
 /// option and fit on one line: `--depth must be a whole number from 1 to 64, got -3`,
-/// `--depth must be at most 10 (deeper runs take hours), got 30`. Options using it should set
-/// `allow_negative_numbers = true` so that `-3` reaches it as a value.
+/// `--depth must be at most 10 (each ply more doubles to triples the time), got 30`. Options
+/// using it should set `allow_negative_numbers = true` so that `-3` reaches it as a value.
 #[derive(Clone, Copy, Debug)]
 pub struct Whole {
     /// Smallest value allowed.
     pub lo: u64,
     /// Largest value allowed.
     pub hi: u64,
-    /// Why `hi` is the bound, in parentheses after "at most": e.g. "deeper runs take hours".
+    /// Why `hi` is the bound, in parentheses after "at most": e.g. "each ply more doubles to
+    /// triples the time".
     pub why: &'static str,
 }
 
@@ -287,12 +303,7 @@ impl clap::builder::TypedValueParser for Whole {
                 return Err(fail(format!("{name} must be {low}, got {text}")));
             }
             Ok(n) => n.min(u64::MAX as i128) as u64,
-            Err(_) => {
-                return Err(fail(format!(
-                    "{name} must be a whole number from {} to {}, got '{text}'",
-                    self.lo, self.hi
-                )));
-            }
+            Err(_) => return Err(fail(format!("{name} must be {low}, got '{text}'"))),
         };
         if n > self.hi {
             let why = if self.why.is_empty() {

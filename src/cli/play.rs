@@ -420,7 +420,9 @@ pub fn run(args: Args) -> Result<()> {
     }
     g.show();
     let stdin = std::io::stdin();
-    let mut lines = stdin.lock().lines();
+    let mut input = stdin.lock();
+    let mut raw = Vec::new();
+    let mut first_line = true;
     let mut announced = false;
     loop {
         if let Some(result) = g.over() {
@@ -444,11 +446,27 @@ pub fn run(args: Args) -> Result<()> {
         };
         print!("{prompt}");
         let _ = std::io::stdout().flush();
-        let Some(line) = lines.next() else {
+        raw.clear();
+        if input
+            .read_until(b'\n', &mut raw)
+            .context("reading standard input")?
+            == 0
+        {
             println!();
             break;
+        }
+        // A line that is not UTF-8 (a stray byte) is refused, and the game goes on, as in the
+        // engine's protocols.
+        let Ok(line) = std::str::from_utf8(&raw) else {
+            println!("error: the line is not valid UTF-8; ignored (type 'help' for commands)");
+            continue;
         };
-        let line = line.context("reading standard input")?;
+        // Commands piped from a file may start with a byte order mark.
+        let line = if std::mem::take(&mut first_line) {
+            skald::protocol::without_bom(line)
+        } else {
+            line
+        };
         let line = line.trim();
         let (cmd, rest) = line.split_once(char::is_whitespace).unwrap_or((line, ""));
         match cmd.to_ascii_lowercase().as_str() {

@@ -6,7 +6,8 @@
 //! until TIMEOUT minus a safety margin and answers with a move it has checked is legal there.
 //! It ends when the server says the game is over (exit 0) or closes the connection (exit 0 with
 //! a note); a state it cannot read, or a board that cannot come from the last one, is an error
-//! (exit 1).
+//! (exit 1), and so is a server silent for [`silence_limit`] once the game has begun (a
+//! half-open connection: the server or the network gone without closing it).
 //!
 //! The history follows the server's repetition rule: the server remembers the states reached by
 //! a move (since the last capture), never the start position, so the client's game starts anew
@@ -27,7 +28,7 @@ pub struct Args {
     /// white or black (any case).
     #[arg(value_parser = parse_role)]
     pub role: Role,
-    /// The server's time per move, seconds (the competition's default: 60).
+    /// The server's time per move, seconds: 1 to 3600 (the competition's default: 60).
     #[arg(default_value_t = 60, allow_negative_numbers = true,
           value_parser = super::Whole::new(1, 3600, "").map(|v| v as u32))]
     pub timeout: u32,
@@ -37,9 +38,9 @@ pub struct Args {
     /// The name sent to the server (it keeps at most 10 letters and digits).
     #[arg(long, default_value = "skald")]
     pub name: String,
-    /// Seconds kept free of each move's time for the answer to reach the server (the engine's
-    /// move overhead; default: the larger of 2 s and 10 % of TIMEOUT; the search never takes
-    /// less than half of TIMEOUT unless this asks for it).
+    /// Seconds kept free of each move's time for the answer to reach the server, 0 to 3600
+    /// (the engine's move overhead; default: the larger of 2 s and 10 % of TIMEOUT; the search
+    /// never takes less than half of TIMEOUT unless this asks for it).
     #[arg(long, allow_negative_numbers = true, value_parser = super::Seconds::ZERO_OR_MORE)]
     pub overhead: Option<f64>,
     /// Search threads (the engine option Threads): 1 to four per core.
@@ -71,6 +72,13 @@ pub fn move_budget(timeout_s: u32, margin_s: Option<f64>) -> Duration {
         None => (timeout - (0.1 * timeout).max(2.0)).max(timeout / 2.0),
     };
     Duration::from_secs_f64(secs)
+}
+
+/// How long the client waits for the server's next state once the game has begun: twice
+/// the time per move (the other player's move, and the server's own slack) and 10 s more.
+/// Longer silence means the connection is gone without being closed.
+pub fn silence_limit(timeout_s: u32) -> Duration {
+    Duration::from_secs(2 * u64::from(timeout_s) + 10)
 }
 
 /// Connects to `host:port`, trying again for a few seconds (a launcher may start the players
@@ -226,6 +234,12 @@ pub fn run(args: Args) -> Result<()> {
     let port = args.port.unwrap_or(args.role.port());
     let stream = connect(&args.host, port)?;
     let _ = stream.set_nodelay(true);
+    // The operating system's keepalive probes find a peer gone while skald searches.
+    let probes = socket2::TcpKeepalive::new()
+        .with_time(Duration::from_secs(30))
+        .with_interval(Duration::from_secs(10));
+    let _ = socket2::SockRef::from(&stream).set_tcp_keepalive(&probes);
+    let silence = silence_limit(args.timeout);
     let mut reader = BufReader::new(stream.try_clone().context("cannot use the connection")?);
     let mut writer = BufWriter::new(stream);
     let name = serde_json::to_string(&args.name).expect("a string serializes");
@@ -254,8 +268,29 @@ pub fn run(args: Args) -> Result<()> {
                 );
                 return Ok(());
             }
+            Err(e)
+                if matches!(
+                    e.kind(),
+                    std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut
+                ) =>
+            {
+                bail!(
+                    "no state from the server for {} s after {} plies: the connection is lost \
+                     (the server or the network went away without closing it)",
+                    silence.as_secs(),
+                    game.plies
+                )
+            }
             Err(e) => bail!("cannot read the server's state: {e}"),
         };
+        // Before the first state the server may wait for the other player without end; from
+        // then on, a state comes within the silence limit.
+        if game.last.is_none() {
+            reader
+                .get_ref()
+                .set_read_timeout(Some(silence))
+                .context("cannot use the connection")?;
+        }
         let received = Instant::now();
         let state = State::parse(&text)
             .map_err(|e| anyhow::anyhow!("cannot read the server's state: {e}"))?;
@@ -308,6 +343,12 @@ pub fn run(args: Args) -> Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_silence_limit_outlasts_the_other_players_move() {
+        assert_eq!(silence_limit(60), Duration::from_secs(130));
+        assert_eq!(silence_limit(1), Duration::from_secs(12));
+    }
 
     #[test]
     fn the_budget_keeps_a_margin() {

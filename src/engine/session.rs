@@ -7,7 +7,9 @@
 use super::skill::Skill;
 use crate::eval::{EvalChoice, Evaluator};
 use crate::game::GameVisitor;
-use crate::game::{Capture, Game, Outcome, ParseError, Reason, Side, outcome_with_history};
+use crate::game::{
+    Capture, Game, Outcome, ParseError, Reason, Side, forbidden_by_history, outcome_with_history,
+};
 use crate::search::{
     self, Control, Limits, Score, SearchOptions, ThreadData, ThreadPool, TranspositionTable,
 };
@@ -25,6 +27,10 @@ pub enum MoveError {
     /// The text is not a legal move here (the reason says why: notation, blocked way, …).
     #[error("{0}")]
     Illegal(ParseError),
+    /// The move is one the rules forbid because it recreates an earlier board
+    /// ([`crate::game::RepetitionRule::Forbidden`]: Copenhagen's defenders); the text is the move.
+    #[error("illegal move {0}: it recreates an earlier board, which the defenders may not do")]
+    RepeatsBoard(String),
 }
 
 /// Why a position cannot be set; the session is left as it was.
@@ -280,6 +286,9 @@ impl<G: Game> GameSession<G> {
             return Err(MoveError::GameOver(reason));
         }
         let mv = self.pos.parse_move(text).map_err(MoveError::Illegal)?;
+        if forbidden_by_history(&self.pos, &self.history, mv) {
+            return Err(MoveError::RepeatsBoard(self.pos.move_to_string(mv)));
+        }
         self.history.push(self.pos.hash());
         self.played.push((self.pos.clone(), mv));
         self.pos.make_move(mv);
@@ -416,7 +425,11 @@ impl<G: Game> Session for GameSession<G> {
         }
         let mut moves = Vec::new();
         self.pos.generate_moves(&mut moves);
-        moves.iter().map(|&m| self.pos.move_to_string(m)).collect()
+        moves
+            .iter()
+            .filter(|&&m| !forbidden_by_history(&self.pos, &self.history, m))
+            .map(|&m| self.pos.move_to_string(m))
+            .collect()
     }
 
     fn moves_played(&self) -> Vec<String> {

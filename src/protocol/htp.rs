@@ -167,22 +167,6 @@ pub fn move_text(size: u8, mv: &str) -> String {
         .join(" ")
 }
 
-/// Whether `mv` (legal or not) repeats a position where the rules forbid it (Copenhagen: the
-/// defenders may not repeat a board). skald's session lets such a move through and scores it as
-/// a loss for the mover; HTP and hnefatafl.org's server refuse it as a move.
-pub fn forbidden_repetition(session: &dyn Session, mv: &str) -> bool {
-    let mut after = session.boxed_clone();
-    let mover = after.side_to_move();
-    after.play(mv).is_ok()
-        && matches!(
-            after.outcome(),
-            Outcome::Decided {
-                winner: Some(w),
-                reason: crate::engine::Reason::Repetition,
-            } if w == mover.opponent()
-        )
-}
-
 impl Htp {
     /// A new front-end writing to `out`, over `engine` (set to Copenhagen 11×11 here).
     pub fn new(out: Output, mut engine: Engine, settings: Settings) -> Htp {
@@ -431,6 +415,8 @@ impl Htp {
         self.engine.session_mut().play(mv).map_err(|e| match e {
             MoveError::GameOver(_) => "play: the game is already over".to_string(),
             MoveError::Illegal(e) => format!("play: {e}"),
+            // The reference's words (6.4.1, `InvalidMove::RepeatMove`).
+            MoveError::RepeatsBoard(_) => "play: you already reached that position".to_string(),
         })?;
         self.charge_clock(mover);
         let mut captures = String::new();
@@ -474,15 +460,7 @@ impl Htp {
                 role_name(to_move)
             ));
         }
-        let mv = format!("{from}-{to}");
-        if self.forbidden_repetition(&mv) {
-            return Err("play: you already reached that position".to_string());
-        }
-        self.play_move(&mv)
-    }
-
-    fn forbidden_repetition(&self, mv: &str) -> bool {
-        forbidden_repetition(self.engine.session(), mv)
+        self.play_move(&format!("{from}-{to}"))
     }
 
     /// The limits of a search for `side` to move now.
@@ -555,12 +533,20 @@ impl Htp {
         Ok(format!("play {} {}", role_name(side), self.move_text(&mv)))
     }
 
+    /// `play_undo`: takes back a resignation or a loss on time, or else the last move and,
+    /// under a Fischer control, the increment its mover was given for it (as the reference,
+    /// hnefatafl-copenhagen at e0d90c15 "Fix PlayUndo": the time spent on it is not given back).
     fn play_undo(&mut self) -> Result<String, String> {
         if self.lost.take().is_some() {
             self.turn_started = Instant::now();
             return Ok(String::new());
         }
         if self.engine.session_mut().undo() {
+            if let TimeControl::Fischer { inc_ms, .. } = self.time {
+                let mover = self.engine.session().side_to_move();
+                let c = &mut self.clocks[mover.index()];
+                *c = c.saturating_sub(inc_ms.min(i64::MAX as u64) as i64);
+            }
             self.turn_started = Instant::now();
             Ok(String::new())
         } else {
@@ -577,7 +563,6 @@ impl Htp {
             .session()
             .legal_moves()
             .iter()
-            .filter(|m| !self.forbidden_repetition(m))
             .filter_map(|m| {
                 let t = self.move_text(m);
                 let (a, b) = t.split_once(' ')?;
@@ -716,5 +701,31 @@ mod tests {
         assert!(lines[0].starts_with("= play attacker "), "{t}");
         assert_eq!(lines[1], "");
         assert!(lines[2].starts_with("= play defender "), "{t}");
+    }
+
+    /// `play_undo` takes the undone move's Fischer increment off its mover's clock, as the
+    /// reference does since hnefatafl-copenhagen e0d90c15 ("Fix PlayUndo"): playing and taking
+    /// back a move over and over adds nothing (before, each pair added the 60 s increment).
+    #[test]
+    fn play_undo_takes_the_increment_back() {
+        let (out, _buf) = Output::captured();
+        let mut htp = Htp::new(out, Engine::new().unwrap(), Settings::default());
+        htp.handle_line("time_settings fischer 1 60");
+        assert_eq!(htp.clocks, [60_000, 60_000]);
+        for _ in 0..5 {
+            htp.handle_line("play a a4 c4");
+            htp.handle_line("play_undo");
+        }
+        // The attackers' clock: 60 s less the few ms spent, never an increment more.
+        assert!(htp.clocks[0] <= 60_000, "{:?}", htp.clocks);
+        assert!(htp.clocks[0] > 0, "{:?}", htp.clocks);
+        assert_eq!(htp.clocks[1], 60_000);
+        // A defenders' move taken back: the same on their clock.
+        htp.handle_line("play a a4 c4");
+        htp.handle_line("play d e7 e9");
+        htp.handle_line("play_undo");
+        assert!(htp.clocks[1] <= 60_000, "{:?}", htp.clocks);
+        // The attackers' move stands, with its increment.
+        assert!(htp.clocks[0] > 60_000, "{:?}", htp.clocks);
     }
 }

@@ -83,17 +83,26 @@ impl Write for Capture {
 /// are read to their end and discarded whole (see [`read_line_capped`]).
 pub const MAX_LINE_BYTES: usize = 1 << 20;
 
+/// `text` without the UTF-8 byte order mark (U+FEFF) that some editors put at the start of a
+/// file: every reader of text input (records, openings, command files) takes it off first.
+pub fn without_bom(text: &str) -> &str {
+    text.strip_prefix('\u{feff}').unwrap_or(text)
+}
+
 /// The engine modes' command loop: reads lines of at most [`MAX_LINE_BYTES`] from `input` and
 /// hands each to `command` as `Ok(line)`, or, for a longer line (consumed and discarded), the
 /// error message to report as `Err(message)`. `command` returns `true` to quit. Returns `true`
-/// when `command` quit, `false` at the end of input.
+/// when `command` quit, `false` at the end of input. A byte order mark at the start of the
+/// input (commands piped from a file) is dropped ([`without_bom`]).
 pub fn read_commands(
     input: &mut dyn BufRead,
     mut command: impl FnMut(Result<&str, String>) -> bool,
 ) -> bool {
     let mut buf = Vec::new();
+    let mut first = true;
     while let Some(line) = read_line_capped(input, &mut buf, MAX_LINE_BYTES) {
         let quit = match line {
+            Line::Text(line) if std::mem::take(&mut first) => command(Ok(without_bom(&line))),
             Line::Text(line) => command(Ok(&line)),
             Line::TooLong(n) => command(Err(format!(
                 "line of {n} bytes ignored: longer than the limit of {MAX_LINE_BYTES} bytes"
@@ -186,5 +195,17 @@ mod tests {
         assert_eq!(next(), Some(Line::Text("abc".into())));
         assert_eq!(next(), Some(Line::Text("last".into())));
         assert_eq!(next(), None);
+    }
+
+    /// A byte order mark before the first command is not part of it; elsewhere it is kept.
+    #[test]
+    fn a_byte_order_mark_before_the_first_command_is_dropped() {
+        let mut input: &[u8] = "\u{feff}uci\n\u{feff}isready\n".as_bytes();
+        let mut seen = Vec::new();
+        read_commands(&mut input, |line| {
+            seen.push(line.unwrap().to_string());
+            false
+        });
+        assert_eq!(seen, ["uci", "\u{feff}isready"]);
     }
 }

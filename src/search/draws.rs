@@ -10,6 +10,11 @@ use crate::game::{Game, Outcome, RepetitionRule, Side};
 pub(super) struct GamePath {
     /// Game history, then the root, then the current search path.
     hashes: Vec<u64>,
+    /// Beside each entry of `hashes` made by a move of the search, under a
+    /// [`RepetitionRule::Forbidden`] rule: the board that rule judges for that move and how many
+    /// positions before it the board may equal ([`Game::repetition_board`]); `(hash, 0)`
+    /// elsewhere.
+    boards: Vec<(u64, u32)>,
     /// Index of the root in `hashes` (the length of the game history).
     root_index: usize,
     repetition: RepetitionRule,
@@ -25,24 +30,50 @@ impl GamePath {
         let mut hashes = Vec::with_capacity(history.len() + MAX_PLY + 2);
         hashes.extend_from_slice(history);
         hashes.push(root.hash());
+        let mut boards = Vec::with_capacity(hashes.capacity());
+        boards.extend(hashes.iter().map(|&h| (h, 0)));
         GamePath {
             hashes,
+            boards,
             root_index: history.len(),
             repetition: root.repetition_rule(),
             side_key: crate::game::side_key(root),
         }
     }
 
-    /// A move (or a null move) was made: `hash` is the new position's.
+    /// The move `mv` was made in `pos`, giving `child`.
     #[inline]
-    pub(super) fn push(&mut self, hash: u64) {
+    pub(super) fn push_move<G: Game>(&mut self, pos: &G, mv: G::Move, child: &G) {
+        let hash = child.hash();
         self.hashes.push(hash);
+        self.boards.push(match self.repetition {
+            RepetitionRule::Forbidden(_) => pos.repetition_board(mv),
+            _ => (hash, 0),
+        });
+    }
+
+    /// A null move was made: `hash` is the new position's.
+    #[inline]
+    pub(super) fn push_null(&mut self, hash: u64) {
+        self.hashes.push(hash);
+        self.boards.push((hash, 0));
+    }
+
+    /// `true` when no repetition can end the game for the side that makes it: only then is a
+    /// move that leaves the opponent a win at once certain to lose ([`Game::split_threat_answers`]).
+    #[inline]
+    pub(super) fn threat_answers_exact(&self) -> bool {
+        matches!(
+            self.repetition,
+            RepetitionRule::Ignored | RepetitionRule::Forbidden(_)
+        )
     }
 
     /// The last move pushed was taken back.
     #[inline]
     pub(super) fn pop(&mut self) {
         self.hashes.pop();
+        self.boards.pop();
     }
 
     /// How many positions before the one on top of the hash stack (`pos`, `plies_from_null`
@@ -98,13 +129,19 @@ impl GamePath {
         }
         let nth = self.repetition.nth()? as usize;
         let n = self.hashes.len();
-        let window = self.repetition_window(pos, plies_from_null);
-        let hash = self.hashes[n - 1];
         // Earlier positions with the same side to move: every second one back; for a forbidden
-        // board, every earlier position with the same placement, whichever side was to move.
-        let (other, step) = match self.repetition {
-            RepetitionRule::Forbidden(_) => (hash ^ self.side_key, 1),
-            _ => (hash, 2),
+        // board, the board the move made before its captures ([`Game::repetition_board`])
+        // against every earlier position with the same placement, whichever side was to move.
+        let (hash, window, other, step) = match self.repetition {
+            RepetitionRule::Forbidden(_) => {
+                let (board, window) = self.boards[n - 1];
+                let window = (window as usize).min(plies_from_null as usize).min(n - 1);
+                (board, window, board ^ self.side_key, 1)
+            }
+            _ => {
+                let hash = self.hashes[n - 1];
+                (hash, self.repetition_window(pos, plies_from_null), hash, 2)
+            }
         };
         let mut seen = 0;
         let mut in_tree = false;

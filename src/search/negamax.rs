@@ -434,6 +434,33 @@ impl<'a, G: Game> Worker<'a, G> {
         }
         self.stack[ply].moves = moves;
         self.stack[ply].scores = scores;
+        // The moves that cannot stop the opponent's win at once lose within two plies: search
+        // them only while the node has nothing as good (one of them usually scores exactly that).
+        let floor = -MATE + ply as i32 + 2;
+        if best < floor && best < beta && !self.stack[ply].dropped.is_empty() {
+            let dropped = std::mem::take(&mut self.stack[ply].dropped);
+            for &mv in &dropped {
+                let child = self.make_move(pos, mv, ply);
+                let v = -self.negamax(&child, depth - 1, -beta, -alpha, ply + 1, false);
+                self.path.pop();
+                if self.aborted {
+                    self.stack[ply].dropped = dropped;
+                    return ControlFlow::Break(0);
+                }
+                if v > best {
+                    best = v;
+                    best_move = Some(mv);
+                    if v > alpha {
+                        alpha = v;
+                        self.update_pv(ply, mv);
+                    }
+                }
+                if best >= floor || best >= beta {
+                    break;
+                }
+            }
+            self.stack[ply].dropped = dropped;
+        }
         ControlFlow::Continue((best, best_move))
     }
 
@@ -450,6 +477,10 @@ impl<'a, G: Game> Worker<'a, G> {
         let ply = node.ply;
         let mut moves = std::mem::take(&mut self.stack[ply].moves);
         pos.generate_moves(&mut moves);
+        self.stack[ply].dropped.clear();
+        if node.threatened && !node.root && self.path.threat_answers_exact() {
+            pos.split_threat_answers(&mut moves, &mut self.stack[ply].dropped);
+        }
         if node.root && !self.excluded.is_empty() {
             moves.retain(|m| !self.excluded.contains(m));
         }
@@ -460,7 +491,7 @@ impl<'a, G: Game> Worker<'a, G> {
                 return ControlFlow::Break(alpha);
             }
         }
-        if moves.is_empty() {
+        if moves.is_empty() && self.stack[ply].dropped.is_empty() {
             self.stack[ply].moves = moves;
             return ControlFlow::Break(terminal_score(pos.outcome(), pos.side_to_move(), ply));
         }

@@ -33,6 +33,9 @@ pub(super) struct StackEntry<G: Game> {
     pub(super) killers: [u16; 2],
     /// The moves of this node.
     pub(super) moves: Vec<G::Move>,
+    /// The moves left out of `moves` because they cannot stop the opponent's win at once
+    /// ([`Game::split_threat_answers`]); searched only as far as their score is needed.
+    pub(super) dropped: Vec<G::Move>,
     /// Ordering score and kind of each move of `moves`.
     pub(super) scores: Vec<(i64, MoveKind)>,
     /// Quiet moves searched at this node without a cutoff, as (move code, history index), for
@@ -52,6 +55,7 @@ impl<G: Game> Default for StackEntry<G> {
             singular_excluded: 0,
             killers: [0; 2],
             moves: Vec::with_capacity(256),
+            dropped: Vec::with_capacity(256),
             scores: Vec::with_capacity(256),
             quiets_tried: Vec::with_capacity(64),
             pv: Vec::with_capacity(MAX_PLY),

@@ -216,6 +216,29 @@ fn a_null_move_is_no_repetition_for_the_copenhagen_defenders() {
     });
 }
 
+/// Copenhagen judges a defender move by the board it makes *before* its captures
+/// ([`Game::repetition_board`]; hnefatafl.org 6.4.1): in the search too. The line of
+/// `tests/tafl_rules.rs` `copenhagen_repetition_is_judged_before_captures`: the eighth ply,
+/// e2-f2, captures f3, and the board before that capture is the board after the first ply.
+#[test]
+fn the_search_judges_a_copenhagen_repetition_before_captures() {
+    let root = crate::tafl::copenhagen()
+        .with_fen("11/1t7T1/11/11/11/5K5/11/5T5/6t4/5T5/11 a 0 1")
+        .unwrap();
+    let line = [
+        "g3-f3", "f2-e2", "b10-b9", "j10-j9", "b9-b8", "j9-j10", "b8-b10", "e2-f2",
+    ];
+    with_worker(&root, &[], |w| {
+        let mut pos = root;
+        for (ply, mv) in line.iter().enumerate() {
+            pos = push_move(w, &pos, mv, ply);
+            let want = (ply == 7).then_some(MATE - 8);
+            assert_eq!(repetition_score(w, &pos, ply + 1), want, "{mv}");
+        }
+        assert_eq!(pos.halfmove_clock(), 0, "e2-f2 captured");
+    });
+}
+
 /// A win that a repetition rule gives is a property of the path, not of the position: it
 /// must not reach the transposition table as a mate score, where another path to the same
 /// position would take it for a forced win. Brandubh under OpenTafl's `tfr:l` (the side

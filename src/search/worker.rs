@@ -166,7 +166,7 @@ impl<'a, G: Game> Worker<'a, G> {
         } else {
             NO_ROW
         };
-        self.path.push(child.hash());
+        self.path.push_move(pos, mv, &child);
         self.stack[ply + 1].plies_from_null = self.stack[ply].plies_from_null.saturating_add(1);
         child
     }
@@ -183,7 +183,7 @@ impl<'a, G: Game> Worker<'a, G> {
         self.stack[ply + 1].came_by = 0;
         self.stack[ply + 1].cont_row = NO_ROW;
         self.stack[ply + 1].plies_from_null = 0;
-        self.path.push(child.hash());
+        self.path.push_null(child.hash());
         child
     }
 

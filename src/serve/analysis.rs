@@ -1,16 +1,16 @@
 //! Analysis by server-sent events: `GET /api/games/{id}/analysis?multipv=N` searches the
 //! game's position (full strength, at most [`super::state::Config::analysis_ms`]) and sends an
 //! `info` event per completed depth and line, then `done`. One analysis per game: a new one,
-//! a move, an undo or `POST …/analysis/stop` stops the old; a closed page stops it too (its
-//! next report finds no reader).
+//! a move, an undo, `POST …/analysis/stop` or the game's end (deleted, dropped) stops the old
+//! (or takes it out of the queue for an engine); a closed page stops it too.
 
 use super::App;
-use super::api::{ApiError, clip, first_view, score_json};
+use super::api::{ApiError, Body, clip, first_view, game_of, score_json};
 use super::state::{lock, move_squares};
 use axum::extract::{Path, Query, State};
 use axum::response::sse::{Event, KeepAlive, Sse};
 use serde_json::{Value, json};
-use skald::engine::{Limits, SearchRequest, Stopper};
+use skald::engine::{Limits, SearchRequest};
 use std::collections::HashMap;
 use std::convert::Infallible;
 use std::sync::Arc;
@@ -43,13 +43,12 @@ pub async fn analysis(
             }
         },
     };
-    let n: u64 = id.parse().map_err(|_| ApiError::no_game(&id))?;
-    let game = app.store.get(n).ok_or_else(|| ApiError::no_game(&id))?;
-    let stopper = Stopper::new();
+    let (n, game) = game_of(&app, &id)?;
+    let handle = app.analysts.handle();
     let (session, version) = {
         let mut g = lock(&game);
         g.stop_analysis();
-        g.analysis = Some(stopper.clone());
+        g.analysis = Some(handle.clone());
         (g.session.boxed_clone(), g.version)
     };
     let (tx, rx) = tokio::sync::mpsc::unbounded_channel::<Event>();
@@ -65,11 +64,11 @@ pub async fn analysis(
             if app.analysts.all_busy() {
                 let _ = tx.send(event("waiting", &json!({ "version": version })));
             }
-            let (report_tx, stop) = (tx.clone(), stopper.clone());
+            let report_tx = tx.clone();
             let (analysis_ms, max_nodes) = (app.config.analysis_ms, app.config.max_nodes);
-            let result = app
+            let search = app
                 .analysts
-                .run(n, session, move |engine| {
+                .run(&handle, analysis_ms, n, session, move |engine, stop| {
                     if report_tx.is_closed() || stop.is_stopped() {
                         return None;
                     }
@@ -109,9 +108,15 @@ pub async fn analysis(
                             }
                         })
                         .ok()
-                })
-                .await
-                .flatten();
+                });
+            // A page that goes away cancels the analysis, waiting or running.
+            let result = tokio::select! {
+                r = search => r.flatten(),
+                () = tx.closed() => {
+                    handle.cancel();
+                    return;
+                }
+            };
             let done = match result {
                 Some(r) => json!({
                     "version": version,
@@ -121,7 +126,7 @@ pub async fn analysis(
                     "nodes": r.nodes,
                     "score": score_json(r.score),
                     "first_cp": first_view(r.score, to_move),
-                    "stopped": stopper.is_stopped(),
+                    "stopped": handle.is_cancelled(),
                 }),
                 None => json!({ "version": version, "over": false, "depth": 0, "stopped": true }),
             };
@@ -132,14 +137,15 @@ pub async fn analysis(
     Ok(Sse::new(stream).keep_alive(KeepAlive::default()))
 }
 
-/// `POST /api/games/{id}/analysis/stop`: stops the game's analysis; `{"stopped": true}` if one
-/// ran.
+/// `POST /api/games/{id}/analysis/stop` (an empty body or `{}`): stops the game's analysis;
+/// `{"stopped": true}` if one ran.
 pub async fn stop(
     State(app): State<Arc<App>>,
     Path(id): Path<String>,
+    bytes: Body,
 ) -> Result<axum::Json<Value>, ApiError> {
-    let n: u64 = id.parse().map_err(|_| ApiError::no_game(&id))?;
-    let game = app.store.get(n).ok_or_else(|| ApiError::no_game(&id))?;
+    let _: super::api::NoFields = super::api::body(&bytes)?;
+    let (_, game) = game_of(&app, &id)?;
     let mut g = lock(&game);
     let running = g.analysis.is_some();
     g.stop_analysis();

@@ -4,11 +4,12 @@
 //! that fails changes nothing.
 
 use super::App;
-use super::state::{Game, Level, Mode, Rules, lock, move_squares, square_coords};
+use super::state::{
+    Game, GameId, Level, Mode, Rules, id_text, lock, move_squares, parse_id, square_coords,
+};
 use crate::cli::records::{GameRecord, load_records_hinted};
 use axum::body::Bytes;
-use axum::extract::rejection::BytesRejection;
-use axum::extract::{Path, Query, State};
+use axum::extract::{FromRequest, Path, Query, Request, State};
 use axum::http::{StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use serde::Deserialize;
@@ -69,7 +70,15 @@ impl ApiError {
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
         let message = short_message(&self.message);
-        (self.status, axum::Json(json!({ "error": message }))).into_response()
+        let mut response = (self.status, axum::Json(json!({ "error": message }))).into_response();
+        if self.status == StatusCode::REQUEST_TIMEOUT {
+            // The rest of the body is not waited for: the connection ends.
+            response.headers_mut().insert(
+                header::CONNECTION,
+                axum::http::HeaderValue::from_static("close"),
+            );
+        }
+        response
     }
 }
 
@@ -117,16 +126,45 @@ fn short_message(message: &str) -> String {
 
 type Answer = Result<axum::Json<Value>, ApiError>;
 
-/// A request body as the handlers take it: its bytes, or why it could not be read (too large:
-/// 413).
-pub type Body = Result<Bytes, BytesRejection>;
+/// A request body as the handlers take it: its bytes, or why it could not be read: too large
+/// (over 2 MB: 413), or not all there within the server's read time-out (`--read-timeout`,
+/// counted from the end of the headers: 408, and the connection ends).
+pub struct Body(Result<Bytes, ApiError>);
+
+impl FromRequest<Arc<App>> for Body {
+    type Rejection = std::convert::Infallible;
+
+    async fn from_request(request: Request, app: &Arc<App>) -> Result<Body, Self::Rejection> {
+        let limit = app.config.read_timeout;
+        let read = tokio::time::timeout(limit, Bytes::from_request(request, app)).await;
+        Ok(Body(match read {
+            Ok(Ok(bytes)) => Ok(bytes),
+            Ok(Err(e)) => Err(ApiError {
+                status: e.status(),
+                message: e.body_text(),
+            }),
+            Err(_) => Err(ApiError {
+                status: StatusCode::REQUEST_TIMEOUT,
+                message: format!(
+                    "the request's body did not arrive within {} s",
+                    limit.as_secs_f64()
+                ),
+            }),
+        }))
+    }
+}
+
+/// The body of the endpoints that take no fields: empty, or `{}`.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct NoFields {}
 
 /// Parses a JSON object body into `T`; an empty body is `{}`. Anything but an object (an
 /// array, which serde would read as the fields in order) is refused.
-fn body<T: serde::de::DeserializeOwned>(bytes: &Body) -> Result<T, ApiError> {
-    let bytes = bytes.as_ref().map_err(|e| ApiError {
-        status: e.status(),
-        message: e.body_text(),
+pub fn body<T: serde::de::DeserializeOwned>(bytes: &Body) -> Result<T, ApiError> {
+    let bytes = bytes.0.as_ref().map_err(|e| ApiError {
+        status: e.status,
+        message: e.message.clone(),
     })?;
     let text = match bytes.iter().find(|b| !b.is_ascii_whitespace()) {
         None => &b"{}"[..],
@@ -140,11 +178,10 @@ fn body<T: serde::de::DeserializeOwned>(bytes: &Body) -> Result<T, ApiError> {
     serde_json::from_slice(text).map_err(|e| ApiError::bad(format!("bad JSON body: {e}")))
 }
 
-/// The game of a path's id.
-fn game_of(app: &App, id: &str) -> Result<Arc<Mutex<Game>>, ApiError> {
-    id.parse::<u64>()
-        .ok()
-        .and_then(|n| app.store.get(n))
+/// The id and the game of a path's id.
+pub fn game_of(app: &App, id: &str) -> Result<(GameId, Arc<Mutex<Game>>), ApiError> {
+    parse_id(id)
+        .and_then(|n| Some((n, app.store.get(n)?)))
         .ok_or_else(|| ApiError::no_game(id))
 }
 
@@ -193,7 +230,7 @@ pub fn first_view(score: Score, to_move: Side) -> i32 {
 }
 
 /// The whole state of game `id` as the page draws it (docs/serve.md, "The game state").
-pub fn state_json(id: u64, game: &Game) -> Value {
+pub fn state_json(id: GameId, game: &Game) -> Value {
     let s = game.session.as_ref();
     let naming = game.rules.naming();
     let rows = s.board_rows();
@@ -285,7 +322,7 @@ pub fn state_json(id: u64, game: &Game) -> Value {
         ),
     };
     json!({
-        "id": id.to_string(),
+        "id": id_text(id),
         "version": game.version,
         "variant": variant,
         "rules": rules,
@@ -310,7 +347,7 @@ pub fn state_json(id: u64, game: &Game) -> Value {
         "result": result,
         "fen": s.fen(),
         "setup_fen": s.setup_fen(),
-        "can_undo": !moves.is_empty(),
+        "can_undo": game.can_undo(),
     })
 }
 
@@ -339,6 +376,10 @@ pub async fn variants(State(app): State<Arc<App>>) -> axum::Json<Value> {
         "levels": levels,
         "analysis_ms": app.config.analysis_ms,
         "max_games": app.config.max_games,
+        "rule_sets": {
+            "built": skald::tafl::leaked_rule_sets(),
+            "max": skald::tafl::rule_set_limit(),
+        },
     }))
 }
 
@@ -369,9 +410,22 @@ pub async fn create(State(app): State<Arc<App>>, bytes: Body) -> Result<Response
         (Some(v), None) => Rules::Variant(v.parse::<Variant>().map_err(|e| ApiError::bad(e.0))?),
         (None, None) => Rules::Variant(Variant::Brandubh),
     };
-    let mut session = rules
-        .new_session()
-        .map_err(|e| ApiError::bad(format!("rules: {e}")))?;
+    if let Rules::OpenTafl(text) = &rules {
+        skald::tafl::opentafl::parse_rules(text)
+            .map_err(|e| ApiError::bad(format!("rules: {e}")))?;
+    }
+    let mut session = rules.new_session().map_err(|e| {
+        // Refused for the bound on rule sets (each stays in memory): not the request's fault.
+        let full = skald::tafl::leaked_rule_sets() >= skald::tafl::rule_set_limit();
+        ApiError {
+            status: if full {
+                StatusCode::SERVICE_UNAVAILABLE
+            } else {
+                StatusCode::BAD_REQUEST
+            },
+            message: format!("rules: {e}"),
+        }
+    })?;
     if let Some(fen) = &req.fen {
         session
             .set_position(Some(fen), &[])
@@ -423,18 +477,21 @@ pub async fn create(State(app): State<Arc<App>>, bytes: Body) -> Result<Response
 
 /// `GET /api/games/{id}`: the game's state.
 pub async fn get(State(app): State<Arc<App>>, Path(id): Path<String>) -> Answer {
-    let game = game_of(&app, &id)?;
+    let (n, game) = game_of(&app, &id)?;
     let g = lock(&game);
-    Ok(axum::Json(state_json(id.parse().unwrap_or(0), &g)))
+    Ok(axum::Json(state_json(n, &g)))
 }
 
-/// `DELETE /api/games/{id}`: drops the game.
+/// `DELETE /api/games/{id}`: drops the game; its searches are cancelled (an engine move under
+/// way answers 404).
 pub async fn delete(
     State(app): State<Arc<App>>,
     Path(id): Path<String>,
+    bytes: Body,
 ) -> Result<StatusCode, ApiError> {
-    match id.parse::<u64>() {
-        Ok(n) if app.store.remove(n) => Ok(StatusCode::NO_CONTENT),
+    let _: NoFields = body(&bytes)?;
+    match parse_id(&id) {
+        Some(n) if app.store.remove(n) => Ok(StatusCode::NO_CONTENT),
         _ => Err(ApiError::no_game(&id)),
     }
 }
@@ -451,7 +508,7 @@ struct PlayMove {
 /// `POST /api/games/{id}/move`: the person to move plays a move.
 pub async fn play(State(app): State<Arc<App>>, Path(id): Path<String>, bytes: Body) -> Answer {
     let req: PlayMove = body(&bytes)?;
-    let game = game_of(&app, &id)?;
+    let (n, game) = game_of(&app, &id)?;
     let mut g = lock(&game);
     if let Outcome::Decided { winner, reason } = g.session.outcome() {
         return Err(ApiError::conflict(format!(
@@ -467,17 +524,23 @@ pub async fn play(State(app): State<Arc<App>>, Path(id): Path<String>, bytes: Bo
         .play(&text)
         .map_err(|e| ApiError::bad(format!("'{}': {e}", clip(req.mv.trim()))))?;
     g.changed();
-    Ok(axum::Json(state_json(id.parse().unwrap_or(0), &g)))
+    Ok(axum::Json(state_json(n, &g)))
 }
 
 /// `POST /api/games/{id}/engine-move`: the engine plays the side to move (against the computer
 /// on its turn; in a hot-seat game for whoever is to move), at the game's level (medium in a
 /// hot-seat game). The answer is the state with `engine`: the move, its depth and score; 404 if
-/// the game was deleted (or dropped) while the engine searched (the move is not played).
-pub async fn engine_move(State(app): State<Arc<App>>, Path(id): Path<String>) -> Answer {
-    let game = game_of(&app, &id)?;
-    let n: u64 = id.parse().unwrap_or(0);
-    let (session, version, level, seed) = {
+/// the game was deleted (or dropped) while the engine searched or waited for an engine (the
+/// search is cancelled and the move not played). Easy and medium moves are searched on engines
+/// of their own, so that they never wait behind hard ones; a game has one search at a time.
+pub async fn engine_move(
+    State(app): State<Arc<App>>,
+    Path(id): Path<String>,
+    bytes: Body,
+) -> Answer {
+    let _: NoFields = body(&bytes)?;
+    let (n, game) = game_of(&app, &id)?;
+    let (session, version, level, seed, handle) = {
         let mut g = lock(&game);
         if g.session.outcome().is_decided() {
             return Err(ApiError::conflict("the game is over"));
@@ -494,25 +557,28 @@ pub async fn engine_move(State(app): State<Arc<App>>, Path(id): Path<String>) ->
             }
             Mode::Hotseat => Level::Medium,
         };
+        let handle = lane(&app, level).0.handle();
         g.thinking = true;
+        g.search = Some(handle.clone());
         let seed = g.seed ^ g.session.moves_played().len() as u64;
-        (g.session.boxed_clone(), g.version, level, seed)
+        (g.session.boxed_clone(), g.version, level, seed, handle)
     };
-    // `thinking` is cleared however this ends, a client that went away included.
+    // `thinking` is cleared however this ends, and a client that went away cancels the search.
     let thinking = Thinking(Arc::clone(&game));
     let max_nodes = app.config.max_nodes;
-    let found = app
-        .movers
-        .run(n, session, move |engine| {
+    let (engines, time_ms) = lane(&app, level);
+    let found = engines
+        .run(&handle, time_ms, n, session, move |engine, stopper| {
             engine.set_seed(seed);
             let request = SearchRequest {
                 limits: Limits {
-                    movetime: Some(level.time_ms()),
+                    movetime: Some(time_ms),
                     nodes: max_nodes,
                     ..Limits::default()
                 },
                 skill_level: Some(level.skill()),
                 move_overhead_ms: Some(0),
+                stopper: Some(stopper.clone()),
                 ..SearchRequest::default()
             };
             engine.search(request, &mut |_| {})
@@ -558,27 +624,47 @@ pub async fn engine_move(State(app): State<Arc<App>>, Path(id): Path<String>) ->
     Ok(axum::Json(state))
 }
 
-/// Clears a game's `thinking` flag when dropped.
+/// The engines that search a move at `level` and its time, ms: hard moves on engines of their
+/// own, so that easy and medium ones never wait behind them.
+fn lane(app: &App, level: Level) -> (&super::state::Engines, u64) {
+    match level {
+        Level::Hard => (&app.deep, app.config.hard_ms.unwrap_or(level.time_ms())),
+        Level::Easy | Level::Medium => (&app.quick, level.time_ms()),
+    }
+}
+
+/// Clears a game's `thinking` flag when dropped, and cancels its search (which is over, or
+/// whose client went away).
 struct Thinking(Arc<Mutex<Game>>);
 
 impl Drop for Thinking {
     fn drop(&mut self) {
-        lock(&self.0).thinking = false;
+        let mut g = lock(&self.0);
+        g.thinking = false;
+        if let Some(search) = g.search.take() {
+            search.cancel();
+        }
     }
 }
 
 /// `POST /api/games/{id}/undo`: takes back the last move; against the computer, the person's
-/// last move and the computer's reply (so that it is the person's turn again).
-pub async fn undo(State(app): State<Arc<App>>, Path(id): Path<String>) -> Answer {
-    let game = game_of(&app, &id)?;
+/// last move and the computer's reply (so that it is the person's turn again). Against the
+/// computer a move of the person's is needed (409 when only the computer has moved).
+pub async fn undo(State(app): State<Arc<App>>, Path(id): Path<String>, bytes: Body) -> Answer {
+    let _: NoFields = body(&bytes)?;
+    let (n, game) = game_of(&app, &id)?;
     let mut g = lock(&game);
     if g.thinking {
         return Err(ApiError::conflict(
             "the computer is thinking; undo after its move",
         ));
     }
-    if !g.session.undo() {
-        return Err(ApiError::conflict("there is no move to take back"));
+    if !g.can_undo() || !g.session.undo() {
+        return Err(ApiError::conflict(if g.session.moves_played().is_empty() {
+            "there is no move to take back"
+        } else {
+            "there is no move of yours to take back"
+        }));
     }
     if let Mode::Computer { human, .. } = g.mode
         && g.session.side_to_move() != human
@@ -586,7 +672,7 @@ pub async fn undo(State(app): State<Arc<App>>, Path(id): Path<String>) -> Answer
         g.session.undo();
     }
     g.changed();
-    Ok(axum::Json(state_json(id.parse().unwrap_or(0), &g)))
+    Ok(axum::Json(state_json(n, &g)))
 }
 
 /// The body of `POST /api/games/{id}/load`.
@@ -606,7 +692,7 @@ struct Load {
 /// moves); the mode stays.
 pub async fn load(State(app): State<Arc<App>>, Path(id): Path<String>, bytes: Body) -> Answer {
     let req: Load = body(&bytes)?;
-    let game = game_of(&app, &id)?;
+    let (n, game) = game_of(&app, &id)?;
     let (untagged, hint) = match &req.variant {
         Some(v) => (
             v.parse::<Variant>().map_err(|e| ApiError::bad(e.0))?,
@@ -649,7 +735,7 @@ pub async fn load(State(app): State<Arc<App>>, Path(id): Path<String>, bytes: Bo
     g.stop_analysis();
     *g = next;
     g.changed();
-    Ok(axum::Json(state_json(id.parse().unwrap_or(0), &g)))
+    Ok(axum::Json(state_json(n, &g)))
 }
 
 /// `GET /api/games/{id}/record?format=pgn|otg`: the game as a record file (PGN by default;
@@ -659,7 +745,7 @@ pub async fn record(
     Path(id): Path<String>,
     Query(query): Query<HashMap<String, String>>,
 ) -> Result<Response, ApiError> {
-    let game = game_of(&app, &id)?;
+    let (n, game) = game_of(&app, &id)?;
     let format = query.get("format").map_or("pgn", String::as_str);
     let g = lock(&game);
     let s = g.session.as_ref();
@@ -701,11 +787,12 @@ pub async fn record(
         }
     };
     let file = format!(
-        "skald-{}-{id}.{ext}",
+        "skald-{}-{}.{ext}",
         match &g.rules {
             Rules::Variant(v) => v.name(),
             Rules::OpenTafl(_) => "opentafl",
-        }
+        },
+        &id_text(n)[..8]
     );
     Ok((
         [

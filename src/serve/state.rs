@@ -1,14 +1,14 @@
-//! The server's state: the games in progress (each its own engine session, bounded in number,
-//! the least recently used dropped first) and the engines that search for them (bounded in
-//! number: a search waits for a free engine).
+//! The server's state: the games in progress (each its own engine session under a random id,
+//! bounded in number, the least recently used dropped first) and the engines that search for
+//! them (bounded in number: a search waits for a free engine, the shortest first, and a
+//! search whose game is deleted or dropped is cancelled, waiting or running).
 
 use skald::engine::session::Session;
 use skald::engine::{Engine, Side, Stopper, named_skill, new_session, new_tafl_session};
 use skald::variant::Variant;
 use std::collections::HashMap;
-use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 /// Locks a mutex, taking the data of a poisoned one (a panicking request must not end the
 /// server).
@@ -27,6 +27,11 @@ pub struct Config {
     pub analysis_ms: u64,
     /// A node cap on every search (tests: results that do not depend on the machine's speed).
     pub max_nodes: Option<u64>,
+    /// The hard level's time per move, ms, if not [`Level::time_ms`] (tests: a search that only
+    /// its cancellation ends).
+    pub hard_ms: Option<u64>,
+    /// The longest wait for a request's body once its headers are read.
+    pub read_timeout: Duration,
 }
 
 /// The computer's strength in a game against it: a named skill level and a time per move.
@@ -120,6 +125,30 @@ impl Rules {
     }
 }
 
+/// A game's id: 128 random bits from the operating system (unguessable: a page of another site
+/// cannot name a game), written as 32 lowercase hex digits.
+pub type GameId = u128;
+
+/// A new random game id.
+pub fn new_id() -> GameId {
+    let mut bytes = [0u8; 16];
+    getrandom::fill(&mut bytes).expect("the operating system's random numbers");
+    u128::from_le_bytes(bytes)
+}
+
+/// An id as the API writes it: 32 lowercase hex digits.
+pub fn id_text(id: GameId) -> String {
+    format!("{id:032x}")
+}
+
+/// The id of its text (32 hex digits), if it is one.
+pub fn parse_id(text: &str) -> Option<GameId> {
+    if text.len() != 32 || !text.bytes().all(|b| b.is_ascii_hexdigit()) {
+        return None;
+    }
+    u128::from_str_radix(text, 16).ok()
+}
+
 /// One game in progress.
 pub struct Game {
     /// Its rules.
@@ -134,10 +163,12 @@ pub struct Game {
     /// Counts changes of the position (moves, undo, loads): a search's answer for an older
     /// version is not played.
     pub version: u64,
-    /// The engine is searching this game's move.
+    /// The engine is searching this game's move (or waits for an engine to do so).
     pub thinking: bool,
-    /// Stops the running analysis of this game, if any.
-    pub analysis: Option<Stopper>,
+    /// Cancels the search of the engine's move, if any (waiting or running).
+    pub search: Option<SearchHandle>,
+    /// Cancels the analysis of this game, if any (waiting or running).
+    pub analysis: Option<SearchHandle>,
     /// Last request for this game.
     pub last_used: Instant,
     /// Seed of the engine's choices below full strength.
@@ -163,6 +194,7 @@ impl Game {
             marks,
             version: 0,
             thinking: false,
+            search: None,
             analysis: None,
             last_used: Instant::now(),
             seed,
@@ -188,10 +220,39 @@ impl Game {
         self.stop_analysis();
     }
 
-    /// Stops the running analysis, if any.
+    /// Stops the analysis, if any (or takes it out of the queue).
     pub fn stop_analysis(&mut self) {
         if let Some(s) = self.analysis.take() {
-            s.stop();
+            s.cancel();
+        }
+    }
+
+    /// The game is gone (deleted, dropped to make room): its analysis and the search of the
+    /// engine's move are cancelled, waiting or running.
+    pub fn cancel_searches(&mut self) {
+        self.stop_analysis();
+        if let Some(s) = self.search.take() {
+            s.cancel();
+        }
+    }
+
+    /// Whether the person has a move of their own to take back: in a hot-seat game any move;
+    /// against the computer a move of the person's side (not only the computer's first).
+    pub fn can_undo(&self) -> bool {
+        let plies = self.session.moves_played().len();
+        match self.mode {
+            Mode::Hotseat => plies > 0,
+            Mode::Computer { human, .. } => {
+                // The sides take turns (a pass is a move): the side that moved first is the
+                // side to move now after an even number of plies.
+                let now = self.session.side_to_move();
+                let first = if plies.is_multiple_of(2) {
+                    now
+                } else {
+                    now.opponent()
+                };
+                plies >= 2 || (plies == 1 && first == human)
+            }
         }
     }
 
@@ -270,8 +331,7 @@ fn marks_of(start: &dyn Session, tafl: bool) -> Vec<(String, &'static str)> {
 
 /// The games in progress, by id.
 pub struct Store {
-    games: Mutex<HashMap<u64, Arc<Mutex<Game>>>>,
-    next_id: AtomicU64,
+    games: Mutex<HashMap<GameId, Arc<Mutex<Game>>>>,
     max_games: usize,
 }
 
@@ -280,15 +340,13 @@ impl Store {
     pub fn new(max_games: usize) -> Store {
         Store {
             games: Mutex::new(HashMap::new()),
-            next_id: AtomicU64::new(1),
             max_games: max_games.max(1),
         }
     }
 
-    /// Adds a game and returns its id; beyond the bound, the game used least recently is
-    /// dropped (its analysis stopped).
-    pub fn insert(&self, game: Game) -> u64 {
-        let id = self.next_id.fetch_add(1, Ordering::Relaxed);
+    /// Adds a game under a new random id and returns the id; beyond the bound, the game used
+    /// least recently is dropped (its searches cancelled).
+    pub fn insert(&self, game: Game) -> GameId {
         let mut games = lock(&self.games);
         while games.len() >= self.max_games {
             let oldest = games
@@ -296,33 +354,39 @@ impl Store {
                 .min_by_key(|(_, g)| lock(g).last_used)
                 .map(|(&id, _)| id);
             match oldest.and_then(|id| games.remove(&id)) {
-                Some(g) => lock(&g).stop_analysis(),
+                Some(g) => lock(&g).cancel_searches(),
                 None => break,
             }
         }
+        let id = loop {
+            let id = new_id();
+            if !games.contains_key(&id) {
+                break id;
+            }
+        };
         games.insert(id, Arc::new(Mutex::new(game)));
         id
     }
 
     /// The game `id`, if kept; marks it used now.
-    pub fn get(&self, id: u64) -> Option<Arc<Mutex<Game>>> {
+    pub fn get(&self, id: GameId) -> Option<Arc<Mutex<Game>>> {
         let game = lock(&self.games).get(&id).cloned()?;
         lock(&game).last_used = Instant::now();
         Some(game)
     }
 
     /// Whether `game` is still kept as game `id` (not deleted, not dropped to make room).
-    pub fn holds(&self, id: u64, game: &Arc<Mutex<Game>>) -> bool {
+    pub fn holds(&self, id: GameId, game: &Arc<Mutex<Game>>) -> bool {
         lock(&self.games)
             .get(&id)
             .is_some_and(|g| Arc::ptr_eq(g, game))
     }
 
-    /// Drops game `id`; `false` if there was none.
-    pub fn remove(&self, id: u64) -> bool {
+    /// Drops game `id` (its searches cancelled); `false` if there was none.
+    pub fn remove(&self, id: GameId) -> bool {
         match lock(&self.games).remove(&id) {
             Some(g) => {
-                lock(&g).stop_analysis();
+                lock(&g).cancel_searches();
                 true
             }
             None => false,
@@ -330,18 +394,118 @@ impl Store {
     }
 }
 
-/// A set of engines for one kind of search (engine moves, analyses): at most as many searches
-/// run at once as there are engines; more wait for one to be free. Searches run on tokio's
-/// blocking threads.
+/// A set of engines for one kind of search (the quick engine moves, the long ones, analyses):
+/// at most as many searches run at once as there are engines. More wait in a queue that hands
+/// a free engine to the search with the shortest time budget first (first come first among
+/// equals); a search leaves the queue, or stops, when it is cancelled ([`SearchHandle`]).
+/// Searches run on tokio's blocking threads.
 pub struct Engines {
-    free: Arc<tokio::sync::Semaphore>,
-    /// The idle engines, each with the id of the game it searched last (its tables are kept
-    /// for the same game and emptied for another).
-    idle: Arc<Mutex<Vec<IdleEngine>>>,
+    pool: Arc<Mutex<Pool>>,
 }
 
-/// An idle engine and the id of the game it searched last.
-type IdleEngine = (Engine, Option<u64>);
+/// The engines of an [`Engines`] and the searches waiting for one.
+struct Pool {
+    /// The idle engines.
+    idle: Vec<IdleEngine>,
+    /// The searches waiting for an engine (never while one is idle).
+    waiting: Vec<Waiter>,
+    /// The number of the next [`SearchHandle`].
+    next: u64,
+}
+
+/// An idle engine and the id of the game it searched last (its tables are kept for the same
+/// game and emptied for another).
+type IdleEngine = (Engine, Option<GameId>);
+
+/// A search waiting for an engine.
+struct Waiter {
+    /// Its time budget, ms: the shortest is served first.
+    budget_ms: u64,
+    /// Its [`SearchHandle`]'s number (first come first among equal budgets).
+    seq: u64,
+    /// Where its engine goes.
+    tx: tokio::sync::oneshot::Sender<Lease>,
+}
+
+/// An engine lent to one search; back to the pool (to the next waiting search) when dropped.
+struct Lease {
+    engine: Option<IdleEngine>,
+    pool: Arc<Mutex<Pool>>,
+}
+
+impl Drop for Lease {
+    fn drop(&mut self) {
+        if let Some(engine) = self.engine.take() {
+            release(&self.pool, engine);
+        }
+    }
+}
+
+/// Gives `engine` to the waiting search with the shortest budget (the first of those), or
+/// keeps it idle when none waits.
+fn release(pool: &Arc<Mutex<Pool>>, mut engine: IdleEngine) {
+    loop {
+        let next = {
+            let mut p = lock(pool);
+            let best = p
+                .waiting
+                .iter()
+                .enumerate()
+                .min_by_key(|(_, w)| (w.budget_ms, w.seq))
+                .map(|(i, _)| i);
+            match best {
+                Some(i) => p.waiting.remove(i),
+                None => {
+                    p.idle.push(engine);
+                    return;
+                }
+            }
+        };
+        let lease = Lease {
+            engine: Some(engine),
+            pool: Arc::clone(pool),
+        };
+        match next.tx.send(lease) {
+            Ok(()) => return,
+            // Its request went away meanwhile: the next one.
+            Err(mut lease) => engine = lease.engine.take().expect("the lease just made"),
+        }
+    }
+}
+
+/// Cancels one search: stops it if it runs, takes it out of the queue if it waits (its request
+/// then answers at once), and keeps it from starting. Cloned into the game it searches for.
+#[derive(Clone)]
+pub struct SearchHandle {
+    stopper: Stopper,
+    seq: u64,
+    pool: Arc<Mutex<Pool>>,
+}
+
+impl SearchHandle {
+    /// Cancels the search (waiting, running, or not yet started); nothing if it is over.
+    pub fn cancel(&self) {
+        self.stopper.stop();
+        lock(&self.pool).waiting.retain(|w| w.seq != self.seq);
+    }
+
+    /// Whether [`SearchHandle::cancel`] was called.
+    pub fn is_cancelled(&self) -> bool {
+        self.stopper.is_stopped()
+    }
+}
+
+/// Takes a waiting search out of the queue when its request goes away.
+struct Queued<'a> {
+    pool: &'a Mutex<Pool>,
+    seq: u64,
+}
+
+impl Drop for Queued<'_> {
+    fn drop(&mut self) {
+        lock(self.pool).waiting.retain(|w| w.seq != self.seq);
+    }
+}
 
 impl Engines {
     /// `count` engines (at least one), each with the default hash table (16 MiB) and one
@@ -352,36 +516,96 @@ impl Engines {
             .map(|_| Engine::new().map(|e| (e, None)))
             .collect::<Result<Vec<_>, _>>()?;
         Ok(Engines {
-            free: Arc::new(tokio::sync::Semaphore::new(count)),
-            idle: Arc::new(Mutex::new(engines)),
+            pool: Arc::new(Mutex::new(Pool {
+                idle: engines,
+                waiting: Vec::new(),
+                next: 0,
+            })),
         })
     }
 
     /// `true` when every engine is busy (a search would wait).
     pub fn all_busy(&self) -> bool {
-        self.free.available_permits() == 0
+        lock(&self.pool).idle.is_empty()
     }
 
-    /// Runs `f` with a free engine set to play `session` (of game `game`), once one is free;
-    /// `None` if `f` panicked (a bug, caught: the engine is still put back).
+    /// The searches waiting for an engine.
+    #[cfg(test)]
+    pub fn waiting(&self) -> usize {
+        lock(&self.pool).waiting.len()
+    }
+
+    /// The handle of a new search, to be [`Engines::run`] once (and kept by its game, to
+    /// cancel it).
+    pub fn handle(&self) -> SearchHandle {
+        let mut p = lock(&self.pool);
+        p.next += 1;
+        SearchHandle {
+            stopper: Stopper::new(),
+            seq: p.next,
+            pool: Arc::clone(&self.pool),
+        }
+    }
+
+    /// Runs `f` with a free engine set to play `session` (of game `game`), once one is free
+    /// (searches with a shorter `budget_ms` first); `f` is given the search's stopper, which
+    /// [`SearchHandle::cancel`] stops. `None` if the search was cancelled before it started, or
+    /// if `f` panicked (a bug, caught: the engine is still put back).
     pub async fn run<T: Send + 'static>(
         &self,
-        game: u64,
+        handle: &SearchHandle,
+        budget_ms: u64,
+        game: GameId,
         session: Box<dyn Session>,
-        f: impl FnOnce(&mut Engine) -> T + Send + 'static,
+        f: impl FnOnce(&mut Engine, &Stopper) -> T + Send + 'static,
     ) -> Option<T> {
-        let permit = Arc::clone(&self.free).acquire_owned().await.ok()?;
-        let idle = Arc::clone(&self.idle);
+        let waiting = {
+            let mut p = lock(&self.pool);
+            if handle.is_cancelled() {
+                return None;
+            }
+            match p.idle.pop() {
+                Some(engine) => Err(Lease {
+                    engine: Some(engine),
+                    pool: Arc::clone(&self.pool),
+                }),
+                None => {
+                    let (tx, rx) = tokio::sync::oneshot::channel();
+                    p.waiting.push(Waiter {
+                        budget_ms,
+                        seq: handle.seq,
+                        tx,
+                    });
+                    Ok(rx)
+                }
+            }
+        };
+        let lease = match waiting {
+            Err(lease) => lease,
+            Ok(rx) => {
+                let _queued = Queued {
+                    pool: &self.pool,
+                    seq: handle.seq,
+                };
+                // An error: cancelled (taken out of the queue).
+                rx.await.ok()?
+            }
+        };
+        let stopper = handle.stopper.clone();
         tokio::task::spawn_blocking(move || {
-            let (mut engine, last) = lock(&idle).pop().expect("a permit means a free engine");
-            if last != Some(game) {
+            let mut lease = lease;
+            let (engine, last) = lease.engine.as_mut().expect("a lease holds its engine");
+            if stopper.is_stopped() {
+                return None;
+            }
+            if *last != Some(game) {
                 engine.clear_tables();
+                *last = Some(game);
             }
             engine.set_session(session);
             let result =
-                std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| f(&mut engine))).ok();
-            lock(&idle).push((engine, Some(game)));
-            drop(permit);
+                std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| f(engine, &stopper))).ok();
+            drop(lease);
             result
         })
         .await
@@ -422,5 +646,169 @@ mod tests {
             Mode::Hotseat,
         );
         assert!(ataxx.marks.is_empty());
+    }
+
+    #[test]
+    fn ids_are_random_128_bit_hex() {
+        let a = new_id();
+        let b = new_id();
+        assert_ne!(a, b);
+        let text = id_text(a);
+        assert_eq!(text.len(), 32);
+        assert_eq!(parse_id(&text), Some(a));
+        assert_eq!(parse_id(&id_text(7)), Some(7));
+        for bad in [
+            "",
+            "7",
+            "+0000000000000000000000000000007",
+            &format!("{text}0"),
+            "zz",
+        ] {
+            assert_eq!(parse_id(bad), None, "{bad}");
+        }
+    }
+
+    /// Against the computer, undo needs a move of the person's: not when only the computer has
+    /// moved (the person plays second).
+    #[test]
+    fn undo_needs_a_move_of_the_person() {
+        let computer = |human| Mode::Computer {
+            human,
+            level: Level::Easy,
+        };
+        let mut g = Game::new(
+            Rules::Variant(Variant::Brandubh),
+            new_session(Variant::Brandubh),
+            computer(Side::Second),
+        );
+        assert!(!g.can_undo());
+        let first = g.session.legal_moves()[0].clone();
+        g.session.play(&first).unwrap();
+        assert!(!g.can_undo(), "only the computer's first move");
+        let reply = g.session.legal_moves()[0].clone();
+        g.session.play(&reply).unwrap();
+        assert!(g.can_undo());
+        let mut g = Game::new(
+            Rules::Variant(Variant::Brandubh),
+            new_session(Variant::Brandubh),
+            computer(Side::First),
+        );
+        assert!(!g.can_undo());
+        let first = g.session.legal_moves()[0].clone();
+        g.session.play(&first).unwrap();
+        assert!(g.can_undo());
+    }
+
+    fn runtime() -> tokio::runtime::Runtime {
+        tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(2)
+            .enable_all()
+            .build()
+            .unwrap()
+    }
+
+    /// Waits (yielding) until `done` holds.
+    async fn until(what: &str, done: impl Fn() -> bool) {
+        for _ in 0..60_000 {
+            if done() {
+                return;
+            }
+            tokio::time::sleep(Duration::from_millis(1)).await;
+        }
+        panic!("never: {what}");
+    }
+
+    /// One engine, held by a search; more wait: the shortest budget goes first, then first come
+    /// first; a cancelled one leaves the queue at once (while the engine is still held), and so
+    /// does one whose request went away.
+    #[test]
+    fn the_shortest_search_goes_first_and_cancelled_ones_leave_the_queue() {
+        runtime().block_on(async {
+            let engines = Arc::new(Engines::new(1).unwrap());
+            let order = Arc::new(Mutex::new(Vec::new()));
+            let (hold, held) = std::sync::mpsc::channel::<()>();
+            let search =
+                |name: &'static str, budget: u64, hold: Option<std::sync::mpsc::Receiver<()>>| {
+                    let (engines, order) = (Arc::clone(&engines), Arc::clone(&order));
+                    let handle = engines.handle();
+                    let h = handle.clone();
+                    let task = tokio::spawn(async move {
+                        let session = new_session(Variant::Brandubh);
+                        engines
+                            .run(&h, budget, 1, session, move |_, _| {
+                                if let Some(held) = hold {
+                                    held.recv().unwrap();
+                                }
+                                lock(&order).push(name);
+                            })
+                            .await
+                    });
+                    (handle, task)
+                };
+            let (_, first) = search("hard 1", 2000, Some(held));
+            until("the first search runs", || engines.all_busy()).await;
+            let (_, hard) = search("hard 2", 2000, None);
+            until("queued", || engines.waiting() == 1).await;
+            let (_, easy) = search("easy", 500, None);
+            until("queued", || engines.waiting() == 2).await;
+            let (_, medium) = search("medium", 1000, None);
+            let (cancelled, gone) = search("cancelled", 500, None);
+            let (_, abandoned) = search("abandoned", 100, None);
+            until("queued", || engines.waiting() == 5).await;
+            cancelled.cancel();
+            assert_eq!(gone.await.unwrap(), None, "cancelled: answered at once");
+            abandoned.abort();
+            until("the abandoned search leaves", || engines.waiting() == 3).await;
+            assert!(lock(&order).is_empty(), "the engine is still held");
+            hold.send(()).unwrap();
+            for task in [first, easy, medium, hard] {
+                assert_eq!(task.await.unwrap(), Some(()));
+            }
+            assert_eq!(*lock(&order), ["hard 1", "easy", "medium", "hard 2"]);
+            assert!(!engines.all_busy());
+        });
+    }
+
+    /// A running search is stopped by its cancellation (the stopper the search reads).
+    #[test]
+    fn a_running_search_is_stopped_when_cancelled() {
+        runtime().block_on(async {
+            let engines = Arc::new(Engines::new(1).unwrap());
+            let handle = engines.handle();
+            let started = Arc::new(std::sync::atomic::AtomicBool::new(false));
+            let task = tokio::spawn({
+                let (engines, handle) = (Arc::clone(&engines), handle.clone());
+                let started = Arc::clone(&started);
+                async move {
+                    let session = new_session(Variant::Brandubh);
+                    engines
+                        .run(&handle, 2000, 1, session, move |_, stop| {
+                            started.store(true, std::sync::atomic::Ordering::SeqCst);
+                            // At most a minute: a hang fails the test, not the suite.
+                            for _ in 0..60_000 {
+                                if stop.is_stopped() {
+                                    return true;
+                                }
+                                std::thread::sleep(Duration::from_millis(1));
+                            }
+                            false
+                        })
+                        .await
+                }
+            });
+            until("the search runs", || {
+                started.load(std::sync::atomic::Ordering::SeqCst)
+            })
+            .await;
+            handle.cancel();
+            assert_eq!(task.await.unwrap(), Some(true));
+            // Cancelled before it starts: it never runs.
+            let late = engines.handle();
+            late.cancel();
+            let ran = engines
+                .run(&late, 500, 1, new_session(Variant::Brandubh), |_, _| ())
+                .await;
+            assert_eq!(ran, None);
+        });
     }
 }

@@ -37,13 +37,19 @@
 //!   without moves on the 100th ply loses in brandubh rather than draws).
 //! - **Null move**: allowed unless the side to move has three pieces or fewer (king included).
 //! - **Copenhagen** follows hnefatafl.org's implementation (copenhagen.md) with these choices:
-//!   - *Edge fort backing*: a defender soldier next to the king's region is tested once per line
-//!     it touches the region along: touching it only vertically it needs a defender, the king or
-//!     the board edge to its left or right; only horizontally, above or below; touching it both
-//!     ways it cannot be captured and passes. hnefatafl.org tests only the line it first reached
-//!     the piece along (an accident of its search order) and also tests the king in an order that
-//!     makes the a-file differ; skald never tests the king (on the other three edges he always
-//!     passes there).
+//!   - *Edge fort* ([`Position::edge_fort`]): exactly hnefatafl.org 6.4.1's `exit_forts` and
+//!     `flood_fill_defender_wins`, its flood fill order included: a piece of the defenders'
+//!     side next to the king's region is tested once, across the line the fill first meets it
+//!     along (met from above or below it needs a friend or the board edge to its left or
+//!     right; from the side, above or below), so a wall the attackers could never break may
+//!     still fail and the game goes on (tests/copenhagen_replay.rs, five games of aagenielsen.dk
+//!     that skald used to end as forts). hnefatafl.org's 7×7 board has no edge forts.
+//!   - *Repetition* ([`crate::game::RepetitionRule::Forbidden`]): as 6.4.1's
+//!     `Board::legal_move`, a defender move is illegal when the board it makes before its
+//!     captures are taken off equals the board after any earlier move (or the set-up board),
+//!     whichever side was to move then; the engine's sessions refuse it and leave it out of
+//!     their legal moves, and defenders whose every move is refused lose (no legal move).
+//!     shared/copenhagen.md says "recreates any earlier board"; 6.4.1 says which board.
 //!   - *Counts* for "cannot escape" ("defenders left", "attackers left") are the soldiers on the
 //!     board (hnefatafl.org counts captures from the full start armies, the same in a game).
 //!   - *Order of end checks*: king escaped, king captured, edge fort, encirclement, no attacker
@@ -56,6 +62,13 @@
 //!     capture on it still wins; the 141st does not draw. copenhagen.md's "more than 140 plies
 //!     have been played" is read that way. Plies are counted from the FEN's move number and side
 //!     to move, the start position's side to move making ply 0 ([`Position::plies_played`]).
+//!     hnefatafl.org's *server* (6.4.1, `ServerGame::new`) starts each game's list of plays
+//!     with a placeholder record, so on the server `turn_number` is one more and the 141st ply
+//!     draws; its library and its HTP engine (`hnefatafl-text-protocol`) draw on the 142nd.
+//!     skald follows the library and HTP engine: `skald htp` stands in for that engine (and is
+//!     tested in lockstep with it), records are replayed as the library replays them
+//!     (tests/copenhagen_replay.rs), and on the server `skald bot` takes the server's word for
+//!     the end of a game.
 //!   - *Shieldwall closers*: the moved piece must be one of the two closing pieces; a corner may
 //!     close the other end; custodial captures are made first.
 //! - **Ashton tablut** ([`RuleOptions::ashton`], docs/rules/ashton.md) follows the Tablut
@@ -116,8 +129,8 @@ pub use position::{
 pub use rules::{
     EdgeFort, KingArmed, MAX_SIZE, MIN_SIZE, NoMoveRule, Piece, RuleOptions, Rules, Shieldwall,
     ashton_rules, brandubh_rules, centre, copenhagen_rules, copenhagen7_rules, copenhagen13_rules,
-    corners, edge, leaked_rule_sets, neighbours, square, square_count, tablut_rules,
-    tawlbwrdd_rules,
+    corners, edge, leaked_rule_sets, neighbours, rule_set_limit, set_rule_set_limit, square,
+    square_count, tablut_rules, tawlbwrdd_rules,
 };
 pub use zobrist::{PIECE_KEYS, SIDE_KEY};
 

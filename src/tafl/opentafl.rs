@@ -172,7 +172,7 @@ pub fn parse_move(text: &str) -> Result<String, String> {
         0
     };
     let square_end = |i: usize| -> Option<usize> {
-        if i >= b.len() || !b[i].is_ascii_lowercase() {
+        if i >= b.len() || !b[i].is_ascii_alphabetic() {
             return None;
         }
         let mut j = i + 1;
@@ -196,16 +196,30 @@ pub fn parse_move(text: &str) -> Result<String, String> {
     if !rest_ok {
         return Err(bad());
     }
+    // Squares in either case (`E7-E8`), as skald writes them: lower case.
     Ok(format!(
         "{}-{}",
-        &t[start..from_end],
-        &t[from_end + 1..to_end]
+        t[start..from_end].to_ascii_lowercase(),
+        t[from_end + 1..to_end].to_ascii_lowercase()
     ))
 }
 
+/// Longest OpenTafl rules string [`parse_rules`] reads, bytes: the longest real one (19×19 with
+/// its start position and square lists) is under 1 000; a rule set built from a string keeps it
+/// (its name, square lists) for the process's life ([`super::Rules::leak`]), so a longer one is
+/// refused rather than kept.
+pub const MAX_RULES_LEN: usize = 4096;
+
 /// Parses an OpenTafl rules string (an optional leading `rules` word is skipped). Errors name the
-/// key at fault; keys for features skald cannot play are refused by name.
+/// key at fault; keys for features skald cannot play are refused by name; a string longer than
+/// [`MAX_RULES_LEN`] bytes is refused.
 pub fn parse_rules(text: &str) -> Result<RuleOptions, String> {
+    if text.len() > MAX_RULES_LEN {
+        return Err(format!(
+            "the rules string is {} bytes long; at most {MAX_RULES_LEN} are read",
+            text.len()
+        ));
+    }
     let mut entries: Vec<(&str, &str)> = Vec::new();
     for (i, word) in text.split_whitespace().enumerate() {
         if i == 0 && word == "rules" {

@@ -4,8 +4,12 @@ chromedriver), driven by clicks and keys as a player would: a whole Brandubh gam
 Ataxx game against the engine (easy), every game at every level (a move and the reply), a
 hot-seat game (moves by mouse and by keyboard only with the focus kept, one Tab stop for the
 board, undo, flip not kept into the next game), a record saved and loaded, an
-OpenTafl rules string (and a bad one), and analysis mode (evaluation bar, depth, the best line's arrows, MultiPV lines). Takes
-screenshots (the README's) into the directory given.
+OpenTafl rules string (and a bad one), analysis mode (evaluation bar, depth, the best line's
+arrows, MultiPV lines, and that it says when it is done), a finished record loaded (no game
+played in the tally), a game the server dropped (said so, no move offered, a new game offered),
+undo not offered when only the computer has moved, the whole board in a 1280x657 window, a pass
+shown as "pass" and announced, and a server that is gone (a human message). Takes screenshots
+(the README's) into the directory given.
 
 Usage: serve_page.py SKALD_BINARY SCREENSHOT_DIR
 
@@ -244,18 +248,24 @@ def hotseat(d, rng):
     d.find_element(By.ID, "flip").click()
     y_flipped = float(square(d, "a1").get_attribute("y"))
     assert y > y_flipped, f"a1 at y {y}, flipped {y_flipped}"
+    # The record as the Save button fetches it (before a new game replaces this one: the page
+    # deletes the game it leaves).
+    pgn = record_of(d, s["id"])
     # A flipped board is not flipped in the next game.
     new_game(d, "brandubh", "hotseat")
     assert float(square(d, "a1").get_attribute("y")) == y, "the flip outlived its game"
     print(f"hot-seat: {len(s['moves'])} plies after undo, flip ok")
-    return s
+    return s, pgn
 
 
-def records(d, played, tmp):
-    """Saves the game as PGN (what the Save button fetches) and loads it into a new game by
-    the Load button's file input."""
-    pgn = d.execute_script(
-        f"return fetch('/api/games/{played['id']}/record?format=pgn').then(r => r.text())")
+def record_of(d, game_id, fmt="pgn"):
+    """The game's record, fetched by the page as its Save button does."""
+    return d.execute_script(
+        f"return fetch('/api/games/{game_id}/record?format={fmt}').then(r => r.text())")
+
+
+def records(d, played, pgn, tmp):
+    """Loads a saved PGN into a new game by the Load button's file input."""
     assert '[Variant "brandubh"]' in pgn, pgn
     path = tmp / "game.pgn"
     path.write_text(pgn)
@@ -291,6 +301,126 @@ def opentafl_rules(d):
     print(f"OpenTafl rules: a {s['size']}x{s['size']} game")
 
 
+def logged_errors(d):
+    """The browser's console errors since the last call (reading them clears them)."""
+    return [e for e in d.get_log("browser") if e.get("level") == "SEVERE"]
+
+
+def finished_record_is_no_game_played(d, finished, tmp):
+    """Loading a finished game's record (three times) into a game against the computer does not
+    count as games played in the W/D/L tally."""
+    pgn = record_of(d, finished["id"])
+    assert pgn.strip().endswith(("1-0", "0-1", "1/2-1/2")), pgn
+    path = tmp / "finished.pgn"
+    path.write_text(pgn)
+    new_game(d, "ataxx", "computer", "easy", "first")
+    tally = d.find_element(By.ID, "tally-text").text
+    for _ in range(3):
+        version = state(d)["version"]
+        d.find_element(By.ID, "load").send_keys(str(path.resolve()))
+        s = wait(d, "the loaded game", lambda d: (n := state(d)) and n["version"] > version and n)
+        assert s["result"], s["result"]
+    assert d.find_element(By.ID, "tally-text").text == tally, (tally, d.find_element(By.ID, "tally-text").text)
+    print(f"a finished record loaded three times: the tally stays '{tally}'")
+
+
+def dropped_game(d, rng):
+    """A move in a game the server no longer has: the page says so, offers no move (no targets,
+    not "Your move"), and offers a new game, which plays."""
+    s = new_game(d, "brandubh", "computer", "easy", "first")
+    status = d.execute_script(
+        f"return fetch('/api/games/{s['id']}', {{method: 'DELETE', headers: "
+        "{'Content-Type': 'application/json'}}).then(r => r.status)")
+    assert status == 204, status
+    frm, to, _ = pick(s, rng)
+    square(d, frm).click()
+    square(d, to).click()
+    wait(d, "the error", lambda d: "no longer on the server" in d.find_element(By.ID, "error").text)
+    status = d.find_element(By.ID, "status").text
+    assert "Your move" not in status and "new game" in status, status
+    square(d, frm).click()
+    assert not d.find_elements(By.CSS_SELECTOR, "circle[data-target]"), "targets in a game that is gone"
+    assert not d.find_element(By.ID, "undo").is_enabled()
+    regame = d.find_element(By.ID, "regame")
+    assert regame.is_displayed()
+    regame.click()
+    s2 = wait(d, "the new game", lambda d: (n := state(d)) and n["id"] != s["id"] and n)
+    idle(d)
+    assert not regame.is_displayed() and d.find_element(By.ID, "error").text == ""
+    assert "Your move" in d.find_element(By.ID, "status").text
+    assert s2["mode"] == "computer"
+    # The console has the refused move's 404; nothing else.
+    logged = logged_errors(d)
+    assert logged and all("404" in e["message"] for e in logged), logged
+    print("a dropped game: said so, no move offered, a new game offered")
+
+
+def undo_after_the_computers_first_move(d):
+    """Playing second: after the computer's first move there is nothing of yours to undo."""
+    s = new_game(d, "tablut", "computer", "easy", "second")
+    assert len(s["moves"]) == 1 and s["can_undo"] is False, s
+    assert not d.find_element(By.ID, "undo").is_enabled()
+    print("undo: not offered after the computer's first move only")
+
+
+def whole_board_in_the_window(d):
+    """In a 1280x800 screen's browser window (1280x657 for the page) every board is whole on the
+    screen: the bottom rank and the coordinates too, with the analysis on or off."""
+    d.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
+                      {"width": 1280, "height": 657, "deviceScaleFactor": 1, "mobile": False})
+    try:
+        assert d.execute_script("return window.innerHeight") == 657
+        for variant in ["brandubh", "tablut", "copenhagen", "copenhagen13"]:
+            new_game(d, variant, "hotseat")
+            for analysing in [False, True]:
+                if analysing:
+                    d.find_element(By.ID, "analyse").click()
+                d.execute_script("window.scrollTo(0, 0)")
+                box = d.execute_script(
+                    "const r = document.getElementById('board').getBoundingClientRect();"
+                    "return [r.top, r.bottom, r.left, r.right]")
+                top, bottom, left, right = box
+                assert top >= 0 and bottom <= 657 and left >= 0 and right <= 1280, (variant, analysing, box)
+                assert right - left >= 400, (variant, box)
+            d.find_element(By.ID, "analyse").click()
+        print(f"1280x657: every board whole on the screen (the last {right - left:.0f}x{bottom - top:.0f})")
+    finally:
+        d.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+
+
+def a_pass(d, tmp):
+    """An Ataxx position where the person (o) has no move: the status line says to pass, Pass
+    is offered, and the move list shows "pass" (not 0000)."""
+    new_game(d, "ataxx", "computer", "easy", "second")
+    path = tmp / "pass.pgn"
+    path.write_text('[Variant "ataxx"]\n[FEN "7/7/7/7/xxx4/xxx4/oxx4 o 0 1"]\n\n*\n')
+    version = state(d)["version"]
+    d.find_element(By.ID, "load").send_keys(str(path.resolve()))
+    s = wait(d, "the loaded position", lambda d: (n := state(d)) and n["version"] > version and n)
+    assert s["legal"] == ["0000"] and s["to_move"] == "second", s
+    status = d.find_element(By.ID, "status").text
+    assert "must pass" in status, status
+    button = d.find_element(By.ID, "pass")
+    assert button.is_displayed()
+    button.click()
+    s = wait(d, "the pass", lambda d: (n := state(d)) and len(n["moves"]) >= 1 and n)
+    idle(d)
+    moves = d.find_element(By.ID, "movelist").text
+    assert "pass" in moves and "0000" not in moves, moves
+    print(f"a pass: announced and shown as 'pass' ({moves.splitlines()[0]})")
+
+
+def server_gone(d, server):
+    """The server is gone: a click says so in words, not the browser's "Failed to fetch"."""
+    server.kill()
+    server.wait()
+    d.find_element(By.ID, "new").click()
+    wait(d, "the error", lambda d: d.find_element(By.ID, "error").text)
+    text = d.find_element(By.ID, "error").text
+    assert "does not answer" in text and "fetch" not in text.lower(), text
+    print(f"the server gone: '{text}'")
+
+
 def coords(name):
     return ord(name[0]) - ord("a"), int(name[1:]) - 1
 
@@ -305,6 +435,10 @@ def analysis(d, shot_dir, rng):
     d.find_element(By.ID, "analyse").click()
     wait(d, "analysis lines", lambda d: d.execute_script(
         "const a = window.skald.analysis; return a.lines.length > 0 && a.lines[0].depth >= 1"))
+    # The search ends (its node cap): the panel says so.
+    wait(d, "the analysis to say it is done", lambda d: d.execute_script(
+        "const a = window.skald.analysis; return a.info && a.info.state === 'done'"))
+    assert "done" in d.find_element(By.ID, "an-info").text, d.find_element(By.ID, "an-info").text
     wait(d, "the best line's arrows", lambda d: d.find_elements(By.CSS_SELECTOR, "[data-arrow]"))
     info = d.find_element(By.ID, "an-info").text
     assert "Depth" in info, info
@@ -373,16 +507,26 @@ def main():
         d = browser(1200, 940)
         d.get(url)
         idle(d)
-        whole_game_vs_engine(d, "brandubh", "first", rng, shot_dir, "serve-brandubh.png")
+        tmp = Path(tempfile.mkdtemp(prefix="skald-serve-"))
+        finished = whole_game_vs_engine(d, "brandubh", "first", rng, shot_dir, "serve-brandubh.png")
+        finished_record_is_no_game_played(d, finished, tmp)
         whole_game_vs_engine(d, "ataxx", "first", rng, shot_dir, "serve-ataxx.png")
         every_variant_and_level(d, rng)
-        played = hotseat(d, rng)
-        records(d, played, Path(tempfile.mkdtemp(prefix="skald-serve-")))
+        played, pgn = hotseat(d, rng)
+        records(d, played, pgn, tmp)
         opentafl_rules(d)
         analysis(d, shot_dir, rng)
-        phone(d, shot_dir)
-        errors = [e for e in d.get_log("browser") if e.get("level") == "SEVERE"]
+        undo_after_the_computers_first_move(d)
+        a_pass(d, tmp)
+        whole_board_in_the_window(d)
+        errors = logged_errors(d)
         assert not errors, f"errors in the page: {errors}"
+        dropped_game(d, rng)
+        phone(d, shot_dir)
+        # (No error in the page, the content security policy's refusals included.)
+        errors = logged_errors(d)
+        assert not errors, f"errors in the page: {errors}"
+        server_gone(d, server)
     finally:
         if d:
             d.quit()

@@ -18,6 +18,8 @@ pub struct HtpClient {
     id_name: Option<String>,
     /// How many moves of the current game the engine has been told (or made itself).
     told: usize,
+    /// The engine's name in messages (its command).
+    who: String,
 }
 
 /// Why an HTP engine cannot play a match of `variant` (`set_up`: from a position other than
@@ -48,6 +50,7 @@ impl HtpClient {
             process,
             id_name: None,
             told: 0,
+            who: what.clone(),
         };
         let deadline = Some(Instant::now() + Duration::from_secs(10));
         e.process
@@ -60,6 +63,7 @@ impl HtpClient {
         if let Some(n) = line.strip_prefix("= ") {
             e.id_name = Some(n.trim().to_string()).filter(|n| !n.is_empty());
         }
+        e.who = spec.name.clone().or(e.id_name.clone()).unwrap_or(what);
         Ok(e)
     }
 }
@@ -102,15 +106,15 @@ impl Client for HtpClient {
         } else {
             "time_settings un-timed".to_string()
         };
+        let who = self.who.clone();
+        self.process.discard_unasked(&who, is_htp_answer);
         for cmd in [format!("board_size {size}"), time] {
             sent(self.process.send(&cmd))?;
             let line = self
                 .process
-                .wait_for(
-                    Some(Instant::now() + Duration::from_secs(10)),
-                    None,
-                    is_htp_answer,
-                )
+                .wait_for(Some(Instant::now() + Duration::from_secs(10)), None, |l| {
+                    answers_other_than_generate_move(&who, l)
+                })
                 .map_err(|e| format!("did not answer '{cmd}' ({e})"))?;
             if !line.starts_with('=') {
                 return Err(format!("answered '{cmd}' with '{line}'"));
@@ -129,6 +133,10 @@ impl Client for HtpClient {
             let m = m.replace('-', " ");
             if upper { m.to_ascii_uppercase() } else { m }
         };
+        // An answer not asked for (one sent twice) must not be taken for the answer to the
+        // next command: the lines sent since the last answer are dropped first.
+        let who = self.who.clone();
+        self.process.discard_unasked(&who, is_htp_answer);
         // The moves since the engine's last: who made each, from the side to move now.
         let unseen = moves.len().saturating_sub(self.told);
         for (k, m) in moves[moves.len() - unseen..].iter().enumerate() {
@@ -141,7 +149,9 @@ impl Client for HtpClient {
             self.process.tell(&cmd)?;
             let line = self
                 .process
-                .wait_for(request.deadline, request.abort, is_htp_answer)?;
+                .wait_for(request.deadline, request.abort, |l| {
+                    answers_other_than_generate_move(&who, l)
+                })?;
             if !line.starts_with('=') {
                 return Ok(MoveReply::Refused(format!("'{cmd}': {line}")));
             }
@@ -180,6 +190,17 @@ fn htp_role(side: Side) -> &'static str {
         Side::First => "attacker",
         Side::Second => "defender",
     }
+}
+
+/// Whether `line` is the answer to a command other than `generate_move` that engine `who` was
+/// sent: an HTP answer, but not `= play …`, the form of `generate_move`'s answer only, which
+/// here is one sent twice (reported, and ignored).
+fn answers_other_than_generate_move(who: &str, line: &str) -> bool {
+    if line.starts_with("= play") {
+        super::process::ignored_answer(who, line);
+        return false;
+    }
+    is_htp_answer(line)
 }
 
 /// An HTP answer line (`= …` or `? …`, possibly `=` alone).

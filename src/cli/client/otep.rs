@@ -19,6 +19,10 @@ pub struct OtepClient {
     process: EngineProcess,
     /// How many moves of the current game the engine has been told (or made itself).
     told: usize,
+    /// The engine's name in messages (its command).
+    who: String,
+    /// The engine's last `move` answer (its text), to know it sent again.
+    last_answer: Option<String>,
 }
 
 /// Why an OTEP engine cannot play a match of `variant`, or `None`.
@@ -91,7 +95,12 @@ impl OtepClient {
     pub fn start(process: EngineProcess, spec: &EngineSpec) -> Result<OtepClient> {
         let what = spec.label();
         spec.no_options(Proto::Otep)?;
-        let mut e = OtepClient { process, told: 0 };
+        let mut e = OtepClient {
+            process,
+            told: 0,
+            who: spec.name.clone().unwrap_or_else(|| what.clone()),
+            last_answer: None,
+        };
         let deadline = Some(Instant::now() + Duration::from_secs(10));
         e.process
             .wait_for(deadline, None, |l| l.trim() == "hello")
@@ -124,6 +133,12 @@ impl Client for OtepClient {
         let moves = session.moves_played();
         let limits = request.limits;
         let record = notation::fen_to_record(&session.fen());
+        // A `move` not asked for (one sent twice) must not be taken for the answer to this
+        // `play`: the lines sent since the last answer are dropped first.
+        let engine = self.who.clone();
+        self.process.discard_unasked(&engine, |l| {
+            l.starts_with("move ") || l.starts_with("error")
+        });
         if moves.len() > self.told + 1 {
             // Several moves unseen (an opening's, played by the runner): the board.
             self.process.tell(&format!("position {record}"))?;
@@ -146,12 +161,27 @@ impl Client for OtepClient {
         // The order OpenTafl 0.4.8 sends them in (the clock before `play`).
         self.process.tell(&clock)?;
         self.process.tell(&format!("play {who}"))?;
+        // OTEP has no command that the engine answers (to know that all it sent before has
+        // come): an answer that repeats the engine's last and is not legal now is that one
+        // sent twice, late. (After the engine's move its square of departure is empty or the
+        // opponent's on its next turn, so its last move is never legal then.)
+        let legal = session.legal_moves();
+        let last = self.last_answer.clone();
         let line = self
             .process
             .wait_for(request.deadline, request.abort, |l| {
-                l.starts_with("move ") || l.starts_with("error")
+                if let Some(m) = l.strip_prefix("move ") {
+                    let again = last.as_deref() == Some(m.trim())
+                        && notation::parse_move(m).is_ok_and(|mv| !legal.contains(&mv));
+                    if again {
+                        super::process::ignored_answer(&engine, l);
+                    }
+                    return !again;
+                }
+                l.starts_with("error")
             })?;
         if let Some(m) = line.strip_prefix("move ") {
+            self.last_answer = Some(m.trim().to_string());
             self.told = moves.len() + 1;
             let mv = notation::parse_move(m).unwrap_or_else(|_| m.trim().to_string());
             return Ok(MoveReply::Move(mv));

@@ -126,6 +126,19 @@ impl EngineProcess {
         }
     }
 
+    /// Takes the lines the engine has sent and nobody has read yet (none of them awaited:
+    /// they came after the answer to the last request, or with no request outstanding), and
+    /// reports on standard error each one `is_answer` accepts, as ignored: `who` names the
+    /// engine. An answer sent twice (a second `bestmove`) is thus never taken for the answer
+    /// to the next request.
+    pub fn discard_unasked(&mut self, who: &str, is_answer: impl Fn(&str) -> bool) {
+        while let Ok(line) = self.lines.try_recv() {
+            if is_answer(&line) {
+                ignored_answer(who, &line);
+            }
+        }
+    }
+
     /// Asks the engine to quit with the protocol's `bye` line, and kills it if it has not
     /// within a short while.
     pub fn quit(mut self, bye: &str) {
@@ -140,6 +153,14 @@ impl EngineProcess {
         }
         // Drop kills it.
     }
+}
+
+/// Reports an answer of engine `who` that came with no request outstanding, and is ignored.
+pub fn ignored_answer(who: &str, line: &str) {
+    eprintln!(
+        "skald match: engine '{who}' sent '{}' with no request outstanding; ignored",
+        line.trim()
+    );
 }
 
 impl Drop for EngineProcess {

@@ -47,6 +47,17 @@ fn is_field(word: &str) -> bool {
     word.starts_with("option.") || KEYS.iter().any(|k| word.starts_with(k))
 }
 
+/// The key of a word that looks like a field, `key=value` with a key of letters, digits, `_`,
+/// `-` and `.` starting with a letter (`foo` of `foo=bar`); `None` otherwise.
+fn field_like(word: &str) -> Option<&str> {
+    let (key, _) = word.split_once('=')?;
+    let ok = key.starts_with(|c: char| c.is_ascii_alphabetic())
+        && key
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.'));
+    ok.then_some(key)
+}
+
 impl EngineSpec {
     /// Parses the `--engine` text (see the type's documentation).
     pub fn parse(text: &str) -> Result<EngineSpec> {
@@ -64,6 +75,13 @@ impl EngineSpec {
             proto: None,
         };
         if !is_field(&words[0]) {
+            // `key=value` first: a mistyped or unknown field, not a program named `foo=bar`.
+            if let Some(key) = field_like(&words[0]) {
+                bail!(
+                    "--engine '{text}': unknown field '{key}=' (the fields: cmd=, args=, dir=, \
+                     stderr=, name=, proto=, option.<Name>=)"
+                );
+            }
             spec.command = words;
             return Ok(spec);
         }

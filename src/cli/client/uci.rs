@@ -1,6 +1,8 @@
 //! The UCI (tafl) and UAI (Ataxx) client (protocol.md): `uci`/`uciok` (`uai`/`uaiok`) and the
 //! options at the start; per game `ucinewgame` (`uainewgame`) and `isready`; each move
-//! `position fen … moves …` and `go`, answered by `bestmove`.
+//! `position fen … moves …`, `isready` (answered `readyok`) and `go`, answered by `bestmove`. A
+//! `bestmove` that comes with no `go` outstanding (before that `readyok`) is reported and
+//! ignored.
 
 use super::api::{Client, MoveReply, MoveRequest, NewGame, WaitError};
 use super::process::EngineProcess;
@@ -18,6 +20,8 @@ pub struct UciClient {
     id_name: Option<String>,
     /// The option names the engine declared (`option name <Name> type …`), in order.
     declared: Vec<String>,
+    /// The engine's name in messages (the spec's `name=`, its `id name`, or its command).
+    who: String,
 }
 
 impl UciClient {
@@ -42,6 +46,7 @@ impl UciClient {
             uai,
             id_name: None,
             declared: Vec::new(),
+            who: what.clone(),
         };
         let (hello, ok) = if uai {
             ("uai", "uaiok")
@@ -70,6 +75,7 @@ impl UciClient {
         e.id_name = id_name;
         e.declared = declared;
         let who = spec.name.clone().or(e.id_name.clone()).unwrap_or(what);
+        e.who = who.clone();
         for (name, value) in &variant_setup(variant) {
             e.set_option(&who, name, value)?;
         }
@@ -146,8 +152,8 @@ impl Client for UciClient {
             .map_err(|e| format!("did not answer isready ({e})"))
     }
 
-    /// `position fen <setup> moves …` and `go` (`go depth N`, or the clocks), answered by
-    /// `bestmove`.
+    /// `position fen <setup> moves …`, `isready` and `go` (`go depth N`, or the clocks),
+    /// answered by `bestmove`; a `bestmove` before the `readyok` is reported and ignored.
     fn request_move(&mut self, request: &MoveRequest<'_>) -> Result<MoveReply, WaitError> {
         let session = request.session;
         let moves = session.moves_played();
@@ -167,7 +173,22 @@ impl Client for UciClient {
                 limits.inc_ms
             ),
         };
+        // A `bestmove` not asked for (an engine that answered a `go` twice) must not be taken
+        // for the answer to this `go`: the lines sent since the last answer are dropped, and
+        // `isready` makes sure of those still on their way (the engine answers `readyok` after
+        // them), before the `go`.
+        let who = self.who.clone();
+        self.process
+            .discard_unasked(&who, |l| l.starts_with("bestmove"));
         self.process.tell(&position)?;
+        self.process.tell("isready")?;
+        self.process
+            .wait_for(request.deadline, request.abort, |l| {
+                if l.starts_with("bestmove") {
+                    super::process::ignored_answer(&who, l);
+                }
+                l.trim() == "readyok"
+            })?;
         self.process.tell(&go)?;
         let line = self
             .process

@@ -46,7 +46,7 @@ pub struct Args {
     pub games: u32,
     /// Time control per side: <seconds>+<increment seconds>, each from 0 to 1000000 (not both
     /// 0), e.g. 10+0.1 or 0.5+0.01.
-    #[arg(long, default_value = "10+0.1")]
+    #[arg(long, default_value = "10+0.1", allow_hyphen_values = true)]
     pub tc: String,
     /// Search each move to this depth, 1 to 64, instead of playing on the clock (`go depth N`).
     #[arg(long, allow_negative_numbers = true, value_parser = super::depth_parser())]
@@ -64,7 +64,8 @@ pub struct Args {
     #[arg(long, num_args = 1..=4)]
     pub sprt: Option<Vec<String>>,
     /// Write the game records to this file: PGN, or OpenTafl game records when it ends in
-    /// `.otg` (tafl only; one file a game, `<name>-<round>.otg`). See README.
+    /// `.otg` (tafl only; one file a game, `<name>-<round>.otg`, the round zero-padded to the
+    /// digits of --games). See README.
     #[arg(long)]
     pub output: Option<std::path::PathBuf>,
     /// The old name of --output.

@@ -222,8 +222,7 @@ pub(super) fn load_openings(
     path: &std::path::Path,
     variant: Variant,
 ) -> Result<Vec<Option<Opening>>> {
-    let text = std::fs::read_to_string(path)
-        .with_context(|| format!("cannot read openings file {}", path.display()))?;
+    let text = crate::cli::read_text(path).context("--openings")?;
     let mut out = Vec::new();
     for (i, line) in text.lines().enumerate() {
         let line = line.trim();

@@ -1,6 +1,6 @@
 //! Where the records of `skald match` go: one PGN file, or one OpenTafl record a game.
 
-use crate::cli::records::{GameRecord, RecordFormat};
+use crate::cli::records::{GameRecord, RecordFormat, otg_file};
 use anyhow::{Context, Result, anyhow, bail};
 use skald::variant::Variant;
 use std::io::Write;
@@ -9,12 +9,13 @@ use std::io::Write;
 pub(super) enum RecordSink {
     /// All games in one PGN file.
     Pgn(std::io::BufWriter<std::fs::File>),
-    /// `<stem>-<round>.otg` beside the given path, rounds zero-padded to `width` digits.
+    /// One file a game, named by [`otg_file`] (`<stem>-<round>.otg`, rounds zero-padded to
+    /// the digits of the number of games).
     Otg {
         /// The path given.
         path: std::path::PathBuf,
-        /// Digits of the largest round number.
-        width: usize,
+        /// The number of games.
+        games: usize,
     },
 }
 
@@ -39,7 +40,7 @@ impl RecordSink {
                 }
                 Ok(RecordSink::Otg {
                     path: path.to_path_buf(),
-                    width: games.to_string().len(),
+                    games,
                 })
             }
             RecordFormat::Pgn => Ok(RecordSink::Pgn(std::io::BufWriter::new(
@@ -49,15 +50,6 @@ impl RecordSink {
         }
     }
 
-    /// The file game `round` (1-based) goes to, for OpenTafl records.
-    fn otg_path(path: &std::path::Path, width: usize, round: usize) -> std::path::PathBuf {
-        let stem = path
-            .file_stem()
-            .map(|s| s.to_string_lossy().into_owned())
-            .unwrap_or_else(|| "game".into());
-        path.with_file_name(format!("{stem}-{round:0width$}.otg"))
-    }
-
     /// Writes one game.
     pub(super) fn write(&mut self, record: &GameRecord) -> Result<()> {
         match self {
@@ -65,8 +57,8 @@ impl RecordSink {
                 w.write_all(record.to_pgn().as_bytes())?;
                 w.flush()?;
             }
-            RecordSink::Otg { path, width } => {
-                let file = Self::otg_path(path, *width, record.round.unwrap_or(0));
+            RecordSink::Otg { path, games } => {
+                let file = otg_file(path, record.round.unwrap_or(0), *games);
                 let text = record.to_otg().map_err(|e| anyhow!("record: {e}"))?;
                 std::fs::write(&file, text)
                     .with_context(|| format!("cannot write {}", file.display()))?;

@@ -54,6 +54,22 @@ impl RecordFormat {
     }
 }
 
+/// The file that game `n` (1-based) of `count` goes to when games are written as OpenTafl
+/// records, one a file, by `skald match --output` and `skald records --output`: `path` itself
+/// for a single game, else `<stem>-<n>.otg` beside it, `n` zero-padded to the digits of `count`
+/// (`games.otg` → `games-01.otg` … `games-12.otg`).
+pub fn otg_file(path: &std::path::Path, n: usize, count: usize) -> std::path::PathBuf {
+    if count <= 1 {
+        return path.to_path_buf();
+    }
+    let stem = path
+        .file_stem()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_else(|| "game".into());
+    let width = count.to_string().len();
+    path.with_file_name(format!("{stem}-{n:0width$}.otg"))
+}
+
 /// Today's date as `YYYY.MM.DD` (UTC).
 pub fn today() -> String {
     let secs = std::time::SystemTime::now()

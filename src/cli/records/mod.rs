@@ -19,7 +19,7 @@ mod game;
 mod otg;
 mod pgn;
 
-pub use game::{GameRecord, LoadedGame, RecordFormat};
+pub use game::{GameRecord, LoadedGame, RecordFormat, otg_file};
 use otg::{load_otg, parse_otg};
 use pgn::{load_pgn, parse_pgn};
 
@@ -35,9 +35,8 @@ pub fn load_game(
     game: usize,
     untagged: Option<Variant>,
 ) -> anyhow::Result<LoadedGame> {
-    use anyhow::{Context, anyhow};
-    let text =
-        std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
+    use anyhow::anyhow;
+    let text = crate::cli::read_text(path)?;
     let mut games = load_records_as(&text, untagged.unwrap_or(Variant::Ataxx))
         .map_err(|e| anyhow!("{}: {e}", path.display()))?;
     let count = games.len();
@@ -85,6 +84,8 @@ pub fn load_records_hinted(
     untagged: Variant,
     hint: &str,
 ) -> Result<Vec<LoadedGame>, String> {
+    // Text from anywhere (a file, the browser's load request) may start with a byte order mark.
+    let text = skald::protocol::without_bom(text);
     if text.lines().any(|l| l.trim_start().starts_with("[rules:")) {
         return Ok(vec![load_otg(&parse_otg(text)?)?]);
     }
@@ -120,7 +121,8 @@ pub struct Args {
     #[arg(long, value_parser = super::parse_variant)]
     pub variant: Option<Variant>,
     /// Write the games again to this file: PGN, or OpenTafl game records when it ends in `.otg`
-    /// (tafl only; one file a game when there are several, `<name>-<n>.otg`).
+    /// (tafl only; one file a game when there are several, `<name>-<n>.otg`, n zero-padded to the
+    /// digits of the number of games, as `match --output` names them).
     #[arg(long)]
     pub output: Option<std::path::PathBuf>,
 }
@@ -131,20 +133,17 @@ fn to_record(g: &LoadedGame) -> Result<GameRecord, String> {
         "the game is played by rules other than skald's variants; it cannot be written again",
     )?;
     let tafl = variant.is_tafl();
-    let name = |pgn: &str, otg: &str| {
-        g.tag(if tafl { pgn } else { otg })
-            .or_else(|| g.tag(otg))
-            .unwrap_or("?")
-            .to_string()
-    };
+    // The players: tafl records (PGN and .otg) name the sides, Ataxx PGN the colours (tags in
+    // any case).
+    let name = |tag: &str| g.tag(tag).unwrap_or("?").to_string();
     let result = g.result.as_ref().map(|r| r.winner);
     let termination = g.result.as_ref().map(|r| r.reason.clone());
     Ok(GameRecord {
         variant,
         event: g.tag("Event").unwrap_or("?").to_string(),
         round: g.tag("Round").and_then(|r| r.parse().ok()),
-        first: name(if tafl { "Attackers" } else { "Black" }, "Attackers"),
-        second: name(if tafl { "Defenders" } else { "White" }, "Defenders"),
+        first: name(if tafl { "Attackers" } else { "Black" }),
+        second: name(if tafl { "Defenders" } else { "White" }),
         setup_fen: g.setup_fen.clone(),
         start_fen: variant.start_fen().to_string(),
         moves: g.moves.clone(),
@@ -165,8 +164,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         .as_ref()
         .or(args.record.as_ref())
         .expect("clap requires a file");
-    let text =
-        std::fs::read_to_string(file).with_context(|| format!("cannot read {}", file.display()))?;
+    let text = crate::cli::read_text(file)?;
     let games = load_records_as(&text, args.variant.unwrap_or(Variant::Ataxx))
         .map_err(|e| anyhow!("{}: {e}", file.display()))?;
     for (i, g) in games.iter().enumerate() {
@@ -193,21 +191,27 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             .enumerate()
             .map(|(i, g)| to_record(g).map_err(|e| anyhow!("game {}: {e}", i + 1)))
             .collect::<anyhow::Result<_>>()?;
+        // The record's date when it has one (never today's: the games were played then).
+        let dates: Vec<Option<&str>> = games
+            .iter()
+            .map(|g| g.tag("Date").filter(|d| !d.trim().is_empty()))
+            .collect();
         match RecordFormat::of_path(out) {
             RecordFormat::Pgn => {
-                let text: String = records.iter().map(GameRecord::to_pgn).collect();
+                let text: String = records
+                    .iter()
+                    .zip(&dates)
+                    .map(|(r, date)| r.to_pgn_dated(*date))
+                    .collect();
                 std::fs::write(out, text)
                     .with_context(|| format!("cannot write {}", out.display()))?;
             }
             RecordFormat::Otg => {
                 for (i, r) in records.iter().enumerate() {
-                    let path = if records.len() == 1 {
-                        out.clone()
-                    } else {
-                        let stem = out.file_stem().unwrap_or_default().to_string_lossy();
-                        out.with_file_name(format!("{stem}-{}.otg", i + 1))
-                    };
-                    let text = r.to_otg().map_err(|e| anyhow!("game {}: {e}", i + 1))?;
+                    let path = otg_file(out, i + 1, records.len());
+                    let text = r
+                        .to_otg_dated(dates[i])
+                        .map_err(|e| anyhow!("game {}: {e}", i + 1))?;
                     std::fs::write(&path, text)
                         .with_context(|| format!("cannot write {}", path.display()))?;
                 }
@@ -282,6 +286,33 @@ mod tests {
             .err()
             .unwrap();
         assert!(e.contains("after the resignation"), "{e}");
+    }
+
+    /// The shared reader (`records`, `play --record`, `analyze --record`, `skald serve`'s
+    /// load request) takes a byte order mark at the start of the text, PGN or `.otg`.
+    #[test]
+    fn a_byte_order_mark_is_no_part_of_the_record() {
+        let pgn = "\u{feff}[Variant \"brandubh\"]\n\n1. d1-c1 *\n";
+        assert_eq!(load_records(pgn).unwrap()[0].moves, ["d1-c1"]);
+        let otg = format!(
+            "\u{feff}[rules:{}]\n\n1. d1-c1 \n",
+            Variant::Brandubh.descriptor().opentafl_rules.unwrap()
+        );
+        assert_eq!(load_records(&otg).unwrap()[0].moves, ["d1-c1"]);
+    }
+
+    /// `.otg` files of several games are named alike by `match` and `records`: padded to the
+    /// number of games; a single game keeps the name given.
+    #[test]
+    fn otg_file_names() {
+        let p = std::path::Path::new("dir/games.otg");
+        assert_eq!(otg_file(p, 1, 1), p);
+        assert_eq!(otg_file(p, 2, 3), std::path::Path::new("dir/games-2.otg"));
+        assert_eq!(otg_file(p, 2, 12), std::path::Path::new("dir/games-02.otg"));
+        assert_eq!(
+            otg_file(p, 12, 12),
+            std::path::Path::new("dir/games-12.otg")
+        );
     }
 
     /// A game judged by OpenTafl rules (a match of OTEP engines) keeps them in its records, and

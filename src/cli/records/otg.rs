@@ -70,10 +70,19 @@ impl GameRecord {
     /// # Errors
     /// An Ataxx game, or moves that do not replay from the set-up position.
     pub fn to_otg(&self) -> Result<String, String> {
+        self.to_otg_dated(Some(&today()))
+    }
+
+    /// [`GameRecord::to_otg`] with `date` as its `date` tag (`None`: unknown, no tag), for a
+    /// game written again.
+    ///
+    /// # Errors
+    /// As [`GameRecord::to_otg`].
+    pub fn to_otg_dated(&self, date: Option<&str>) -> Result<String, String> {
         if let Some(rules) = &self.rules {
             let options = notation::parse_rules(rules).map_err(|e| format!("rules: {e}"))?;
             let session = new_tafl_session(options).map_err(|e| format!("rules: {e}"))?;
-            return self.otg_text(rules, session);
+            return self.otg_text(rules, session, date);
         }
         let base = self
             .variant
@@ -96,16 +105,25 @@ impl GameRecord {
         session
             .set_position(Some(&self.setup_fen), &[])
             .map_err(|e| e.to_string())?;
-        self.otg_text(&rules, session)
+        self.otg_text(&rules, session, date)
     }
 
     /// The `.otg` text with `rules` as the rules tag, the moves replayed on `session` (at the
-    /// set-up position).
-    fn otg_text(&self, rules: &str, mut session: Box<dyn Session>) -> Result<String, String> {
+    /// set-up position), dated `date` if known. A set-up position whose halfmove clock or move
+    /// number is not `0 1` (which an OpenTafl rules string cannot say) is kept whole in a `fen`
+    /// tag, and the turns are numbered from its move number.
+    fn otg_text(
+        &self,
+        rules: &str,
+        mut session: Box<dyn Session>,
+        date: Option<&str>,
+    ) -> Result<String, String> {
         let mut s = String::new();
         let mut tag = |k: &str, v: &str| s += &format!("[{k}:{}]\n", otg_value(v));
         tag("event", &self.event);
-        tag("date", &today());
+        if let Some(date) = date {
+            tag("date", date);
+        }
         if let Some(r) = self.round {
             tag("round", &r.to_string());
         }
@@ -125,6 +143,15 @@ impl GameRecord {
         }
         tag("variant", self.variant.name());
         tag("compiler", "skald");
+        let counters: Vec<&str> = self.setup_fen.split_whitespace().skip(2).collect();
+        let first_turn: usize = counters
+            .get(1)
+            .and_then(|n| n.parse().ok())
+            .unwrap_or(1)
+            .max(1);
+        if !matches!(counters.as_slice(), [] | ["0"] | ["0", "1"]) {
+            tag("fen", &self.setup_fen);
+        }
         tag("rules", rules);
         s.push('\n');
         let mut turn = String::new();
@@ -135,7 +162,7 @@ impl GameRecord {
                 .play(mv)
                 .map_err(|e| format!("move {} '{mv}': {e}", i + 1))?;
             if i % 2 == 0 {
-                turn = format!("{}. ", i / 2 + 1);
+                turn = format!("{}. ", i / 2 + first_turn);
             }
             turn += &otn_move(mv, king_moves, &session.last_captures());
             turn.push(' ');
@@ -253,7 +280,7 @@ pub(super) fn load_otg(g: &OtgGame) -> Result<LoadedGame, String> {
             .opentafl_rules
             .is_some_and(|r| rules_core(r) == rules_core(rules))
     });
-    let session = match variant {
+    let mut session = match variant {
         Some(v) => {
             let mut s = new_session(v);
             s.set_position(Some(&options.start_fen), &[])
@@ -262,6 +289,19 @@ pub(super) fn load_otg(g: &OtgGame) -> Result<LoadedGame, String> {
         }
         None => new_tafl_session(options).map_err(|e| format!("rules tag: {e}"))?,
     };
+    // skald's `fen` tag: the start position with its halfmove clock and move number.
+    if let Some(fen) = tag_of(&g.tags, "fen") {
+        let position = |f: &str| f.split_whitespace().take(2).collect::<Vec<_>>().join(" ");
+        if position(fen) != position(&session.fen()) {
+            return Err(format!(
+                "the fen tag '{fen}' is not the start position of the rules tag ({})",
+                position(&session.fen())
+            ));
+        }
+        session
+            .set_position(Some(fen), &[])
+            .map_err(|e| format!("fen tag: {e}"))?;
+    }
     let moves: Vec<String> = g
         .moves
         .iter()

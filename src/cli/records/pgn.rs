@@ -28,8 +28,14 @@ impl GameRecord {
         }
     }
 
-    /// The record as PGN, ending with an empty line.
+    /// The record as PGN, ending with an empty line, dated today (a game just played).
     pub fn to_pgn(&self) -> String {
+        self.to_pgn_dated(Some(&today()))
+    }
+
+    /// The record as PGN, ending with an empty line, with `date` as its `Date` tag
+    /// (`YYYY.MM.DD`; `None`: unknown, `????.??.??`), for a game written again.
+    pub fn to_pgn_dated(&self, date: Option<&str>) -> String {
         let mut s = String::new();
         let mut tag = |k: &str, v: &str| {
             s += &format!(
@@ -41,7 +47,7 @@ impl GameRecord {
         };
         tag("Event", &self.event);
         tag("Site", "?");
-        tag("Date", &today());
+        tag("Date", date.unwrap_or("????.??.??"));
         tag(
             "Round",
             &self.round.map_or("?".to_string(), |r| r.to_string()),

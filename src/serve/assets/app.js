@@ -21,6 +21,7 @@ const ui = {
   cursor: null, // the keyboard's square
   flipped: false,
   busy: false, // a request that changes the game is under way
+  gone: false, // the server no longer has this game (dropped, or the server restarted)
   analysing: false,
   source: null, // the analysis EventSource
   lines: [], // analysis lines by MultiPV index - 1
@@ -30,14 +31,32 @@ const ui = {
 
 // ---------------------------------------------------------------- server
 
+// What the page says when the server cannot be reached (instead of the browser's "Failed to
+// fetch").
+const NO_SERVER = "The server does not answer: is skald serve still running? Start it again and reload this page.";
+
+function noServer() {
+  const err = new Error(NO_SERVER);
+  err.status = 0;
+  return err;
+}
+
+// A request to the server: its JSON answer, or an Error with the server's message and the
+// status (0: no answer). Every request with effects says it sends JSON (the server refuses
+// others: pages of other sites cannot send it).
 async function api(method, path, body) {
   const opts = { method, headers: {} };
-  if (body !== undefined) {
+  if (method !== "GET") {
     opts.headers["Content-Type"] = "application/json";
-    opts.body = JSON.stringify(body);
+    opts.body = JSON.stringify(body === undefined ? {} : body);
   }
-  const res = await fetch(path, opts);
-  const text = await res.text();
+  let res, text;
+  try {
+    res = await fetch(path, opts);
+    text = await res.text();
+  } catch (e) {
+    throw noServer();
+  }
   let data = null;
   try { data = text ? JSON.parse(text) : null; } catch (e) { data = { error: text }; }
   if (!res.ok) {
@@ -49,7 +68,33 @@ async function api(method, path, body) {
 }
 
 function showError(e) {
-  $("error").textContent = e ? (e.message || String(e)) : "";
+  let text = e ? (e.message || String(e)) : "";
+  // (Any other failure of the browser to reach the server.)
+  if (/failed to fetch|networkerror|load failed/i.test(text)) text = NO_SERVER;
+  $("error").textContent = text;
+}
+
+// The server no longer has the game (a request answered 404): say so, take the board out of
+// play and offer a new game.
+function gameGone() {
+  ui.gone = true;
+  ui.busy = false;
+  ui.selected = null;
+  stopAnalysis();
+  showError(new Error("This game is no longer on the server (dropped to make room, or the server was restarted): start a new game."));
+  render(null);
+  renderPanel();
+}
+
+// A failed request about the game: a 404 means the game is gone; any other error is shown.
+function failed(e) {
+  if (e && e.status === 404) gameGone();
+  else showError(e);
+}
+
+// A move as the page shows it: a pass (Ataxx `0000`) as "pass".
+function moveText(m) {
+  return m === "0000" ? "pass" : m;
 }
 
 // ---------------------------------------------------------------- geometry
@@ -259,8 +304,13 @@ function materialText(s) {
 function renderPanel() {
   const s = ui.state;
   const status = $("status");
-  status.classList.toggle("over", !!s.result);
-  if (s.result) {
+  status.classList.toggle("over", !!s.result || ui.gone);
+  // Passing is the only move: the status line says so.
+  const mustPass = !!s.pass && s.legal.length === 1 && s.legal[0] === s.pass;
+  $("regame").hidden = !ui.gone;
+  if (ui.gone) {
+    status.textContent = "This game is gone from the server: start a new game.";
+  } else if (s.result) {
     let text = `Game over: ${s.result.text}`;
     if (s.mode === "computer") {
       const won = s.result.winner === s.human;
@@ -268,13 +318,16 @@ function renderPanel() {
     }
     status.textContent = text;
   } else if (s.mode === "computer") {
-    const replied = s.last && s.to_move === s.human ? `skald played ${s.last.move}. ` : "";
+    const last = s.last && moveText(s.last.move);
+    const replied = s.last && s.to_move === s.human
+      ? (last === "pass" ? "skald passed. " : `skald played ${last}. `)
+      : "";
     status.textContent = s.engine_to_move || ui.busy
       ? `skald (${s.level.name}) is thinking…`
-      : `${replied}Your move: ${sideLabel(s.to_move)}`;
+      : `${replied}Your move: ${sideLabel(s.to_move)}${mustPass ? ": you have no move and must pass (press Pass)" : ""}`;
   } else {
     const who = sideLabel(s.to_move);
-    status.textContent = `${who.charAt(0).toUpperCase()}${who.slice(1)} to move`;
+    status.textContent = `${who.charAt(0).toUpperCase()}${who.slice(1)} to move${mustPass ? ": no move, must pass (press Pass)" : ""}`;
   }
   $("material").textContent = materialText(s);
   const list = $("movelist");
@@ -284,17 +337,17 @@ function renderPanel() {
     if (i % 2 === 0) {
       li = document.createElement("li");
       list.appendChild(li);
-      li.textContent = m;
+      li.textContent = moveText(m);
     } else {
-      li.textContent += `  ${m}`;
+      li.textContent += `  ${moveText(m)}`;
     }
   });
   if (li) {
     li.classList.add("current");
     list.scrollTop = list.scrollHeight;
   }
-  $("undo").disabled = !s.can_undo || ui.busy;
-  const myTurn = !s.result && !s.engine_to_move && !ui.busy;
+  $("undo").disabled = !s.can_undo || ui.busy || ui.gone;
+  const myTurn = !s.result && !s.engine_to_move && !ui.busy && !ui.gone;
   $("pass").hidden = !(s.pass && myTurn);
   $("save-otg").hidden = s.family !== "tafl";
   renderTally();
@@ -313,9 +366,13 @@ function renderTally() {
   const t = tally();
   $("tally-text").textContent = `Against the computer: ${t.w} won · ${t.d} drawn · ${t.l} lost`;
 }
-function countResult() {
+// Counts the game's result once it ends by a move played here (`prev`: the state before, of
+// the same game and not over); a finished record loaded, or a finished game shown again after
+// a reload, is no game played.
+function countResult(prev) {
   const s = ui.state;
   if (!s.result || s.mode !== "computer" || !ui.token) return;
+  if (!prev || prev.id !== s.id || prev.result) return;
   const t = tally();
   if (t.counted.includes(ui.token)) return;
   if (s.result.winner === null) t.d++;
@@ -327,12 +384,15 @@ function countResult() {
 
 // ---------------------------------------------------------------- the game
 
-function setState(s) {
+// Shows a state from the server; `how.loaded`: a record was loaded (its result is no game
+// played here).
+function setState(s, how = {}) {
   const prev = ui.state;
   ui.state = s;
+  ui.gone = false;
   if (!prev || prev.version !== s.version || prev.id !== s.id) ui.selected = null;
   sessionStorage.setItem("skald-game", JSON.stringify({ id: s.id, token: ui.token, flipped: ui.flipped }));
-  countResult();
+  if (!how.loaded) countResult(prev);
   render(prev && prev.id === s.id ? prev : null);
   renderPanel();
   if (ui.analysing && (!prev || prev.version !== s.version || prev.id !== s.id)) startAnalysis();
@@ -345,7 +405,7 @@ async function refresh() {
 
 async function maybeEngineMove() {
   const s = ui.state;
-  if (!s.engine_to_move || s.result || ui.busy) return;
+  if (!s.engine_to_move || s.result || ui.busy || ui.gone) return;
   ui.busy = true;
   renderPanel();
   try {
@@ -358,16 +418,16 @@ async function maybeEngineMove() {
     if (ui.state.id !== s.id) return;
     ui.busy = false;
     if (e.status === 409) {
-      await refresh().catch(showError);
+      await refresh().catch(failed);
     } else {
-      showError(e);
+      failed(e);
       renderPanel();
     }
   }
 }
 
 async function play(move) {
-  if (ui.busy) return;
+  if (ui.busy || ui.gone) return;
   ui.busy = true;
   ui.selected = null;
   const id = ui.state.id;
@@ -380,15 +440,21 @@ async function play(move) {
   } catch (e) {
     if (ui.state.id !== id) return;
     ui.busy = false;
+    if (e.status === 404) {
+      gameGone();
+      return;
+    }
     showError(e);
-    await refresh().catch(() => {});
+    // The state as the server has it (the targets of the move refused); if the game is gone
+    // by now, say so.
+    await refresh().catch((e2) => { if (e2.status === 404) gameGone(); else renderPanel(); });
   }
 }
 
 function onSquare(name) {
   const s = ui.state;
   ui.cursor = name;
-  if (!s || s.result || ui.busy || s.engine_to_move) {
+  if (!s || s.result || ui.busy || s.engine_to_move || ui.gone) {
     render(null);
     return;
   }
@@ -474,6 +540,9 @@ async function newGame() {
   }));
   try {
     const s = await api("POST", "/api/games", body);
+    // The game this one replaces goes: its searches (the engine's move, an analysis) stop.
+    const old = ui.state;
+    if (old && old.id !== s.id && !ui.gone) api("DELETE", `/api/games/${old.id}`).catch(() => {});
     ui.token = newToken();
     // The person's side at the bottom (the first side's is unless flipped).
     ui.flipped = s.mode === "computer" && s.human === "second";
@@ -502,6 +571,13 @@ function fillSides() {
   if (keep) side.value = keep;
 }
 
+// The board's room on the screen: the stylesheet keeps the whole board in the window's height
+// below what stands above it (measured here: the header and the controls, which may wrap).
+function fitBoard() {
+  const top = $("board-wrap").getBoundingClientRect().top + window.scrollY;
+  document.documentElement.style.setProperty("--board-top", `${Math.ceil(top)}px`);
+}
+
 function syncControls() {
   $("rules-label").hidden = $("variant").value !== "rules";
   const computer = $("mode").value === "computer";
@@ -512,12 +588,19 @@ function syncControls() {
 
 async function save(format) {
   try {
-    const res = await fetch(`/api/games/${ui.state.id}/record?format=${format}`);
-    const text = await res.text();
+    let res, text;
+    try {
+      res = await fetch(`/api/games/${ui.state.id}/record?format=${format}`);
+      text = await res.text();
+    } catch (e) {
+      throw noServer();
+    }
     if (!res.ok) {
       let msg = text;
       try { msg = JSON.parse(text).error; } catch (e) { /* plain text */ }
-      throw new Error(msg);
+      const err = new Error(msg);
+      err.status = res.status;
+      throw err;
     }
     const disposition = res.headers.get("Content-Disposition") || "";
     const m = disposition.match(/filename="([^"]+)"/);
@@ -529,7 +612,7 @@ async function save(format) {
     setTimeout(() => { URL.revokeObjectURL(a.href); a.remove(); }, 1000);
     showError(null);
   } catch (e) {
-    showError(e);
+    failed(e);
   }
 }
 
@@ -539,9 +622,9 @@ async function loadRecord(file) {
     const s = await api("POST", `/api/games/${ui.state.id}/load`, { record });
     ui.token = newToken();
     showError(null);
-    setState(s);
+    setState(s, { loaded: true });
   } catch (e) {
-    showError(e);
+    failed(e);
   }
 }
 
@@ -597,15 +680,21 @@ function startAnalysis() {
   });
   src.addEventListener("done", (ev) => {
     const d = JSON.parse(ev.data);
+    // (Whether it is this page's analysis, asked before `ui.source` is cleared.)
+    const current = mine(d);
     src.close();
     if (ui.source === src) ui.source = null;
-    if (!mine(d)) return;
+    if (!current) return;
     ui.anInfo = { ...(ui.anInfo || {}), depth: d.depth || (ui.anInfo && ui.anInfo.depth), state: d.over ? "over" : "done" };
     renderAnalysis();
   });
   src.onerror = () => {
     src.close();
-    if (ui.source === src) ui.source = null;
+    if (ui.source !== src) return;
+    // The stream broke before `done`: the server went away (or dropped the game).
+    ui.source = null;
+    ui.anInfo = { ...(ui.anInfo || {}), state: "failed" };
+    renderAnalysis();
   };
 }
 
@@ -624,7 +713,8 @@ function renderAnalysis() {
   let text;
   if (info.state === "over") text = "The game is over.";
   else if (info.state === "waiting") text = "Waiting for a free engine…";
-  else if (!best) text = "Analysing…";
+  else if (info.state === "failed") text = "Analysis stopped: the server does not answer.";
+  else if (!best) text = info.state === "done" ? "Analysis done: no line found." : "Analysing…";
   else {
     const kn = info.nps ? ` · ${Math.round(info.nps / 1000)} kN/s` : "";
     text = `Depth ${info.depth}${kn}${info.state === "done" ? " · done" : ""} · ${sideName(s.to_move)} to move`;
@@ -640,7 +730,7 @@ function renderAnalysis() {
     sc.className = "score";
     sc.textContent = scoreText(l.score, s.to_move);
     li.appendChild(sc);
-    li.appendChild(document.createTextNode(l.pv.join(" ")));
+    li.appendChild(document.createTextNode(l.pv.map(moveText).join(" ")));
     list.appendChild(li);
   });
   // The evaluation bar: the first side's share (attackers, x: the dark fill).
@@ -693,13 +783,16 @@ async function init() {
   syncControls();
   if (prefs.side) $("side").value = prefs.side;
 
-  sel.addEventListener("change", syncControls);
+  sel.addEventListener("change", () => { syncControls(); fitBoard(); });
   $("mode").addEventListener("change", syncControls);
+  window.addEventListener("resize", fitBoard);
+  fitBoard();
   $("controls").addEventListener("submit", (ev) => { ev.preventDefault(); newGame(); });
   $("undo").addEventListener("click", async () => {
-    if (ui.busy) return;
-    try { setState(await api("POST", `/api/games/${ui.state.id}/undo`)); showError(null); } catch (e) { showError(e); }
+    if (ui.busy || ui.gone) return;
+    try { setState(await api("POST", `/api/games/${ui.state.id}/undo`)); showError(null); } catch (e) { failed(e); }
   });
+  $("regame").addEventListener("click", () => newGame());
   $("flip").addEventListener("click", () => {
     ui.flipped = !ui.flipped;
     render(null);

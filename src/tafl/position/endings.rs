@@ -4,7 +4,8 @@
 
 use super::Position;
 use crate::game::{Outcome, Reason, Side};
-use crate::tafl::bitboard::{Bitboard, Square};
+use crate::tafl::bitboard::{Bitboard, MAX_SQUARES, Square};
+use crate::tafl::rules::NO_SQUARE;
 use crate::tafl::rules::{EdgeFort, NoMoveRule, Piece};
 
 impl<B: Bitboard> Position<B> {
@@ -49,13 +50,16 @@ impl<B: Bitboard> Position<B> {
         None
     }
 
-    /// Edge fort (copenhagen.md): the king on an edge with an empty neighbour, no attacker next
-    /// to the region he reaches through empty squares, and with two or more attackers on the
-    /// board, every defender soldier next to that region backed: one touching the region only
-    /// vertically needs a defender, the king or the board edge to its left or right; one
-    /// touching it only horizontally, above or below; one touching it both ways is safe. The
-    /// king himself is not tested (hnefatafl.org tests him in an order that matters only on the
-    /// a-file; skald plays the rule alike on all four edges).
+    /// Edge fort (copenhagen.md), exactly as hnefatafl.org judges it (hnefatafl-copenhagen
+    /// 6.4.1, `Board::exit_forts` and `Board::flood_fill_defender_wins`): the king on an edge
+    /// with an empty neighbour, no attacker next to the region he reaches through empty squares
+    /// (corners and the throne count as empty when nobody stands there), and, with two or more
+    /// attackers on the board, every piece of his side (the king included) that the region's
+    /// flood fill meets unable to be captured along the line it was met across: met from above
+    /// or below, it needs a friend or the board's edge to its left or right; met from the left
+    /// or right, above or below. Each piece is judged once, across the line the fill first
+    /// meets it by ([`Position::fort_flood_fill`]), so the order of the fill matters and is
+    /// kept: the reference's, north, west, south, east, taken back last-in first-out.
     pub fn edge_fort(&self) -> bool {
         let r = self.rules;
         if r.edge_fort == EdgeFort::OpenTafl {
@@ -69,36 +73,82 @@ impl<B: Bitboard> Position<B> {
         if (r.adjacent[k as usize] & !occ).is_empty() {
             return false;
         }
-        // The king's region through empty squares; no attacker may touch it.
+        // The king's region through empty squares; no attacker may touch it. (The flood fill
+        // below meets every square next to the region, so this answers as it would, sooner.)
         let empty = r.board & !occ;
         let mut region = self.king;
-        let around = loop {
+        loop {
             let around = r.neighbours(region);
             if !(around & self.attackers).is_empty() {
                 return false;
             }
             let next = region | (around & empty);
             if next == region {
-                break around & !region;
+                break;
             }
             region = next;
-        };
-        if self.attackers.popcount() < 2 {
-            return true;
         }
-        let w = r.size as u32;
-        let boundary = around & self.defenders;
-        let vertical = boundary & ((region << w) | (region >> w));
-        let horizontal =
-            boundary & (((region & r.not_file_last) << 1) | ((region & r.not_file_first) >> 1));
-        let dk = self.defenders | self.king;
-        let h_backed = ((dk & r.not_file_last) << 1)
-            | ((dk & r.not_file_first) >> 1)
-            | !r.not_file_first
-            | !r.not_file_last;
-        let v_backed = (dk << w) | (dk >> w) | r.rank_edges;
-        let weak = (vertical & !horizontal & !h_backed) | (horizontal & !vertical & !v_backed);
-        weak.is_empty()
+        // With fewer than two attackers no piece can be captured.
+        self.attackers.popcount() < 2 || self.fort_flood_fill(k)
+    }
+
+    /// The flood fill of hnefatafl.org's edge fort from the king on `k` (6.4.1,
+    /// `Board::flood_fill_defender_wins`, with at least two attackers on the board): `false` as
+    /// soon as it meets an attacker, or a piece of the defenders' side that could be captured
+    /// across the line it was met along. The fill starts with the king's four neighbours and
+    /// goes on from each empty square to its neighbours not met before; a neighbour met from
+    /// above or below is tested for a friend or the edge left or right of it, one met from the
+    /// left or right above or below it. The king's own neighbours are not marked as met, so they
+    /// may be met a second time; every other square is met once.
+    fn fort_flood_fill(&self, k: Square) -> bool {
+        const N: usize = 0;
+        const E: usize = 1;
+        const S: usize = 2;
+        const W: usize = 3;
+        let r = self.rules;
+        let friends = self.defenders | self.king;
+        let occ = self.occupied();
+        // A friend, or off the board.
+        let backed = |s: Square, d: usize| {
+            let n = r.step[s as usize][d];
+            n == NO_SQUARE || friends.has(n)
+        };
+        // The reference's order of neighbours, each with whether it is met across a file
+        // (from above or below: tested left and right).
+        const ORDER: [(usize, bool); 4] = [(N, true), (W, false), (S, true), (E, false)];
+        let mut stack = [(0 as Square, false); MAX_SQUARES + 4];
+        let mut len = 0;
+        for (d, vertical) in ORDER {
+            let n = r.step[k as usize][d];
+            if n != NO_SQUARE {
+                stack[len] = (n, vertical);
+                len += 1;
+            }
+        }
+        let mut met = B::ZERO;
+        while len > 0 {
+            len -= 1;
+            let (s, vertical) = stack[len];
+            if !occ.has(s) {
+                for (d, v) in ORDER {
+                    let n = r.step[s as usize][d];
+                    if n != NO_SQUARE && !met.has(n) {
+                        met |= B::bit(n);
+                        stack[len] = (n, v);
+                        len += 1;
+                    }
+                }
+            } else if self.attackers.has(s) {
+                return false;
+            } else if vertical {
+                if !backed(s, E) && !backed(s, W) {
+                    return false;
+                }
+            } else if !backed(s, N) && !backed(s, S) {
+                return false;
+            }
+        }
+        true
     }
 
     /// OpenTafl's edge fort ([`EdgeFort::OpenTafl`]).

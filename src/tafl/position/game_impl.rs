@@ -80,6 +80,20 @@ impl<B: Bitboard> Game for Position<B> {
         self.make(mv.from, mv.to, kind);
     }
 
+    /// The board after the move before its captures are taken off (hnefatafl.org 6.4.1,
+    /// `Board::legal_move`, compares that board with the earlier ones): this position's hash
+    /// with the piece moved and the side flipped, and the halfmove clock plus one.
+    fn repetition_board(&self, mv: Move) -> (u64, u32) {
+        let Some(kind) = self.piece_at(mv.from) else {
+            return (self.hash, 0);
+        };
+        let keys = &PIECE_KEYS[kind.index()];
+        (
+            self.hash ^ keys[mv.from as usize] ^ keys[mv.to as usize] ^ SIDE_KEY,
+            self.clock.saturating_add(1),
+        )
+    }
+
     /// The opponent's pieces that are gone after the move: soldiers by custodial capture or
     /// shieldwall, the king when he is captured (he leaves the board then).
     fn captures(&self, mv: Move) -> Vec<Capture> {
@@ -161,6 +175,51 @@ impl<B: Bitboard> Game for Position<B> {
         self.side == Side::First && self.king_sees_escape()
     }
 
+    /// Attackers against a king who sees an escape square: a move can stop his escape only by
+    /// blocking his one open line (with two or more open lines no single move blocks them) or
+    /// by landing next to him (it may capture him; a shieldwall never takes the king, see
+    /// `capture.rs`); every other move leaves him his escape (no end rule can decide the game
+    /// for the attackers while he sees an escape square: he reaches the edge, so he is neither
+    /// encircled nor surrounded, nor pinned on it, and a corner he sees is not sealed). When a
+    /// move or ply limit would draw the game on this move, nothing is dropped.
+    fn split_threat_answers(&self, moves: &mut Vec<Move>, dropped: &mut Vec<Move>) {
+        dropped.clear();
+        if !self.must_answer() || self.plies_to_limit().is_some_and(|l| l <= 1) {
+            return;
+        }
+        let r = self.rules;
+        let k = self.king.lsb();
+        let escapes = self.targets(k, Piece::King) & r.escape;
+        let mut keep = r.adjacent[k as usize];
+        // The open lines, each from the king to its nearest escape square.
+        let mut open = 0;
+        let mut block = B::ZERO;
+        for (d, &ray) in r.rays[k as usize].iter().enumerate() {
+            let on_ray = escapes & ray;
+            if on_ray.is_empty() {
+                continue;
+            }
+            open += 1;
+            // North and east run up the square numbers, south and west down.
+            let nearest = if d < 2 { on_ray.lsb() } else { on_ray.msb() };
+            block = ray & !r.rays[nearest as usize][d];
+        }
+        if open == 1 {
+            keep |= block;
+        }
+        let mut kept = 0;
+        for i in 0..moves.len() {
+            let m = moves[i];
+            if keep.has(m.to) {
+                moves[kept] = m;
+                kept += 1;
+            } else {
+                dropped.push(m);
+            }
+        }
+        moves.truncate(kept);
+    }
+
     fn can_win_at_once(&self) -> bool {
         self.side == Side::Second && self.king_sees_escape()
     }
@@ -183,11 +242,11 @@ impl<B: Bitboard> Game for Position<B> {
         let (a, b) = if let Some((a, b)) = t.split_once('-') {
             (a, b)
         } else {
-            // d1b1, k11a11: split before the second letter.
+            // d1b1, k11a11 (any case): split before the second letter.
             let i = t
                 .char_indices()
                 .skip(1)
-                .find(|(_, c)| c.is_ascii_lowercase())
+                .find(|(_, c)| c.is_ascii_alphabetic())
                 .map(|(i, _)| i)
                 .ok_or_else(bad)?;
             (&t[..i], &t[i..])

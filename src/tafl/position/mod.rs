@@ -90,10 +90,11 @@ pub fn square_name(sq: Square, size: u8) -> String {
     format!("{}{}", (b'a' + (sq % size) as u8) as char, sq / size + 1)
 }
 
-/// Parses a square name such as `d1` or `k11`; `None` if off a `size` board.
+/// Parses a square name such as `d1` or `k11` (the file letter in either case: `D1`); `None`
+/// if off a `size` board.
 pub fn parse_square(text: &str, size: u8) -> Option<Square> {
     let mut chars = text.chars();
-    let f = chars.next()?;
+    let f = chars.next()?.to_ascii_lowercase();
     if !f.is_ascii_lowercase() {
         return None;
     }

@@ -9,6 +9,7 @@
 
 use std::any::{Any, TypeId};
 use std::collections::{HashMap, HashSet};
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{LazyLock, Mutex, OnceLock, PoisonError};
 
 use super::bitboard::{Bitboard, MAX_SQUARES, Square, Wide};
@@ -84,8 +85,6 @@ pub struct Rules<B> {
     pub(crate) corners: B,
     /// The squares next to a corner.
     pub(crate) corner_adjacent: B,
-    /// The first and last ranks.
-    pub(crate) rank_edges: B,
     /// The four edge lines as (first square, step to the next square).
     pub(crate) edge_lines: [(Square, Square); 4],
     /// Some piece kind has a speed limit ([`RuleOptions::speed_limit`]).
@@ -149,6 +148,12 @@ impl<B: Bitboard> Rules<B> {
     /// distinct name (building the same rules again leaks nothing). Errors: board size out of
     /// range or too large for `B`, a square off the board.
     pub fn new(options: RuleOptions) -> Result<Self, ParseError> {
+        Self::build(options, true)
+    }
+
+    /// [`Rules::new`]; the name is interned (leaked) only with `intern`, else left empty (for
+    /// [`Rules::leak`], which interns it once the rules are known to be playable).
+    fn build(options: RuleOptions, intern: bool) -> Result<Self, ParseError> {
         let size = options.size;
         if !(MIN_SIZE..=MAX_SIZE).contains(&size) || (size as u32) * (size as u32) > B::BITS {
             return Err(ParseError::new(format!(
@@ -249,7 +254,11 @@ impl<B: Bitboard> Rules<B> {
         }
         guard_diagonal = guard_diagonal & !escape & !approach & !no_stop[0];
         guard_ring = guard_ring & !escape & !approach & !no_stop[0];
-        let name = intern_name(&options.name);
+        let name = if intern {
+            intern_name(&options.name)
+        } else {
+            ""
+        };
         let first_side = match options.start_fen.split_whitespace().nth(1) {
             Some("d") => Side::Second,
             _ => Side::First,
@@ -287,11 +296,6 @@ impl<B: Bitboard> Rules<B> {
             corner_adjacent: corners(size)
                 .iter()
                 .fold(B::ZERO, |m, &c| m | adjacent[c as usize]),
-            rank_edges: mask::<B>(
-                &(0..n)
-                    .filter(|s| s / sz == 0 || s / sz == sz - 1)
-                    .collect::<Vec<_>>(),
-            ),
             edge_lines: [(0, 1), (sz * (sz - 1), 1), (0, sz), (sz - 1, sz)],
             file_rank,
             small_moves: n <= 128,
@@ -340,17 +344,26 @@ impl<B: Bitboard> Rules<B> {
     /// hold a plain reference) can use them. Interned: each distinct value of `options` is built
     /// and leaked once per bitboard type (a few kilobytes), and later calls with equal options
     /// return the same rules, so a record or a protocol game may call this once per game.
-    /// Errors (no rule set is leaked then): those of [`Rules::new`], or a start FEN that does
-    /// not parse.
+    /// Errors (nothing is leaked then, not even the name): those of [`Rules::new`], a start FEN
+    /// that does not parse, or options not built before once [`rule_set_limit`] rule sets have
+    /// been built.
     pub fn leak(options: RuleOptions) -> Result<&'static Self, ParseError> {
         let mut interned = INTERNED.lock().unwrap_or_else(PoisonError::into_inner);
         let key = (TypeId::of::<B>(), options);
         if let Some(rules) = interned.get(&key).and_then(|r| r.downcast_ref::<Self>()) {
             return Ok(rules);
         }
-        let rules = Self::new(key.1.clone())?;
+        let limit = rule_set_limit();
+        if interned.len() >= limit {
+            return Err(ParseError::new(format!(
+                "this process has built the {limit} different rule sets it may keep (each stays \
+                 in memory until the process ends); play by one of those, or start it again"
+            )));
+        }
+        let mut rules = Self::build(key.1.clone(), false)?;
         super::Position::check_fen(&rules, &rules.options.start_fen)
             .map_err(|e| ParseError::new(format!("start position: {e}")))?;
+        rules.name = intern_name(&rules.options.name);
         let rules: &'static Self = Box::leak(Box::new(rules));
         interned.insert(key, rules);
         Ok(rules)
@@ -458,9 +471,28 @@ pub fn leaked_rule_sets() -> usize {
         .len()
 }
 
+/// The most rule sets [`Rules::leak`] builds in this process ([`set_rule_set_limit`]; no limit
+/// unless set).
+static RULE_SET_LIMIT: AtomicUsize = AtomicUsize::new(usize::MAX);
+
+/// Sets the most rule sets [`Rules::leak`] builds in this process, over all bitboard types (it
+/// refuses options not built before once [`leaked_rule_sets`] reaches it): a bound on the memory
+/// that rules from outside take (`skald serve --max-rule-sets`; about 20 to 100 KB a rule set,
+/// by board size). Rule sets built before stay usable.
+pub fn set_rule_set_limit(limit: usize) {
+    RULE_SET_LIMIT.store(limit, Ordering::Relaxed);
+}
+
+/// The limit of [`set_rule_set_limit`] (`usize::MAX` unless set).
+pub fn rule_set_limit() -> usize {
+    RULE_SET_LIMIT.load(Ordering::Relaxed)
+}
+
+/// The names [`intern_name`] has leaked.
+static NAMES: LazyLock<Mutex<HashSet<&'static str>>> = LazyLock::new(Mutex::default);
+
 /// `name` as a `&'static str`, leaked once per distinct name.
 fn intern_name(name: &str) -> &'static str {
-    static NAMES: LazyLock<Mutex<HashSet<&'static str>>> = LazyLock::new(Mutex::default);
     let mut names = NAMES.lock().unwrap_or_else(PoisonError::into_inner);
     if let Some(&n) = names.get(name) {
         return n;
@@ -510,4 +542,30 @@ pub fn copenhagen7_rules() -> &'static Rules<u64> {
 pub fn copenhagen13_rules() -> &'static Rules<Wide<3>> {
     static R: OnceLock<Rules<Wide<3>>> = OnceLock::new();
     R.get_or_init(|| Rules::new(RuleOptions::copenhagen13()).expect("copenhagen13 rules"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Rules that cannot be played (here a start position with a rank too long) leak nothing, not
+    /// even their name: a server that is sent such rules with a new name each time keeps no
+    /// memory of them.
+    #[test]
+    fn rules_refused_leak_not_even_their_name() {
+        let mut o = RuleOptions::brandubh();
+        o.name = "no king here, refused".into();
+        o.start_fen = "9/7/7/7/7/7/7 a 0 1".into();
+        let before = leaked_rule_sets();
+        assert!(Rules::<u64>::leak(o.clone()).is_err());
+        let names = NAMES.lock().unwrap_or_else(PoisonError::into_inner);
+        assert!(!names.contains("no king here, refused"));
+        drop(names);
+        // (Other tests may build rule sets meanwhile; none of them is this one.)
+        let mut good = RuleOptions::brandubh();
+        good.name = "a king here, kept".into();
+        let rules = Rules::<u64>::leak(good).unwrap();
+        assert_eq!(rules.name, "a king here, kept");
+        assert!(leaked_rule_sets() > before);
+    }
 }
