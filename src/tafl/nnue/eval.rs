@@ -17,11 +17,12 @@ use crate::tafl::rules::Rules;
 pub enum TaflEval {
     /// The hand-written evaluation.
     Hand,
-    /// A network for this board; `name` says which for people (its path).
+    /// A network for this board; `name` says which for people (its path, or its file name and
+    /// `(built in)`).
     Network {
         /// The network.
         net: Arc<TaflNetwork>,
-        /// Its path as given.
+        /// Its path as given, or `copenhagen-r128-g0b.nnue (built in)`.
         name: String,
     },
     /// The hand-written evaluation, because the network `EvalFile` names cannot evaluate this
@@ -33,12 +34,21 @@ pub enum TaflEval {
 }
 
 impl TaflEval {
-    /// The evaluator `choice` selects for a game under `rules`: a tafl network for this board
-    /// size, else the hand-written evaluation (by default, for `hand`, and with a note for a
-    /// network that does not fit: another board, another family, a board above 13×13).
+    /// The evaluator `choice` selects for a game under `rules`: by default the network built
+    /// in for the rules' variant ([`super::embedded`]) and else the hand-written evaluation;
+    /// for `hand` the hand-written evaluation; for a network file a tafl network for this board
+    /// size, and else the hand-written evaluation with a note (another board, another family,
+    /// a board above 13×13).
     pub fn for_choice<B: Bitboard>(choice: &EvalChoice, rules: &Rules<B>) -> TaflEval {
         match choice {
-            EvalChoice::Default | EvalChoice::Hand => TaflEval::Hand,
+            EvalChoice::Default => match super::embedded(rules.name) {
+                Some((file, net)) if net.board() == rules.size => TaflEval::Network {
+                    net,
+                    name: format!("{file} (built in)"),
+                },
+                _ => TaflEval::Hand,
+            },
+            EvalChoice::Hand => TaflEval::Hand,
             EvalChoice::Network { name, .. } => match choice.network::<TaflNetwork>() {
                 None => TaflEval::Unfit {
                     note: format!("network {name} is not a tafl network"),

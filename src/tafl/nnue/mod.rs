@@ -5,10 +5,12 @@
 //! quantised layers, accumulator and kernels are the shared ones ([`crate::nnue`]).
 //!
 //! # In the search
-//! Tafl evaluates by hand (`crate::tafl::eval`, Texel-tuned weights per variant) unless the
-//! engine option `EvalFile` names a tafl network for the board in play; the hand evaluation
-//! stays the default (no network is built in yet: one is built in for a variant only when it
-//! wins its SPRT against the hand evaluation) and is `EvalFile hand`. A network of another
+//! Copenhagen 11×11 evaluates by default with the network built into the binary for it
+//! (`nets/copenhagen-r128-g0b.nnue`, [`embedded`]; one is built in for a variant only when it
+//! wins its SPRT against the hand evaluation, docs/training.md); the other tafl variants
+//! evaluate by hand (`crate::tafl::eval`, Texel-tuned weights per variant) unless the engine
+//! option `EvalFile` names a tafl network for the board in play, and `EvalFile hand` is the
+//! hand evaluation in every variant. A network of another
 //! board is not used: the game evaluates by hand, `eval` says why, and the command-line tools
 //! refuse it ([`TaflEval::unfit`]). 19×19 boards always evaluate by hand.
 //!
@@ -479,6 +481,37 @@ impl TaflNetwork {
             })
         }
     }
+}
+
+/// The networks built into the binary: per variant (its protocol name), the file under `nets/`
+/// and its bytes. A variant gets one only when it has won its SPRT against the hand evaluation
+/// (docs/training.md); building another in is one line here and the bench signature.
+static EMBEDDED_FILES: &[(&str, &str, &[u8])] = &[(
+    "copenhagen",
+    "copenhagen-r128-g0b.nnue",
+    include_bytes!("../../../nets/copenhagen-r128-g0b.nnue"),
+)];
+
+/// [`EMBEDDED_FILES`] read, once.
+static EMBEDDED: std::sync::LazyLock<Vec<(&'static str, &'static str, Arc<TaflNetwork>)>> =
+    std::sync::LazyLock::new(|| {
+        EMBEDDED_FILES
+            .iter()
+            .map(|&(variant, file, bytes)| {
+                let net = TaflNetwork::from_bytes(bytes)
+                    .expect("a built-in network is a valid file (a test checks)");
+                (variant, file, Arc::new(net))
+            })
+            .collect()
+    });
+
+/// The network built in for the variant named `variant` (a protocol name) and its file name
+/// under `nets/`, if there is one: Copenhagen 11×11's `copenhagen-r128-g0b.nnue`.
+pub fn embedded(variant: &str) -> Option<(&'static str, Arc<TaflNetwork>)> {
+    EMBEDDED
+        .iter()
+        .find(|(v, _, _)| *v == variant)
+        .map(|(_, file, net)| (*file, Arc::clone(net)))
 }
 
 /// The longest tafl network file: 13×13, 1024 hidden, 16 heads.
