@@ -69,6 +69,14 @@ pub trait Evaluator<P, M>: Send + Sync + 'static {
     /// What evaluates, in a few words for people (`hand-written`, `network ataxx-p128-g16-ft.nnue`).
     fn describe(&self) -> String;
 
+    /// Why the network the [`EvalChoice`] named does not evaluate this game (a network of
+    /// another board or family: the game then evaluates as by default or by hand), for people;
+    /// `None` when it does, or no network was named. The command-line tools refuse such a
+    /// network. `None` by default.
+    fn unfit(&self) -> Option<String> {
+        None
+    }
+
     /// The evaluation of `pos` from scratch: a fresh accumulator, then [`Evaluator::evaluate`].
     fn evaluate_fresh(&self, pos: &P) -> i32 {
         let mut acc = Self::Accumulator::default();
@@ -94,15 +102,16 @@ pub type NetworkLoadError = Box<dyn Error + Send + Sync>;
 /// A game family's network reader: the network in the file at the path, or why not.
 pub type NetworkLoader = fn(&Path) -> Result<AnyNetwork, NetworkLoadError>;
 
-/// Which evaluation the searches use: the engine option `EvalFile` (protocol.md). Games without
-/// a network evaluate by hand whatever this says.
+/// Which evaluation the searches use: the engine option `EvalFile` (protocol.md).
 ///
-/// A network file belongs to one game family (its features are that game's board): the family's
-/// [`NetworkLoader`] reads it and the family's evaluator takes it back out
-/// ([`EvalChoice::network`]); a game of another family does not find its type there.
+/// A network file belongs to one game family and, for tafl, one board size (its features are
+/// that board's): the family's [`NetworkLoader`] reads it and the family's evaluator takes it
+/// back out ([`EvalChoice::network`]); a game of another family does not find its type there,
+/// and a game the network does not fit evaluates as by default and says why
+/// ([`Evaluator::unfit`]).
 #[derive(Clone, Debug, Default)]
 pub enum EvalChoice {
-    /// Each game's default: a network built into the binary for a family that has one (Ataxx),
+    /// Each game's default: a network built into the binary where there is one (Ataxx),
     /// the hand-written evaluation for the others (`EvalFile` `<default>`).
     #[default]
     Default,

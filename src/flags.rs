@@ -29,8 +29,8 @@ pub struct HashFlag {
 #[derive(clap::Args, Clone, Debug)]
 pub struct EvalFileFlag {
     /// The evaluation (the engine option EvalFile): hand (the hand-written evaluation), a
-    /// network file's path, or by default (<default>) the built-in network for Ataxx and the
-    /// hand-written evaluation for tafl.
+    /// network file's path, or by default (<default>) the built-in network of the variant
+    /// (Ataxx, Copenhagen 11×11) and the hand-written evaluation for the other tafl variants.
     #[arg(long, default_value = skald::engine::EVAL_FILE_DEFAULT, hide_default_value = true)]
     pub eval_file: String,
 }
@@ -103,6 +103,19 @@ pub fn set_engine_flags(
 }
 
 /// An engine option's "a whole number in 1..=64" as the CLI says it: "a whole number from 1
+/// Refuses an `--eval-file` network that does not evaluate the engine's game in play (a tafl
+/// network for another board, a network of another game family: [`Engine::eval_unfit`]), so
+/// that a tool never silently plays by hand when a network was asked for. Call it once the
+/// variant (or session) and `EvalFile` are set.
+///
+/// [`Engine::eval_unfit`]: skald::engine::Engine::eval_unfit
+pub fn check_eval_fits(engine: &skald::engine::Engine) -> anyhow::Result<()> {
+    match engine.eval_unfit() {
+        Some(why) => anyhow::bail!("--eval-file: {why}"),
+        None => Ok(()),
+    }
+}
+
 /// to 64".
 fn range_words(expected: &str) -> String {
     if let Some((head, range)) = expected.rsplit_once(" in ")

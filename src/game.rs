@@ -57,6 +57,53 @@ impl fmt::Display for Reason {
 /// `crate::tafl::KING_VALUE`), for every game family.
 pub const DECIDED_VALUE: i32 = 20_000;
 
+/// A game's result from one side's view (of a training position: the side to move's), as the
+/// training data files store it (`crate::ataxx::packed`, `crate::tafl::packed`).
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub enum Wdl {
+    /// The side lost (code 0).
+    Loss,
+    /// The game was drawn (code 1).
+    Draw,
+    /// The side won (code 2).
+    Win,
+}
+
+impl Wdl {
+    /// The result as a score for the side: 0.0, 0.5 or 1.0.
+    pub fn value(self) -> f32 {
+        match self {
+            Wdl::Loss => 0.0,
+            Wdl::Draw => 0.5,
+            Wdl::Win => 1.0,
+        }
+    }
+
+    /// The result's code in the data files: 0 loss, 1 draw, 2 win.
+    pub fn code(self) -> u8 {
+        self as u8
+    }
+
+    /// The result of a code, `None` for 3 and above.
+    pub fn from_code(code: u8) -> Option<Wdl> {
+        match code {
+            0 => Some(Wdl::Loss),
+            1 => Some(Wdl::Draw),
+            2 => Some(Wdl::Win),
+            _ => None,
+        }
+    }
+
+    /// The result for the side `side` of a game won by `winner` (`None`: a draw).
+    pub fn for_side(winner: Option<Side>, side: Side) -> Wdl {
+        match winner {
+            None => Wdl::Draw,
+            Some(w) if w == side => Wdl::Win,
+            Some(_) => Wdl::Loss,
+        }
+    }
+}
+
 /// The state of a game by its rules.
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Hash)]
 pub enum Outcome {

@@ -5,7 +5,10 @@
 //! Layers, each importing only the ones below it:
 //! - [`game`]: the [`game::Game`] trait the search is written against; [`eval`]: the
 //!   evaluation interface (hand-written or a network with an accumulator per ply), which names
-//!   no game; [`tuning`]: the search's tuning values as data; [`rng`]: the seeded generator;
+//!   no game; [`nnue`]: what every family's network shares (quantised layers, accumulator,
+//!   vectorised kernels, the file header that names a network's family and board), which names
+//!   no game either; [`tuning`]: the search's tuning values as data; [`rng`]: the seeded
+//!   generator;
 //! - [`tafl`] and [`ataxx`], the game families: board, rules, move generation, Zobrist hashing,
 //!   evaluation;
 //! - [`search`]: iterative-deepening alpha-beta over any [`game::Game`], with a shared
@@ -25,6 +28,7 @@ pub mod board;
 pub mod engine;
 pub mod eval;
 pub mod game;
+pub mod nnue;
 pub mod perft;
 pub mod protocol;
 pub mod records;

@@ -4,8 +4,9 @@
 
 use skald::bench;
 
-/// `skald bench` at the default depth, one thread (Ataxx with the embedded network).
-const SIGNATURE: u64 = 5_401_884;
+/// `skald bench` at the default depth, one thread (Ataxx and Copenhagen 11×11 with their
+/// built-in networks).
+const SIGNATURE: u64 = 11_645_577;
 
 /// `skald bench --eval-file hand`: the hand-written evaluations everywhere.
 const HAND_SIGNATURE: u64 = 5_398_702;
@@ -29,35 +30,41 @@ fn the_hand_evaluation_keeps_its_signature() {
 }
 
 #[test]
-fn the_embedded_network_read_from_its_file_searches_alike() {
+fn the_embedded_networks_read_from_their_files_search_alike() {
     use skald::variant::Variant;
-    let file = format!(
-        "{}/nets/{}",
-        env!("CARGO_MANIFEST_DIR"),
-        skald::ataxx::nnue::EMBEDDED_NAME
-    );
+    let nets = format!("{}/nets", env!("CARGO_MANIFEST_DIR"));
+    let ataxx_file = format!("{nets}/{}", skald::ataxx::nnue::EMBEDDED_NAME);
+    let (name, _) = skald::tafl::nnue::embedded("copenhagen").unwrap();
+    let copenhagen_file = format!("{nets}/{name}");
     let per_position = |eval_file: &str| {
         let mut nodes = Vec::new();
         bench::run_with_eval(5, 1, eval_file, |_, _, n| nodes.push(n)).unwrap();
         nodes
     };
     let default = per_position("<default>");
-    assert_eq!(per_position(&file), default);
-    // The tafl games evaluate by hand whatever EvalFile says; Ataxx does not.
     let hand = per_position("hand");
-    let mut ataxx_differs = false;
-    for (i, ((variant, _), (d, h))) in bench::POSITIONS
-        .iter()
-        .zip(default.iter().zip(&hand))
-        .enumerate()
-    {
-        if *variant == Variant::Ataxx {
-            ataxx_differs |= d != h;
-        } else {
-            assert_eq!(d, h, "position {i}");
+    let ataxx = per_position(&ataxx_file);
+    let copenhagen = per_position(&copenhagen_file);
+    // Ataxx and Copenhagen 11×11 evaluate with their built-in networks by default, the same as
+    // with those files, so `hand` searches them differently; the other tafl games evaluate by
+    // hand by default and with the Ataxx file (Copenhagen's file would evaluate Tawlbwrdd's
+    // 11×11 board too, if asked).
+    let (mut ataxx_differs, mut copenhagen_differs) = (false, false);
+    for (i, (variant, _)) in bench::POSITIONS.iter().enumerate() {
+        let (d, h) = (default[i], hand[i]);
+        match variant {
+            Variant::Ataxx => {
+                assert_eq!(ataxx[i], d, "position {i}");
+                ataxx_differs |= d != h;
+            }
+            Variant::Copenhagen => {
+                assert_eq!(copenhagen[i], d, "position {i}");
+                copenhagen_differs |= d != h;
+            }
+            _ => assert_eq!((d, ataxx[i]), (h, h), "position {i}"),
         }
     }
-    assert!(ataxx_differs);
+    assert!(ataxx_differs && copenhagen_differs);
 }
 
 #[test]

@@ -155,17 +155,102 @@ fn binary_output_decodes_to_the_text_output() {
         rec.position.legal_moves(&mut moves);
         assert!(!moves.is_empty(), "{line}");
     }
-    // Tafl positions do not fit the format.
-    let (ok, _, err) = datagen(&[
-        "--variant",
-        "brandubh",
-        "--games",
-        "1",
-        "--format",
-        "binary",
-    ]);
+}
+
+/// Tafl games in the binary format hold the text output's positions, scores and results, on a
+/// 7×7 and an 11×11 board; the header names the board and the variant.
+#[test]
+fn tafl_binary_output_decodes_to_the_text_output() {
+    use skald::tafl::packed::TaflReader;
+    for (variant, size) in [("brandubh", 7), ("copenhagen", 11)] {
+        let base = [
+            "--variant",
+            variant,
+            "--games",
+            "1",
+            "--nodes",
+            "300",
+            "--seed",
+            "3",
+            "--eval-file",
+            "hand",
+        ];
+        let (ok, text, err) = datagen(&base);
+        assert!(ok, "{err}");
+        let bin = std::env::temp_dir().join(format!(
+            "skald-datagen-{variant}-{}.bin",
+            std::process::id()
+        ));
+        let mut args = base.to_vec();
+        args.extend_from_slice(&["--output", bin.to_str().unwrap()]);
+        let (ok, _, err) = datagen(&args);
+        assert!(ok, "{err}");
+        let bytes = std::fs::read(&bin).unwrap();
+        let _ = std::fs::remove_file(&bin);
+        let reader = TaflReader::new(&bytes[..]).expect("a packed tafl header");
+        assert_eq!(reader.header().size, size);
+        assert_eq!(reader.header().variant, variant);
+        let records: Vec<_> = reader.collect::<Result<_, _>>().expect("records decode");
+        let lines: Vec<&str> = text.lines().collect();
+        assert!(!lines.is_empty(), "{variant}");
+        assert_eq!(records.len(), lines.len());
+        for (rec, line) in records.iter().zip(&lines) {
+            let fields: Vec<&str> = line.split(" | ").collect();
+            assert_eq!(rec.fen(), fields[0], "{line}");
+            assert_eq!(rec.score.to_string(), fields[1], "{line}");
+            assert_eq!(format!("{:.1}", rec.result.value()), fields[2], "{line}");
+        }
+    }
+}
+
+/// `--seed N-M` writes one file a seed (`{seed}` in `--output`), each the same as that seed's
+/// own job; `--resume` skips the files that are there and plays the others again; a range
+/// without `{seed}` is refused.
+#[test]
+fn seed_ranges_write_a_file_a_seed_and_resume_skips_finished_ones() {
+    let dir = std::env::temp_dir().join(format!("skald-datagen-seeds-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let template = dir.join("b-{seed}.bin");
+    let file = |seed: u32| dir.join(format!("b-{seed}.bin"));
+    let run = |seed: &str, extra: &[&str]| {
+        let mut args = vec![
+            "--variant",
+            "brandubh",
+            "--games",
+            "1",
+            "--nodes",
+            "200",
+            "--eval-file",
+            "hand",
+            "--seed",
+            seed,
+            "--output",
+            template.to_str().unwrap(),
+        ];
+        args.extend_from_slice(extra);
+        datagen(&args)
+    };
+    let (ok, _, err) = run("3-5", &[]);
+    assert!(ok, "{err}");
+    let first: Vec<Vec<u8>> = (3..=5).map(|s| std::fs::read(file(s)).unwrap()).collect();
+    assert!(!dir.join("b-4.bin.part").exists());
+    // Seed 4 alone writes the same file.
+    std::fs::remove_file(file(4)).unwrap();
+    let (ok, _, err) = run("4", &[]);
+    assert!(ok, "{err}");
+    assert_eq!(std::fs::read(file(4)).unwrap(), first[1]);
+    // --resume: seed 5's file is there (even a damaged one) and is kept; seed 4's is written.
+    std::fs::remove_file(file(4)).unwrap();
+    std::fs::write(file(5), b"kept").unwrap();
+    let (ok, _, err) = run("3-5", &["--resume"]);
+    assert!(ok, "{err}");
+    assert_eq!(std::fs::read(file(3)).unwrap(), first[0]);
+    assert_eq!(std::fs::read(file(4)).unwrap(), first[1]);
+    assert_eq!(std::fs::read(file(5)).unwrap(), b"kept");
+    let _ = std::fs::remove_dir_all(&dir);
+    let (ok, _, err) = datagen(&["--seed", "1-2", "--games", "1"]);
     assert!(!ok);
-    assert!(err.contains("Ataxx positions only"), "{err}");
+    assert!(err.contains("{seed}"), "{err}");
 }
 
 #[test]

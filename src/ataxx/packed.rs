@@ -46,27 +46,9 @@ pub const HEADER_LEN: usize = 12;
 /// Bytes of one record.
 pub const RECORD_LEN: usize = 18;
 
-/// A game's result from the side to move's view.
-#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
-pub enum Wdl {
-    /// The side to move lost (code 0).
-    Loss,
-    /// The game was drawn (code 1).
-    Draw,
-    /// The side to move won (code 2).
-    Win,
-}
-
-impl Wdl {
-    /// The result as a score for the side to move: 0.0, 0.5 or 1.0.
-    pub fn value(self) -> f32 {
-        match self {
-            Wdl::Loss => 0.0,
-            Wdl::Draw => 0.5,
-            Wdl::Win => 1.0,
-        }
-    }
-}
+/// A game's result from the side to move's view (shared with the tafl training data,
+/// [`crate::tafl::packed`]).
+pub use crate::game::Wdl;
 
 /// One training position: the position, its search score and the game's result.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]

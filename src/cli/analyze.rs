@@ -180,6 +180,8 @@ fn run_record(args: &Args) -> Result<()> {
         engine.set_variant(v);
     }
     configure(&mut engine, args)?;
+    engine.set_session(game.session.boxed_clone());
+    super::check_eval_fits(&engine)?;
     let limits = limits(args, 1000)?;
     let per_position = match (limits.depth, limits.movetime) {
         (Some(d), _) => format!("to depth {d}"),
@@ -298,6 +300,7 @@ pub fn run(args: Args) -> Result<()> {
     let limits = limits(&args, 3000)?;
     let movetime = limits.movetime;
     configure(&mut engine, &args)?;
+    super::check_eval_fits(&engine)?;
     let to_move = engine.session().side_to_move();
     let json = args.json;
     if !json {

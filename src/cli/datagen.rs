@@ -25,11 +25,22 @@
 //! - `result`: the final result of the game **from the side to move's view**: `1.0` it won,
 //!   `0.5` draw, `0.0` it lost.
 //!
-//! `--format binary` (Ataxx only) writes the same positions, scores and results as 18-byte
-//! records after a 12-byte header instead ([`skald::ataxx::packed`] documents the bytes). Without
-//! `--format`, the format follows `--output`: binary when its name ends in `.bin`, text
-//! otherwise (and for standard output); `--format` always wins over the name. Binary output to
-//! standard output is refused when that is a terminal.
+//! `--format binary` writes the same positions, scores and results as fixed-length records after
+//! a header instead: for Ataxx 18-byte records ([`skald::ataxx::packed`] documents the bytes),
+//! for tafl records of the board's size (38 bytes on 11×11) after a header that names the board
+//! and the variant ([`skald::tafl::packed`]). Without `--format`, the format follows `--output`:
+//! binary when its name ends in `.bin`, text otherwise (and for standard output); `--format`
+//! always wins over the name. Binary output to standard output is refused when that is a
+//! terminal.
+//!
+//! # Jobs that can be continued elsewhere
+//! A file is written as `<output>.part` and renamed to `<output>` when its last game is in, so
+//! a finished file is never a partial one. `--seed N-M` runs one job per seed, one after the
+//! other, each to its own file: `--output` must then hold `{seed}`, which is replaced by the
+//! seed (`--output data/cph-{seed}.bin`). With `--resume`, a seed whose file is already there is
+//! skipped (an unfinished `.part` is played again from its start: the games depend only on the
+//! seed, so the file comes out the same). A generation is thus a seed range: machines given
+//! disjoint ranges, or the same command again after an interruption, add up to the same files.
 //!
 //! Positions whose score is a forced result (a mate score: the search saw the game's end) are
 //! not written, and neither is the final position (nothing to search). The output is the same
@@ -43,6 +54,7 @@ use skald::engine::{Engine, new_session};
 use skald::engine::{Limits, Score};
 use skald::engine::{Outcome, Side};
 use skald::rng::SeededRng;
+use skald::tafl::packed::{TaflHeader, TaflRecord, TaflWriter};
 use skald::variant::Variant;
 use std::collections::BTreeMap;
 use std::io::{IsTerminal, Write};
@@ -65,10 +77,15 @@ pub struct Args {
     #[arg(long, default_value_t = 5000, allow_negative_numbers = true,
           value_parser = Whole::new(1, 10_000_000, ""))]
     pub nodes: u64,
-    /// Seed of the random openings, 0 or more; give each job of a sharded run its own.
-    #[arg(long, default_value_t = 1, allow_negative_numbers = true,
-          value_parser = Whole::new(0, u64::MAX, ""))]
-    pub seed: u64,
+    /// Seed of the random openings, 0 or more; give each job of a sharded run its own. A range
+    /// N-M runs one job per seed, each to its own --output file (which must hold `{seed}`).
+    #[arg(long, default_value = "1", allow_negative_numbers = true,
+          value_parser = WholeRange(Whole::new(0, u64::MAX, "")))]
+    pub seed: (u64, u64),
+    /// Skip each seed whose --output file is already there (finished files are renamed from
+    /// `<output>.part` when their last game is written).
+    #[arg(long, requires = "output")]
+    pub resume: bool,
     /// Games played at the same time, each on its own thread with its own engine, 1 to 256.
     #[arg(long, default_value_t = 1, allow_negative_numbers = true,
           value_parser = Whole::new(1, 256, ""))]
@@ -100,8 +117,9 @@ pub struct Args {
     /// Write to this file instead of standard output.
     #[arg(long)]
     pub output: Option<std::path::PathBuf>,
-    /// Output format: text (`FEN | score | result` lines) or binary (18-byte records, Ataxx
-    /// only). Default: binary when --output ends in `.bin`, else text.
+    /// Output format: text (`FEN | score | result` lines) or binary (fixed-length records after
+    /// a header: 18 bytes for Ataxx, 38 for an 11×11 tafl board). Default: binary when
+    /// --output ends in `.bin`, else text.
     #[arg(long, value_enum)]
     pub format: Option<Format>,
     /// No progress lines on standard error.
@@ -114,7 +132,7 @@ pub struct Args {
 pub enum Format {
     /// `FEN | score | result` lines.
     Text,
-    /// 18-byte records after a 12-byte header (Ataxx only; the bytes: docs/training.md).
+    /// Fixed-length records after a header (the bytes: docs/training.md).
     Binary,
 }
 
@@ -151,6 +169,14 @@ impl Line {
             Wdl::Loss => "0.0",
         };
         format!("{} | {} | {result}", self.fen, self.score)
+    }
+
+    /// The packed tafl record of the preset `variant`.
+    fn tafl_record(&self, variant: Variant) -> Result<TaflRecord> {
+        let score = i16::try_from(self.score)
+            .with_context(|| format!("score {} does not fit 16 bits", self.score))?;
+        skald::tafl::packed::record_of_fen(variant.name(), &self.fen, score, self.result)
+            .map_err(|e| anyhow::anyhow!("datagen wrote a FEN it cannot pack '{}': {e}", self.fen))
     }
 
     /// The packed record (Ataxx).
@@ -190,9 +216,9 @@ fn plies_text((least, most): (u32, u32)) -> String {
 /// `--max-score` when not given, centipawns.
 const DEFAULT_MAX_SCORE: i32 = 150;
 
-/// Plays game number `game` and returns its lines (see the module docs).
-fn play_game(engine: &mut Engine, args: &Args, game: u64) -> Result<Vec<Line>> {
-    let mut rng = SeededRng::new(game_seed(args.seed, game));
+/// Plays game number `game` of the job of `seed` and returns its lines (see the module docs).
+fn play_game(engine: &mut Engine, args: &Args, seed: u64, game: u64) -> Result<Vec<Line>> {
+    let mut rng = SeededRng::new(game_seed(seed, game));
     let limits = Limits {
         nodes: Some(args.nodes),
         ..Limits::default()
@@ -282,22 +308,15 @@ fn play_game(engine: &mut Engine, args: &Args, game: u64) -> Result<Vec<Line>> {
     };
     Ok(samples
         .into_iter()
-        .map(|s| {
-            let result = match winner {
-                None => Wdl::Draw,
-                Some(w) if w == s.side => Wdl::Win,
-                Some(_) => Wdl::Loss,
-            };
-            Line {
-                fen: s.fen,
-                score: s.score,
-                result,
-            }
+        .map(|s| Line {
+            fen: s.fen,
+            score: s.score,
+            result: Wdl::for_side(winner, s.side),
         })
         .collect())
 }
 
-/// Runs `skald datagen`.
+/// Runs `skald datagen`: one job, or one per seed of a `--seed` range (module docs).
 pub fn run(mut args: Args) -> Result<()> {
     // The old spelling's note once, here, not in every game.
     // (A default does not conflict with the old spelling, so the old one wins when given.)
@@ -305,39 +324,99 @@ pub fn run(mut args: Args) -> Result<()> {
         args.max_score =
             super::renamed(None, Some(old), "--max-opening-score", "--max-score").unwrap_or(old);
     }
+    if let Some(old) = args.threads.take() {
+        args.concurrency =
+            super::renamed(None, Some(old), "--threads", "--concurrency").unwrap_or(old);
+    }
     let format = output_format(&args);
-    if format == Format::Binary && args.variant != Variant::Ataxx {
+    if format == Format::Binary
+        && args.variant.is_tafl()
+        && args.variant.descriptor().size > skald::tafl::packed::MAX_BOARD
+    {
         bail!(
-            "the binary format holds Ataxx positions only; use --format text for {}",
+            "the binary format holds boards up to 13x13; use --format text for {}",
             args.variant
         );
     }
     if format == Format::Binary && args.output.is_none() && std::io::stdout().is_terminal() {
         bail!("binary output to a terminal; give --output <file> or redirect standard output");
     }
-    let out: Box<dyn Write> = match &args.output {
+    let (first, last) = args.seed;
+    let template = args
+        .output
+        .as_ref()
+        .map(|p| p.to_string_lossy().into_owned());
+    let per_seed = template.as_ref().is_some_and(|t| t.contains("{seed}"));
+    if first != last && !per_seed {
+        bail!(
+            "--seed {first}-{last} runs a job per seed, each to its own file: give --output \
+             with {{seed}} in the name (e.g. --output data-{{seed}}.bin)"
+        );
+    }
+    // The same checks as each job's engines make, once, before any file is written.
+    let mut engine = Engine::new()?;
+    engine.set_variant(args.variant);
+    super::set_engine_flags(
+        &mut engine,
+        &[
+            ("--hash", "Hash", args.hash.hash.to_string()),
+            args.eval.flag(),
+        ],
+    )?;
+    super::check_eval_fits(&engine)?;
+    drop(engine);
+    for seed in first..=last {
+        let output = template
+            .as_ref()
+            .map(|t| std::path::PathBuf::from(t.replace("{seed}", &seed.to_string())));
+        if args.resume
+            && let Some(path) = &output
+            && path.exists()
+        {
+            if !args.quiet {
+                eprintln!("datagen: {} is there, seed {seed} skipped", path.display());
+            }
+            continue;
+        }
+        run_job(&args, format, seed, output.as_deref())?;
+    }
+    Ok(())
+}
+
+/// One job: the games of `seed`, written to `output` (through `<output>.part`, renamed at the
+/// end) or standard output.
+fn run_job(args: &Args, format: Format, seed: u64, output: Option<&std::path::Path>) -> Result<()> {
+    let part = output.map(|p| {
+        let mut name = p.as_os_str().to_owned();
+        name.push(".part");
+        std::path::PathBuf::from(name)
+    });
+    let out: Box<dyn Write> = match &part {
         None => Box::new(std::io::stdout().lock()),
         Some(p) => Box::new(std::io::BufWriter::new(
             std::fs::File::create(p).with_context(|| format!("cannot write {}", p.display()))?,
         )),
     };
-    let mut out = match format {
-        Format::Text => Output::Text(out),
-        Format::Binary => Output::Binary(PackedWriter::new(out)?),
+    let mut out = match (format, args.variant.is_tafl()) {
+        (Format::Text, _) => Output::Text(out),
+        (Format::Binary, false) => Output::Binary(PackedWriter::new(out)?),
+        (Format::Binary, true) => Output::Tafl(TaflWriter::new(
+            out,
+            &TaflHeader {
+                size: args.variant.descriptor().size,
+                variant: args.variant.name().to_string(),
+            },
+        )?),
     };
     let start = Instant::now();
     let next = AtomicU64::new(0);
     let (tx, rx) = mpsc::channel::<(u64, Result<Vec<Line>>)>();
-    let concurrency = match args.threads {
-        Some(old) => super::renamed(None, Some(old), "--threads", "--concurrency").unwrap_or(old),
-        None => args.concurrency,
-    };
-    let threads = concurrency.min(args.games) as usize;
+    let threads = args.concurrency.min(args.games) as usize;
     let mut positions = 0u64;
     std::thread::scope(|scope| -> Result<()> {
         for _ in 0..threads {
             let tx = tx.clone();
-            let (args, next) = (&args, &next);
+            let next = &next;
             scope.spawn(move || {
                 let mut engine = match Engine::new() {
                     Ok(e) => e,
@@ -346,6 +425,7 @@ pub fn run(mut args: Args) -> Result<()> {
                         return;
                     }
                 };
+                engine.set_variant(args.variant);
                 let flags = [
                     ("--hash", "Hash", args.hash.hash.to_string()),
                     args.eval.flag(),
@@ -354,13 +434,12 @@ pub fn run(mut args: Args) -> Result<()> {
                     let _ = tx.send((0, Err(e)));
                     return;
                 }
-                engine.set_variant(args.variant);
                 loop {
                     let game = next.fetch_add(1, Ordering::Relaxed);
                     if game >= args.games {
                         return;
                     }
-                    let lines = play_game(&mut engine, args, game);
+                    let lines = play_game(&mut engine, args, seed, game);
                     let failed = lines.is_err();
                     if tx.send((game, lines)).is_err() || failed {
                         // The writer has stopped (an error): no more games.
@@ -388,13 +467,14 @@ pub fn run(mut args: Args) -> Result<()> {
                     match &mut out {
                         Output::Text(w) => writeln!(w, "{}", l.text())?,
                         Output::Binary(w) => w.write(&l.packed()?)?,
+                        Output::Tafl(w) => w.write(&l.tafl_record(args.variant)?)?,
                     }
                 }
                 positions += lines.len() as u64;
                 written += 1;
                 if !args.quiet && (written.is_multiple_of(10) || written == args.games) {
                     eprintln!(
-                        "datagen: {written}/{} games, {positions} positions, {:.1} s",
+                        "datagen: seed {seed}: {written}/{} games, {positions} positions, {:.1} s",
                         args.games,
                         start.elapsed().as_secs_f64()
                     );
@@ -408,6 +488,13 @@ pub fn run(mut args: Args) -> Result<()> {
         Output::Binary(w) => {
             w.into_inner()?;
         }
+        Output::Tafl(w) => {
+            w.into_inner()?;
+        }
+    }
+    if let (Some(part), Some(output)) = (&part, output) {
+        std::fs::rename(part, output)
+            .with_context(|| format!("cannot rename {} to {}", part.display(), output.display()))?;
     }
     Ok(())
 }
@@ -416,6 +503,7 @@ pub fn run(mut args: Args) -> Result<()> {
 enum Output {
     Text(Box<dyn Write>),
     Binary(PackedWriter<Box<dyn Write>>),
+    Tafl(TaflWriter<Box<dyn Write>>),
 }
 
 #[cfg(test)]

@@ -17,7 +17,7 @@ pub mod stats;
 pub mod tablut_client;
 
 pub use crate::flags::{
-    Seconds, Whole, WholeRange, depth_parser, multipv_parser, set_engine_flags,
+    Seconds, Whole, WholeRange, check_eval_fits, depth_parser, multipv_parser, set_engine_flags,
 };
 use skald::engine::Score;
 use skald::engine::{Outcome, Side};

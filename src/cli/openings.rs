@@ -76,6 +76,7 @@ pub fn run(args: Args) -> Result<()> {
     let mut engine = Engine::new()?;
     engine.set_variant(args.variant);
     super::set_engine_flags(&mut engine, &[args.eval.flag()])?;
+    super::check_eval_fits(&engine)?;
     let mut out: Box<dyn Write> = match &args.output {
         None => Box::new(std::io::stdout().lock()),
         Some(p) => Box::new(std::io::BufWriter::new(

@@ -335,6 +335,15 @@ impl Engine {
     pub fn eval_terms(&self) -> (Vec<(&'static str, i32)>, String) {
         self.session.eval_terms(&self.search_options.eval)
     }
+
+    /// Why the network the `EvalFile` option names does not evaluate the game in play (a tafl
+    /// network for another board, a network of another game family): the game evaluates by
+    /// hand (or with its built-in network) instead, and the command-line tools refuse it. `None`
+    /// when it does, or when no network is named. The option itself takes any valid network
+    /// file whatever the game in play, since a GUI may set it before the variant.
+    pub fn eval_unfit(&self) -> Option<String> {
+        self.session.eval_unfit(&self.search_options.eval)
+    }
 }
 
 impl Drop for Engine {

@@ -42,8 +42,9 @@ pub enum OptionId {
     Ponder,
     /// `Clear Hash`: empties the transposition table and the search threads' tables.
     ClearHash,
-    /// `EvalFile`: the evaluation: `<default>` (Ataxx's embedded network), `hand` (the
-    /// hand-written evaluation) or the path of an Ataxx network file.
+    /// `EvalFile`: the evaluation: `<default>` (the variant's built-in network: Ataxx and
+    /// Copenhagen 11×11; the hand-written evaluation for the other tafl games), `hand` (the hand-written evaluation) or the path of a network file (an
+    /// Ataxx network, or a tafl network for one board size).
     EvalFile,
     /// `Tune <name>` (tuning builds only, cargo feature `tune`): a search parameter of
     /// [`SearchParams::TUNABLE`], by index.
@@ -185,8 +186,9 @@ pub fn registry() -> Vec<OptionSpec> {
             kind: OptionKind::String {
                 default: crate::eval::EVAL_FILE_DEFAULT,
             },
-            doc: "Ataxx evaluation: <default> (the built-in network), hand (the hand-written \
-                  evaluation) or a network file's path",
+            doc: "evaluation: <default> (Ataxx's built-in network, tafl's hand-written \
+                  evaluation), hand (the hand-written evaluation) or a network file's path \
+                  (Ataxx, or tafl for its board size)",
         },
     ]
     .into_iter()

@@ -130,6 +130,12 @@ pub trait Session: Send {
     /// decided game (repetition included) is worth its result, for every family: the one term
     /// `decided` ([`Outcome::value_for`]), evaluated by `the rules`.
     fn eval_terms(&self, eval: &EvalChoice) -> (Vec<(&'static str, i32)>, String);
+    /// Why the network `eval` names does not evaluate this game (another board or family;
+    /// [`crate::eval::Evaluator::unfit`]), `None` when it does or none is named. `None` by
+    /// default.
+    fn eval_unfit(&self, _eval: &EvalChoice) -> Option<String> {
+        None
+    }
     /// The search's tuning values for this game: those of its [`Session::kind`]
     /// ([`GameKind::search_params`]: its variant's, the family's for rules of no variant).
     fn search_params(&self) -> SearchParams {
@@ -424,6 +430,10 @@ impl<G: Game> Session for GameSession<G> {
         (evaluator.terms(&self.pos), evaluator.describe())
     }
 
+    fn eval_unfit(&self, eval: &EvalChoice) -> Option<String> {
+        self.pos.evaluator(eval).unfit()
+    }
+
     fn legal_moves(&self) -> Vec<MoveView> {
         if self.outcome().is_decided() {
             return Vec::new();
@@ -553,5 +563,28 @@ mod tests {
         let brandubh = new_session(Variant::Brandubh);
         assert_eq!(brandubh.kind(), GameKind::Variant(Variant::Brandubh));
         assert_eq!(brandubh.search_params(), crate::variant::params::BRANDUBH);
+    }
+
+    /// The built-in Copenhagen network goes with the preset's data: an 11×11 OpenTafl rules
+    /// string named `copenhagen` is evaluated by hand, the `copenhagen` variant by its network.
+    #[test]
+    fn a_rules_strings_name_picks_no_network() {
+        // An 11×11 rules string (Tawlbwrdd's) under Copenhagen's name.
+        let text = Variant::Tawlbwrdd.descriptor().opentafl_rules.unwrap();
+        let text = text.replace("name:tawlbwrdd", "name:copenhagen");
+        let options = crate::tafl::opentafl::parse_rules(&text).unwrap();
+        assert_eq!(
+            (options.name.as_ref(), options.network),
+            ("copenhagen", None)
+        );
+        let s = new_tafl_session(options).unwrap();
+        let (_, described) = s.eval_terms(&EvalChoice::Default);
+        assert!(!described.contains(".nnue"), "{described}");
+        let preset = new_session(Variant::Copenhagen);
+        let (_, described) = preset.eval_terms(&EvalChoice::Default);
+        assert!(
+            described.contains("copenhagen-r128-g0b.nnue"),
+            "{described}"
+        );
     }
 }

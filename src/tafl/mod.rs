@@ -14,6 +14,9 @@
 //!   Copenhagen board (`skald htp`'s `board_size 7`), a preset outside [`crate::variant::Variant`].
 //! - [`Position`]: the [`crate::game::Game`] implementation (FEN, moves, captures, Zobrist hash,
 //!   evaluation, fast perft).
+//! - [`nnue`]: the network evaluation of the boards from 7×7 to 13×13 (features, file, the
+//!   search's [`nnue::TaflEval`]); [`packed`]: the binary format of training positions
+//!   (`skald datagen --format binary`).
 //!
 //! # Rule choices
 //!
@@ -108,7 +111,9 @@
 mod bitboard;
 mod eval;
 pub mod hnefatafl;
+pub mod nnue;
 pub mod opentafl;
+pub mod packed;
 mod position;
 mod rules;
 mod zobrist;

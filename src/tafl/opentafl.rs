@@ -458,6 +458,7 @@ pub fn parse_rules(text: &str) -> Result<RuleOptions, String> {
         cannot_escape: false,
         ply_limit: None,
         eval_weights: super::WeightSet::Hand,
+        network: None,
     })
 }
 

@@ -55,11 +55,12 @@ impl Family {
         }
     }
 
-    /// The family's reader of network files (the `EvalFile` option), if its evaluation has a
-    /// network: Ataxx's ([`crate::ataxx::nnue::load_network`]); tafl evaluates by hand.
+    /// The family's reader of network files (the `EvalFile` option), if its evaluation may
+    /// use a network: Ataxx's ([`crate::ataxx::nnue::load_network`], file formats 1 and 2) and
+    /// tafl's ([`crate::tafl::nnue::load_network`], format 3).
     pub const fn network_loader(self) -> Option<NetworkLoader> {
         match self {
-            Family::Tafl => None,
+            Family::Tafl => Some(crate::tafl::nnue::load_network),
             Family::Ataxx => Some(crate::ataxx::nnue::load_network),
         }
     }
@@ -105,6 +106,14 @@ impl Family {
         }
     }
 
+    /// The family's id in network files ([`crate::nnue::file_family`]).
+    pub const fn network_id(self) -> u16 {
+        match self {
+            Family::Tafl => crate::nnue::FAMILY_TAFL,
+            Family::Ataxx => crate::nnue::FAMILY_ATAXX,
+        }
+    }
+
     /// The search values of the family's games that have no set of their own (OpenTafl
     /// rules strings for tafl).
     pub const fn search_params(self) -> SearchParams {
@@ -144,14 +153,28 @@ pub struct Descriptor {
 /// Every game family, in the order of [`Variant::ALL`]'s first variant of each.
 pub const FAMILIES: [Family; 2] = [Family::Tafl, Family::Ataxx];
 
-/// The reader of network files for the `EvalFile` option: the loader of the family that has
-/// one ([`Family::network_loader`]; Ataxx is the only family with a network, so its files are
-/// the ones an `EvalFile` path names).
+/// The reader of network files for the `EvalFile` option, whatever the game: it tells the
+/// file's family from its header ([`crate::nnue::file_family`]) and passes it to that family's
+/// loader ([`Family::network_loader`]); a file whose family it cannot tell (missing, too short,
+/// not a network file) goes to Ataxx's, whose error says why. Which game the network then
+/// evaluates is the game's business ([`crate::eval::Evaluator::unfit`]).
 pub fn network_loader() -> NetworkLoader {
-    FAMILIES
-        .iter()
-        .find_map(|f| f.network_loader())
-        .expect("a family with a network")
+    load_network
+}
+
+/// [`network_loader`]'s reader.
+fn load_network(
+    path: &std::path::Path,
+) -> Result<crate::eval::AnyNetwork, crate::eval::NetworkLoadError> {
+    let head = crate::nnue::read_capped(path, 8).unwrap_or_default();
+    let family = crate::nnue::file_family(&head);
+    let by_id = |f: &&Family| Some(f.network_id()) == family;
+    let owner = FAMILIES.iter().find(by_id).unwrap_or(&Family::Ataxx);
+    let load = owner
+        .network_loader()
+        .or(Family::Ataxx.network_loader())
+        .expect("Ataxx reads networks");
+    load(path)
 }
 
 /// Every variant's descriptor, in the order of [`Variant::ALL`].

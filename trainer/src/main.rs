@@ -1,56 +1,78 @@
-//! `skald-trainer`: trains skald's Ataxx network ([`skald::ataxx::nnue`], architectures and file
-//! formats in its docs) from `skald datagen` output, on the CPU with candle: `--arch v1` the
-//! square-input network (file format 1, 147 inputs, 128 hidden, CReLU), `--arch patterns` the
-//! pattern-input network (format 2: 2×2 windows and blocked squares, `--hidden` 32–512 in
-//! steps of 32, `--activation crelu` or `screlu`, `--buckets` 1–8 output buckets by the
-//! number of stones on the board).
+//! `skald-trainer`: trains skald's networks from `skald datagen` output with candle, for both
+//! game families (`--variant`):
 //!
-//! The data: `skald datagen` files, text (lines `FEN | score | result`) or binary (the packed
-//! records of [`skald::ataxx::packed`], recognised by their `SKALDATX` header), mixed freely.
-//! Each position, with its score in centipawns and result 1.0/0.5/0.0 (both from the side to
-//! move's view), gives the target
-//! `t = λ × result + (1 − λ) × sigmoid(score / K)`; the network's output `y` is a logit and the
-//! loss is the mean squared error between `sigmoid(y)` and `t`. Adam, cosine learning-rate decay
-//! from `--lr` to `--lr / 10`, weights clipped after every step so that the quantised
-//! accumulator fits `i16` (±1.98 for `v1`; first layer ±1.49 for `patterns`, see the nnue
-//! module docs). A seeded `--validation` fraction of the positions is held out; the losses are
-//! printed after each epoch, on standard output as CSV lines `epoch,train_loss,val_loss,seconds`
-//! (for plotting loss curves), on standard error for people. The network is written quantised,
-//! with `scale = K`, so the network's `evaluate` gives centipawns on the data's scale.
+//! - **Ataxx** ([`skald::ataxx::nnue`]): `--arch v1` the square-input network (file format 1,
+//!   147 inputs, 128 hidden, CReLU), `--arch patterns` the pattern-input network (format 2: 2×2
+//!   windows and blocked squares, `--hidden` 32–512 in steps of 32, `--activation crelu` or
+//!   `screlu`, `--buckets` 1–8 output buckets by the number of stones on the board);
+//! - **tafl** ([`skald::tafl::nnue`]), `--variant copenhagen` etc.: `--arch pieces` (the
+//!   default for tafl; format 3: attackers, defenders and king per square of the variant's
+//!   board), `--hidden` 32–1024 in steps of 32, `--activation`, `--side-heads 2` (one output
+//!   layer per side to move, the default) or `1` (one layer, the defenders' view), `--buckets`
+//!   1–8 per head by the number of pieces.
 //!
-//! Duplicates are merged before the split (unless `--no-dedup`): positions with the same stones
-//! of the side to move, of the other side and blocked squares, up to the board's 8 symmetries
-//! (which training treats as one position anyway), are one sample whose target is the mean of
-//! their targets; clocks and colours are ignored. The number merged is printed.
+//! The data: `skald datagen` files of the variant, text (lines `FEN | score | result`, each FEN
+//! read under the variant's rules) or binary ([`skald::ataxx::packed`], [`skald::tafl::packed`],
+//! recognised by their headers; a tafl file's header must name the variant), mixed freely. Each
+//! position, with its score in centipawns and result 1.0/0.5/0.0 (both from the side to move's
+//! view), gives the target `t = λ × result + (1 − λ) × sigmoid(score / K)`; the network's output
+//! `y` is a logit and the loss is the mean squared error between `sigmoid(y)` and `t` (for a tafl
+//! network with one side-to-move head, both in the defenders' view). Adam, cosine learning-rate
+//! decay from `--lr` to `--lr / 10`, weights clipped after every step so that the quantised
+//! accumulator fits `i16`. A seeded `--validation` fraction of the positions is held out; the
+//! losses and the speed are printed after each epoch, on standard output as CSV lines
+//! `epoch,train_loss,val_loss,seconds,positions_per_second` (for plotting loss curves), on
+//! standard error for people. The network is written quantised, with `scale = K`.
+//!
+//! **Symmetries**: each training position is shown, each epoch, in one of the board's
+//! symmetries at random (unless `--no-augment`): the 8 of the Ataxx board, and for tafl those
+//! under which the variant's rules are the same ([`skald::tafl::nnue::rules_symmetries`]: all 8
+//! for every preset, Ashton's camps included). **Duplicates** are merged before the split
+//! (unless `--no-dedup`): positions with the same pieces and side to move up to those
+//! symmetries are one sample whose target is the mean of their targets (clocks ignored; Ataxx
+//! compares the side to move's and the other side's stones, so colours are ignored too).
+//!
+//! **Speed**: the first layer reads sparse inputs (a position is the list of its active
+//! features; `sparse.rs`), batches are made on `--loaders` other threads and handed over
+//! through bounded channels (`loader.rs`), the arithmetic runs on `--threads` cores (all by
+//! default) or, built with `--features cuda`, on a GPU (`--device cuda`).
 //!
 //! ```sh
 //! cargo run --release -p skald-trainer -- --data data.txt --output net.nnue --epochs 10
 //! cargo run --release -p skald-trainer -- --data data.txt --output p.nnue --arch patterns \
 //!     --hidden 256 --activation screlu --validation 0.1 > losses.csv
+//! cargo run --release -p skald-trainer -- --variant copenhagen --data cph0-1.bin \
+//!     --data cph0-2.txt --output cph.nnue --hidden 256 --activation screlu
 //! ```
 
+mod data;
+mod loader;
+mod model;
+mod net;
+mod sparse;
+
 use anyhow::{Context, Result, bail};
-use candle_core::{DType, Device, Tensor, Var};
+use candle_core::Device;
 use candle_nn::{AdamW, Optimizer, ParamsAdamW};
 use clap::{Parser, ValueEnum};
+use rand::SeedableRng;
 use rand::seq::SliceRandom;
-use rand::{RngExt, SeedableRng};
-use skald::ataxx::Bitboard;
-use skald::ataxx::Position;
-use skald::ataxx::nnue::{
-    self, Activation, NUM_FEATURES, NUM_PATTERN_FEATURES, PATTERN_BLOCKED, QA, QB, WINDOWS,
-};
-use skald::ataxx::packed::{self, PackedReader};
-use skald::game::Game;
-use std::io::BufRead;
+use skald::ataxx::nnue;
+use skald::variant::Variant;
 use std::path::PathBuf;
+use std::sync::Arc;
 use std::time::Instant;
+
+use data::{Sample, Targets};
+use loader::{Loader, make_batch};
+use model::{Model, Tensors};
+use net::{Act, Arch, Spec, TaflSpec, TrainPos};
 
 /// Command-line arguments.
 #[derive(Parser, Debug)]
 #[command(
     name = "skald-trainer",
-    about = "Trains skald's Ataxx NNUE from `skald datagen` output."
+    about = "Trains skald's NNUE networks (Ataxx and tafl) from `skald datagen` output."
 )]
 struct Args {
     /// A datagen output file (repeat for several; they are read in order).
@@ -59,6 +81,10 @@ struct Args {
     /// The network file to write.
     #[arg(long)]
     output: PathBuf,
+    /// The game of the data and the network: ataxx, or a tafl variant (brandubh, tablut,
+    /// tawlbwrdd, copenhagen, copenhagen13, ashton).
+    #[arg(long, default_value = "ataxx", value_parser = parse_variant)]
+    variant: Variant,
     /// Passes over the training positions.
     #[arg(long, default_value_t = 10)]
     epochs: usize,
@@ -77,596 +103,77 @@ struct Args {
     /// Fraction of positions held out for the validation loss.
     #[arg(long, alias = "val-fraction", default_value_t = 0.05)]
     validation: f64,
-    /// The network: `v1` square inputs (file format 1), `patterns` 2×2 windows (format 2).
-    #[arg(long, value_enum, default_value_t = Arch::V1)]
-    arch: Arch,
-    /// Hidden neurons per perspective: 128 for `v1`; a multiple of 32 up to 512 for `patterns`.
+    /// The network: Ataxx `v1` square inputs (file format 1, the Ataxx default) or `patterns`
+    /// 2×2 windows (format 2); tafl `pieces` (format 3, the tafl default).
+    #[arg(long, value_enum)]
+    arch: Option<Arch>,
+    /// Hidden neurons per perspective: 128 for `v1`; a multiple of 32 up to 512 for
+    /// `patterns`, up to 1024 for `pieces`.
     #[arg(long, default_value_t = 128)]
     hidden: usize,
     /// The hidden layer's activation (`v1`: crelu only).
     #[arg(long, value_enum, default_value_t = Act::Crelu)]
     activation: Act,
-    /// Output buckets (`patterns` only, 1 to 8): one output layer per range of the number of
-    /// stones on the board (`skald::ataxx::nnue::output_bucket`).
+    /// Output buckets (`patterns`, `pieces`; 1 to 8): one output layer per range of the number
+    /// of stones or pieces on the board.
     #[arg(long, default_value_t = 1)]
     buckets: usize,
-    /// Seed of the initial weights, the shuffle and the validation split.
+    /// Tafl: 2 output layers, one per side to move (the side to move's view), or 1 (the
+    /// defenders' view, the side to move unknown to the network).
+    #[arg(long, default_value_t = 2)]
+    side_heads: usize,
+    /// Tafl: the squares the king can move to are inputs too (feature set 2), beside the pieces.
+    #[arg(long)]
+    king_reach: bool,
+    /// Seed of the initial weights, the shuffle, the validation split and the symmetries.
     #[arg(long, default_value_t = 1)]
     seed: u64,
-    /// Start from this format-2 network (`--arch patterns`; its hidden size and activation
+    /// Start from this network (`--arch patterns` or `pieces`; its hidden size and activation
     /// are used, its scale must equal `--k`) instead of random weights: the next generation
     /// fine-tuned on new data, usually with a smaller `--lr` and fewer `--epochs`.
     #[arg(long, value_name = "NNUE")]
     init: Option<PathBuf>,
-    /// Do not show each training position in one of the board's 8 symmetries at random.
+    /// Do not show each training position in one of the board's symmetries at random.
     #[arg(long)]
     no_augment: bool,
     /// Keep duplicate positions (by default they are merged into one sample with the mean
     /// target; see the module docs).
     #[arg(long)]
     no_dedup: bool,
+    /// Where the arithmetic runs: cpu, or cuda (GPU 0; needs a build with `--features cuda`).
+    #[arg(long, value_enum, default_value_t = DeviceArg::Cpu)]
+    device: DeviceArg,
+    /// CPU threads for the arithmetic (0: every core).
+    #[arg(long, default_value_t = 0)]
+    threads: usize,
+    /// Threads that prepare batches ahead of the training step.
+    #[arg(long, default_value_t = 1)]
+    loaders: usize,
+    /// The first layer by candle's gather and batched sum (the CUDA path) on the CPU too,
+    /// instead of the custom sparse operation: for comparing the two.
+    #[arg(long, hide = true)]
+    gather: bool,
 }
 
-/// The 8 symmetries of the 7×7 board (rotations and reflections) as square permutations,
-/// `SYMMETRIES[s][sq]` the image of square `sq = rank * 7 + file`. Ataxx's rules (clone to a
-/// neighbour, jump to distance 2, blocked squares part of the position) are the same under all
-/// of them, so a position and its images have the same value: training on a random image of each
-/// position each epoch is 8 times the data for free.
-fn symmetries() -> [[usize; 49]; 8] {
-    let mut out = [[0; 49]; 8];
-    for (s, perm) in out.iter_mut().enumerate() {
-        for (sq, image) in perm.iter_mut().enumerate() {
-            let (mut r, mut f) = (sq / 7, sq % 7);
-            if s & 1 != 0 {
-                f = 6 - f;
-            }
-            if s & 2 != 0 {
-                r = 6 - r;
-            }
-            if s & 4 != 0 {
-                (r, f) = (f, r);
-            }
-            *image = r * 7 + f;
-        }
-    }
-    out
-}
-
-/// One training position: the position and its target in `[0, 1]`.
-struct Sample {
-    pos: Position,
-    target: f32,
-}
-
-fn sigmoid(x: f64) -> f64 {
-    1.0 / (1.0 + (-x).exp())
-}
-
-/// The training sample of a position with its search score (centipawns) and result (1.0, 0.5
-/// or 0.0), both from the side to move's view.
-fn sample(args: &Args, pos: Position, score: i32, result: f32) -> Sample {
-    let from_score = sigmoid(score as f64 / args.k as f64) as f32;
-    Sample {
-        pos,
-        target: args.lambda * result + (1.0 - args.lambda) * from_score,
-    }
-}
-
-/// Reads datagen files, text or binary (by the packed header); errors name the file and the
-/// line or record.
-fn read_data(args: &Args) -> Result<Vec<Sample>> {
-    let mut out = Vec::new();
-    let start = Position::start();
-    for path in &args.data {
-        let file =
-            std::fs::File::open(path).with_context(|| format!("cannot read {}", path.display()))?;
-        let mut reader = std::io::BufReader::with_capacity(1 << 16, file);
-        let head = reader
-            .fill_buf()
-            .with_context(|| format!("cannot read {}", path.display()))?;
-        if packed::has_magic(head) {
-            let records =
-                PackedReader::new(reader).with_context(|| format!("{}", path.display()))?;
-            for (i, rec) in records.enumerate() {
-                let rec = rec.with_context(|| format!("{}: record {}", path.display(), i + 1))?;
-                out.push(sample(
-                    args,
-                    rec.position,
-                    rec.score.into(),
-                    rec.result.value(),
-                ));
-            }
-            continue;
-        }
-        for (i, line) in reader.lines().enumerate() {
-            let line = line.with_context(|| format!("cannot read {}", path.display()))?;
-            if line.trim().is_empty() {
-                continue;
-            }
-            let at = || format!("{}:{}", path.display(), i + 1);
-            let fields: Vec<&str> = line.split('|').map(str::trim).collect();
-            let [fen, score, result] = fields[..] else {
-                bail!("{}: expected 'FEN | score | result', got '{line}'", at());
-            };
-            let pos = start
-                .with_fen(fen)
-                .map_err(|e| anyhow::anyhow!("{}: {e}", at()))?;
-            let score: i32 = score
-                .parse()
-                .with_context(|| format!("{}: score '{score}' is not an integer", at()))?;
-            let result: f32 = match result {
-                "1.0" | "1" => 1.0,
-                "0.5" => 0.5,
-                "0.0" | "0" => 0.0,
-                _ => bail!("{}: result '{result}' is not 1.0, 0.5 or 0.0", at()),
-            };
-            out.push(sample(args, pos, score, result));
-        }
-    }
-    Ok(out)
-}
-
-/// The dedup key of a position: the stones of the side to move, of the other side and the
-/// blocked squares, the least such triple over the board's 8 symmetries.
-fn canonical_key(pos: &Position, syms: &[[usize; 49]; 8]) -> [Bitboard; 3] {
-    let side = pos.side_to_move();
-    let (own, their, blocked) = (pos.stones(side), pos.stones(side.opponent()), pos.blocked());
-    syms.iter()
-        .map(|p| [permute(own, p), permute(their, p), permute(blocked, p)])
-        .min()
-        .expect("8 symmetries")
-}
-
-/// Merges duplicates (same [`canonical_key`]): the first one stays, in its place, with the mean
-/// target of all of them. Returns the samples left and the number merged away.
-fn dedup(samples: Vec<Sample>, syms: &[[usize; 49]; 8]) -> (Vec<Sample>, usize) {
-    use std::collections::hash_map::{Entry, HashMap};
-    let total = samples.len();
-    let mut index: HashMap<[Bitboard; 3], usize> = HashMap::with_capacity(total);
-    let mut out: Vec<Sample> = Vec::with_capacity(total);
-    let mut counts: Vec<u32> = Vec::with_capacity(total);
-    for s in samples {
-        match index.entry(canonical_key(&s.pos, syms)) {
-            Entry::Occupied(e) => {
-                out[*e.get()].target += s.target;
-                counts[*e.get()] += 1;
-            }
-            Entry::Vacant(e) => {
-                e.insert(out.len());
-                out.push(s);
-                counts.push(1);
-            }
-        }
-    }
-    for (s, &c) in out.iter_mut().zip(&counts) {
-        s.target /= c as f32;
-    }
-    let merged = total - out.len();
-    (out, merged)
-}
-
-/// The network to train (`--arch`).
+/// `--device`.
 #[derive(Clone, Copy, PartialEq, Eq, Debug, ValueEnum)]
-enum Arch {
-    /// Square inputs, file format 1.
-    V1,
-    /// 2×2 window patterns and blocked squares, file format 2.
-    Patterns,
+enum DeviceArg {
+    /// The CPU, on `--threads` cores.
+    Cpu,
+    /// The first CUDA GPU (a build with `--features cuda`).
+    Cuda,
 }
 
-/// The hidden layer's activation (`--activation`).
-#[derive(Clone, Copy, PartialEq, Eq, Debug, ValueEnum)]
-enum Act {
-    /// Clipped ReLU, `clamp(a, 0, 1)`.
-    Crelu,
-    /// Squared clipped ReLU, `clamp(a, 0, 1)²`.
-    Screlu,
+fn parse_variant(s: &str) -> Result<Variant, String> {
+    s.parse::<Variant>().map_err(|e| e.to_string())
 }
 
-impl Act {
-    fn nnue(self) -> Activation {
-        match self {
-            Act::Crelu => Activation::CReLU,
-            Act::Screlu => Activation::SCReLU,
-        }
-    }
-}
-
-/// The float bound of the first layer's weights and biases: the quantised accumulator (at most
-/// 49 active features + bias for `v1`, 36 windows + 49 blocked squares + bias = 86 rows for
-/// `patterns`) must fit `i16` (see the nnue module docs).
-fn first_layer_clip(arch: Arch) -> f32 {
-    match arch {
-        // round(1.98 × 255) = 505; 50 × 505 = 25 250 < 32 767.
-        Arch::V1 => 1.98,
-        // round(1.49 × 255) = 380; 86 × 380 = 32 680 < 32 767.
-        Arch::Patterns => 1.49,
-    }
-}
-
-/// The output layer's float bound: round(1.98 × 2048) = 4055 in `i16`.
-const OUTPUT_CLIP: f32 = 1.98;
-
-/// The network's parameters as candle variables (float, unquantised).
-struct Model {
-    arch: Arch,
-    activation: Act,
-    hidden: usize,
-    /// Output buckets `B` (1 for `v1`).
-    buckets: usize,
-    w1: Var,
-    b1: Var,
-    /// `(2 × hidden, B)`: bucket `b`'s output weights are column `b`.
-    w2: Var,
-    /// `(B)`.
-    b2: Var,
-}
-
-/// A batch's inputs, per perspective (the side to move's first).
-enum Inputs {
-    /// Dense 0/1 features `(n, 147)`.
-    Dense(Tensor, Tensor),
-    /// Pattern features: per perspective the `n × 36` window feature indices (`u32`, flat),
-    /// the blocked squares `(n, 49)` 0/1, the same for both perspectives, and each position's
-    /// output bucket `(n, 1)` (`u32`).
-    Patterns {
-        us: Tensor,
-        them: Tensor,
-        blocked: Tensor,
-        bucket: Tensor,
-    },
-}
-
-/// The image of bitboard `bb` under the square permutation `perm`.
-fn permute(bb: Bitboard, perm: &[usize; 49]) -> Bitboard {
-    let mut out = 0;
-    let mut rest = bb;
-    while rest != 0 {
-        let sq = rest.trailing_zeros() as usize;
-        rest &= rest - 1;
-        out |= 1 << perm[sq];
-    }
-    out
-}
-
-const IDENTITY: [usize; 49] = {
-    let mut id = [0; 49];
-    let mut i = 0;
-    while i < 49 {
-        id[i] = i;
-        i += 1;
-    }
-    id
-};
-
-/// Inputs of a batch for `arch` (with `buckets` output buckets), and the targets. With
-/// `symmetry`, each position is shown as its image under a symmetry picked by `symmetry` (for
-/// patterns: the windows of the image).
-fn batch_tensors(
-    arch: Arch,
-    buckets: usize,
-    samples: &[Sample],
-    dev: &Device,
-    mut symmetry: Option<&mut dyn FnMut() -> &'static [usize; 49]>,
-) -> Result<(Inputs, Tensor)> {
-    let n = samples.len();
-    let targets: Vec<f32> = samples.iter().map(|s| s.target).collect();
-    let targets = Tensor::from_vec(targets, (n, 1), dev)?;
-    let mut pick = || match symmetry.as_mut() {
-        Some(pick) => pick(),
-        None => &IDENTITY,
-    };
-    match arch {
-        Arch::V1 => {
-            let mut us = vec![0f32; n * NUM_FEATURES];
-            let mut them = vec![0f32; n * NUM_FEATURES];
-            for (i, s) in samples.iter().enumerate() {
-                let side = s.pos.side_to_move();
-                let perm = pick();
-                let image = |f: usize| (f / 49) * 49 + perm[f % 49];
-                for f in nnue::features(&s.pos, side) {
-                    us[i * NUM_FEATURES + image(f)] = 1.0;
-                }
-                for f in nnue::features(&s.pos, side.opponent()) {
-                    them[i * NUM_FEATURES + image(f)] = 1.0;
-                }
-            }
-            Ok((
-                Inputs::Dense(
-                    Tensor::from_vec(us, (n, NUM_FEATURES), dev)?,
-                    Tensor::from_vec(them, (n, NUM_FEATURES), dev)?,
-                ),
-                targets,
-            ))
-        }
-        Arch::Patterns => {
-            let mut us = Vec::with_capacity(n * WINDOWS);
-            let mut them = Vec::with_capacity(n * WINDOWS);
-            let mut blocked = vec![0f32; n * 49];
-            let mut bucket = Vec::with_capacity(n);
-            for (i, s) in samples.iter().enumerate() {
-                let side = s.pos.side_to_move();
-                let perm = pick();
-                let own = permute(s.pos.stones(side), perm);
-                let their = permute(s.pos.stones(side.opponent()), perm);
-                let block = permute(s.pos.blocked(), perm);
-                // The windows' features come first, one per window; blocked squares go dense.
-                us.extend(
-                    nnue::pattern_features(own, their, 0)
-                        .take(WINDOWS)
-                        .map(|f| f as u32),
-                );
-                them.extend(
-                    nnue::pattern_features(their, own, 0)
-                        .take(WINDOWS)
-                        .map(|f| f as u32),
-                );
-                for sq in skald::ataxx::bitboard::Squares(block) {
-                    blocked[i * 49 + sq.index()] = 1.0;
-                }
-                bucket.push(nnue::output_bucket((own | their).count_ones(), buckets) as u32);
-            }
-            Ok((
-                Inputs::Patterns {
-                    us: Tensor::from_vec(us, n * WINDOWS, dev)?,
-                    them: Tensor::from_vec(them, n * WINDOWS, dev)?,
-                    blocked: Tensor::from_vec(blocked, (n, 49), dev)?,
-                    bucket: Tensor::from_vec(bucket, (n, 1), dev)?,
-                },
-                targets,
-            ))
-        }
-    }
-}
-
-/// `n` normal deviates of standard deviation `std` (Box–Muller), from `rng`.
-fn normal(rng: &mut rand::rngs::StdRng, n: usize, std: f32) -> Vec<f32> {
-    (0..n)
-        .map(|_| {
-            let u1: f32 = rng.random::<f32>().max(1e-7);
-            let u2: f32 = rng.random();
-            std * (-2.0 * u1.ln()).sqrt() * (std::f32::consts::TAU * u2).cos()
-        })
-        .collect()
-}
-
-/// The quantised network of either format.
-enum Quantised {
-    V1(Box<nnue::Network>),
-    Patterns(nnue::PatternNetwork),
-}
-
-impl Quantised {
-    fn evaluate_position(&self, pos: &Position) -> i32 {
-        match self {
-            Quantised::V1(n) => n.evaluate_position(pos),
-            Quantised::Patterns(n) => n.evaluate_position(pos),
-        }
-    }
-
-    fn to_bytes(&self) -> Vec<u8> {
-        match self {
-            Quantised::V1(n) => n.to_bytes(),
-            Quantised::Patterns(n) => n.to_bytes(),
-        }
-    }
-}
-
-impl Model {
-    /// Random first-layer weights (σ 0.15 for `v1`, whose 20–49 active features then give
-    /// hidden values of σ ≈ 1; σ 0.15 too for `patterns`' 36 windows), random output weights
-    /// (σ 1/√(2·hidden), each bucket's its own), zero biases.
-    fn new(args: &Args, rng: &mut rand::rngs::StdRng, dev: &Device) -> Result<Model> {
-        let (inputs, hidden) = match args.arch {
-            Arch::V1 => (NUM_FEATURES, nnue::HIDDEN),
-            Arch::Patterns => (NUM_PATTERN_FEATURES, args.hidden),
-        };
-        let w1 = Tensor::from_vec(normal(rng, inputs * hidden, 0.15), (inputs, hidden), dev)?;
-        let buckets = args.buckets;
-        let w2 = Tensor::from_vec(
-            normal(
-                rng,
-                2 * hidden * buckets,
-                1.0 / (2.0 * hidden as f32).sqrt(),
-            ),
-            (2 * hidden, buckets),
-            dev,
-        )?;
-        Ok(Model {
-            arch: args.arch,
-            activation: args.activation,
-            hidden,
-            buckets,
-            w1: Var::from_tensor(&w1)?,
-            b1: Var::zeros(hidden, DType::F32, dev)?,
-            w2: Var::from_tensor(&w2)?,
-            b2: Var::zeros(buckets, DType::F32, dev)?,
-        })
-    }
-
-    /// The weights of the format-2 network at `path`, dequantised (`w1`, `b1` divided by `QA`,
-    /// `w2` by `QB`, `b2` by `QA × QB`). A network of one output bucket may start a bucketed
-    /// model: every bucket begins as its output layer (the model then evaluates as the file
-    /// does, and training lets the buckets part). Errors if the file is not a pattern network,
-    /// or its hidden size, activation or scale differ from `args`', or it has several buckets
-    /// and not `args`' number.
-    fn from_network(args: &Args, path: &std::path::Path, dev: &Device) -> Result<Model> {
-        let net = nnue::PatternNetwork::load(path)
-            .with_context(|| format!("--init {}", path.display()))?;
-        if args.arch != Arch::Patterns
-            || net.hidden() != args.hidden
-            || net.activation() != args.activation.nnue()
-            || (net.buckets() != 1 && net.buckets() != args.buckets)
-            || net.scale() != args.k
-        {
-            bail!(
-                "--init {} has {} hidden, {:?}, {} output bucket(s) and scale {}: give --arch \
-                 patterns --hidden {} --buckets {} and its --activation and --k",
-                path.display(),
-                net.hidden(),
-                net.activation(),
-                net.buckets(),
-                net.scale(),
-                net.hidden(),
-                net.buckets()
-            );
-        }
-        let (w1, b1, w2, b2) = net.parts();
-        let (from, buckets) = (b2.len(), args.buckets);
-        let deq = |v: &[i16], q: i32| v.iter().map(|&w| w as f32 / q as f32).collect::<Vec<_>>();
-        let hidden = net.hidden();
-        let var = |v: Vec<f32>, shape: (usize, usize)| -> Result<Var> {
-            Ok(Var::from_tensor(&Tensor::from_vec(v, shape, dev)?)?)
-        };
-        // The file holds W2 bucket by bucket; the model's columns are the buckets (a file of
-        // one bucket gives each column the same weights).
-        let w2: Vec<i16> = (0..2 * hidden * buckets)
-            .map(|i| w2[(i % buckets % from) * 2 * hidden + i / buckets])
-            .collect();
-        let b2: Vec<f32> = (0..buckets)
-            .map(|b| b2[b % from] as f32 / (QA * QB) as f32)
-            .collect();
-        Ok(Model {
-            arch: Arch::Patterns,
-            activation: args.activation,
-            hidden,
-            buckets,
-            w1: var(deq(w1, QA), (NUM_PATTERN_FEATURES, hidden))?,
-            b1: Var::from_tensor(&Tensor::from_vec(deq(b1, QA), hidden, dev)?)?,
-            w2: var(deq(&w2, QB), (2 * hidden, buckets))?,
-            b2: Var::from_tensor(&Tensor::from_vec(b2, buckets, dev)?)?,
-        })
-    }
-
-    /// The hidden layer after activation, `(n, hidden)`, from its sums.
-    fn activate(&self, a: Tensor) -> Result<Tensor> {
-        let c = a.clamp(0f32, 1f32)?;
-        Ok(match self.activation {
-            Act::Crelu => c,
-            Act::Screlu => c.sqr()?,
-        })
-    }
-
-    /// The output logits `(n, 1)`: each position's bucket's.
-    fn forward(&self, inputs: &Inputs) -> Result<Tensor> {
-        let w1 = self.w1.as_tensor();
-        let b1 = self.b1.as_tensor();
-        let (us, them) = match inputs {
-            Inputs::Dense(us, them) => {
-                let hidden = |x: &Tensor| -> Result<Tensor> {
-                    self.activate(x.matmul(w1)?.broadcast_add(b1)?)
-                };
-                (hidden(us)?, hidden(them)?)
-            }
-            Inputs::Patterns {
-                us, them, blocked, ..
-            } => {
-                let n = blocked.dim(0)?;
-                let from_blocked = blocked.matmul(&w1.narrow(0, PATTERN_BLOCKED, 49)?)?;
-                // The sum over each position's windows as a batched product with a row of
-                // ones: candle's `sum` over a middle dimension takes a slow general path
-                // (a division per element), which had been half of the training time.
-                let ones = Tensor::ones((n, 1, WINDOWS), DType::F32, blocked.device())?;
-                let hidden = |idx: &Tensor| -> Result<Tensor> {
-                    let windows = ones
-                        .matmul(
-                            &w1.index_select(idx, 0)?
-                                .reshape((n, WINDOWS, self.hidden))?,
-                        )?
-                        .reshape((n, self.hidden))?;
-                    self.activate((windows + &from_blocked)?.broadcast_add(b1)?)
-                };
-                (hidden(us)?, hidden(them)?)
-            }
-        };
-        let h = Tensor::cat(&[us, them], 1)?;
-        let out = h
-            .matmul(self.w2.as_tensor())?
-            .broadcast_add(self.b2.as_tensor())?;
-        Ok(match inputs {
-            Inputs::Patterns { bucket, .. } if self.buckets > 1 => out.gather(bucket, 1)?,
-            _ => out,
-        })
-    }
-
-    fn loss(&self, inputs: &Inputs, targets: &Tensor) -> Result<Tensor> {
-        let pred = candle_nn::ops::sigmoid(&self.forward(inputs)?)?;
-        Ok(pred.sub(targets)?.sqr()?.mean_all()?)
-    }
-
-    /// Mean loss over `samples` (no gradient), in batches.
-    fn eval_loss(&self, samples: &[Sample], batch: usize, dev: &Device) -> Result<f64> {
-        let mut total = 0.0;
-        for chunk in samples.chunks(batch) {
-            let (inputs, t) = batch_tensors(self.arch, self.buckets, chunk, dev, None)?;
-            total += self.loss(&inputs, &t)?.to_scalar::<f32>()? as f64 * chunk.len() as f64;
-        }
-        Ok(total / samples.len().max(1) as f64)
-    }
-
-    /// Clips the weights to the quantised range ([`first_layer_clip`], [`OUTPUT_CLIP`]).
-    fn clip(&self) -> Result<()> {
-        let c = first_layer_clip(self.arch);
-        for v in [&self.w1, &self.b1] {
-            v.set(&v.as_tensor().clamp(-c, c)?)?;
-        }
-        self.w2
-            .set(&self.w2.as_tensor().clamp(-OUTPUT_CLIP, OUTPUT_CLIP)?)?;
-        Ok(())
-    }
-
-    fn values(v: &Var) -> Result<Vec<f32>> {
-        Ok(v.as_tensor().flatten_all()?.to_vec1::<f32>()?)
-    }
-
-    /// The quantised network, scale `k`.
-    fn quantise(&self, k: i32) -> Result<Quantised> {
-        let q16 = |v: &Tensor, q: i32| -> Result<Vec<i16>> {
-            Ok(v.flatten_all()?
-                .to_vec1::<f32>()?
-                .iter()
-                .map(|&w| {
-                    (w * q as f32)
-                        .round()
-                        .clamp(i16::MIN as f32, i16::MAX as f32) as i16
-                })
-                .collect())
-        };
-        let w1 = q16(self.w1.as_tensor(), QA)?;
-        let b1 = q16(self.b1.as_tensor(), QA)?;
-        // The model's columns are the buckets; the file holds W2 bucket by bucket.
-        let w2 = q16(&self.w2.as_tensor().t()?.contiguous()?, QB)?;
-        let b2: Vec<i32> = Model::values(&self.b2)?
-            .iter()
-            .map(|&b| (b * (QA * QB) as f32).round() as i32)
-            .collect();
-        Ok(match self.arch {
-            Arch::V1 => Quantised::V1(Box::new(
-                nnue::Network::from_parts(&w1, &b1, &w2, b2[0], k)
-                    .context("the network's sizes do not match the nnue module")?,
-            )),
-            Arch::Patterns => Quantised::Patterns(
-                nnue::PatternNetwork::from_parts(
-                    self.hidden,
-                    self.activation.nnue(),
-                    &w1,
-                    &b1,
-                    &w2,
-                    &b2,
-                    k,
-                )
-                .context("the network's sizes do not match the nnue module")?,
-            ),
-        })
-    }
-}
-
-/// Each training step allocates and frees tensors of tens of MB (a batch of 4096 × 36 windows ×
-/// 128 hidden is 75 MB). By default glibc's malloc maps such blocks from the kernel and unmaps
-/// them when freed, every step, and the page faults took more time than the arithmetic: an
-/// epoch ran 2.3× slower, most of it system time. Keeping freed memory in one heap (no mmap,
-/// one arena for all threads, no trimming, 1 GB of padding when the heap grows) takes most
-/// of the system time away; memory use stays at its peak. Other C libraries: no-op.
+/// Each training step allocates and frees tensors of up to tens of MB. By default glibc's
+/// malloc maps such blocks from the kernel and unmaps them when freed, every step, and the page
+/// faults took more time than the arithmetic (an epoch ran 2.3× slower, most of it system time,
+/// with the dense inputs of before). Keeping freed memory in one heap (no mmap, one arena for
+/// all threads, no trimming, 1 GB of padding when the heap grows) takes most of the system time
+/// away; memory use stays at its peak. Other C libraries: no-op.
 fn keep_freed_memory() {
     #[cfg(all(target_os = "linux", target_env = "gnu"))]
     // SAFETY: `mallopt` only sets glibc's malloc tuning values; called before any thread starts.
@@ -686,6 +193,15 @@ fn main() {
     }
 }
 
+/// The architecture `args` ask for: `--arch`, else the family's default.
+fn arch(args: &Args) -> Arch {
+    match (args.arch, args.variant.is_tafl()) {
+        (Some(a), _) => a,
+        (None, false) => Arch::V1,
+        (None, true) => Arch::Pieces,
+    }
+}
+
 /// Refuses option combinations the network files cannot hold.
 fn check_args(args: &Args) -> Result<()> {
     if args.k < 1 || !(0.0..=1.0).contains(&args.lambda) || args.batch == 0 {
@@ -697,7 +213,36 @@ fn check_args(args: &Args) -> Result<()> {
     if !(1..=nnue::MAX_BUCKETS).contains(&args.buckets) {
         bail!("--buckets must be from 1 to {}", nnue::MAX_BUCKETS);
     }
-    match args.arch {
+    if args.loaders == 0 {
+        bail!("--loaders must be 1 or more");
+    }
+    let arch = arch(args);
+    let tafl = args.variant.is_tafl();
+    if tafl != (arch == Arch::Pieces) {
+        bail!(
+            "--arch {arch:?} is for {}; --variant is {}",
+            if arch == Arch::Pieces {
+                "tafl"
+            } else {
+                "ataxx"
+            },
+            args.variant
+        );
+    }
+    if !(1..=2).contains(&args.side_heads) {
+        bail!("--side-heads must be 1 or 2");
+    }
+    if !tafl && args.king_reach {
+        bail!("--king-reach is for tafl");
+    }
+    if !tafl && args.side_heads != 2 {
+        bail!("--side-heads is for tafl (Ataxx networks see the board from the side to move)");
+    }
+    let max_hidden = match arch {
+        Arch::Pieces => 1024,
+        _ => nnue::MAX_HIDDEN,
+    };
+    match arch {
         Arch::V1
             if args.hidden != nnue::HIDDEN
                 || args.activation != Act::Crelu
@@ -709,32 +254,119 @@ fn check_args(args: &Args) -> Result<()> {
                 nnue::HIDDEN
             )
         }
-        Arch::Patterns
+        Arch::Patterns | Arch::Pieces
             if args.hidden == 0
-                || args.hidden > nnue::MAX_HIDDEN
+                || args.hidden > max_hidden
                 || !args.hidden.is_multiple_of(nnue::HIDDEN_MULTIPLE) =>
         {
             bail!(
-                "--hidden must be a multiple of {} from {} to {}",
+                "--hidden must be a multiple of {} from {} to {max_hidden}",
                 nnue::HIDDEN_MULTIPLE,
                 nnue::HIDDEN_MULTIPLE,
-                nnue::MAX_HIDDEN
             )
         }
         _ => Ok(()),
     }
 }
 
+/// The network `args` describe.
+fn spec_of(args: &Args) -> Result<Spec> {
+    let arch = arch(args);
+    Ok(Spec {
+        arch,
+        hidden: if arch == Arch::V1 {
+            nnue::HIDDEN
+        } else {
+            args.hidden
+        },
+        activation: args.activation,
+        buckets: args.buckets,
+        side_heads: if arch == Arch::Pieces {
+            args.side_heads
+        } else {
+            1
+        },
+        k: args.k,
+        tafl: if arch == Arch::Pieces {
+            let features = if args.king_reach {
+                skald::tafl::nnue::FeatureSet::KingReach
+            } else {
+                skald::tafl::nnue::FeatureSet::Pieces
+            };
+            Some(TaflSpec::of(args.variant, features).context("a tafl variant")?)
+        } else {
+            None
+        },
+    })
+}
+
+/// The device `--device` names.
+fn device(arg: DeviceArg) -> Result<Device> {
+    match arg {
+        DeviceArg::Cpu => Ok(Device::Cpu),
+        DeviceArg::Cuda => Device::new_cuda(0).context(
+            "--device cuda: no CUDA device (a build with `--features cuda` and a GPU are needed)",
+        ),
+    }
+}
+
 fn run(args: Args) -> Result<()> {
     check_args(&args)?;
-    let dev = Device::Cpu;
-    static SYMS: std::sync::LazyLock<[[usize; 49]; 8]> = std::sync::LazyLock::new(symmetries);
+    if args.threads > 0 {
+        // Candle's CPU kernels read RAYON_NUM_THREADS, the sparse layer rayon's global pool.
+        // SAFETY: set before any other thread of this process starts.
+        unsafe { std::env::set_var("RAYON_NUM_THREADS", args.threads.to_string()) };
+        rayon::ThreadPoolBuilder::new()
+            .num_threads(args.threads)
+            .build_global()
+            .context("--threads")?;
+    }
+    let spec = spec_of(&args)?;
+    let dev = device(args.device)?;
+    sparse::force_gather(args.gather);
+    let targets = Targets {
+        lambda: args.lambda,
+        k: args.k,
+    };
     let t0 = Instant::now();
-    let mut samples = read_data(&args)?;
+    if spec.tafl.is_some() {
+        let samples = data::read_tafl(&args.data, targets, &spec)?;
+        train(&args, spec, samples, &dev, t0)
+    } else {
+        let samples = data::read_ataxx(&args.data, targets)?;
+        train(&args, spec, samples, &dev, t0)
+    }
+}
+
+/// Mean loss over `samples` (no gradient), in batches made on the loader threads.
+fn eval_loss<P: TrainPos>(
+    model: &Model,
+    samples: &Arc<Vec<Sample<P>>>,
+    args: &Args,
+    dev: &Device,
+) -> Result<f64> {
+    let spec = Arc::new(model.spec.clone());
+    let order = Arc::new((0..samples.len() as u32).collect::<Vec<_>>());
+    let mut total = 0.0;
+    for b in Loader::start(&spec, samples, order, args.batch, false, 0, 0, args.loaders) {
+        let t = Tensors::new(&b, spec.perspectives(), dev)?;
+        total += model.loss(&t)?.to_scalar::<f32>()? as f64 * b.n as f64;
+    }
+    Ok(total / samples.len().max(1) as f64)
+}
+
+/// Trains on `samples` (read since `t0`) and writes the network.
+fn train<P: TrainPos>(
+    args: &Args,
+    spec: Spec,
+    mut samples: Vec<Sample<P>>,
+    dev: &Device,
+    t0: Instant,
+) -> Result<()> {
     if !args.no_dedup {
         let read = samples.len();
         let merged;
-        (samples, merged) = dedup(samples, &SYMS);
+        (samples, merged) = data::dedup(samples, |p| p.key(&spec));
         eprintln!(
             "{read} positions read, {merged} duplicates merged ({:.1} %), {} distinct",
             100.0 * merged as f64 / read.max(1) as f64,
@@ -747,8 +379,8 @@ fn run(args: Args) -> Result<()> {
     let mut rng = rand::rngs::StdRng::seed_from_u64(args.seed);
     samples.shuffle(&mut rng);
     let n_val = ((samples.len() as f64 * args.validation) as usize).clamp(1, samples.len() - 1);
-    let mut train = samples.split_off(n_val);
-    let val = samples;
+    let train = Arc::new(samples.split_off(n_val));
+    let val = Arc::new(samples);
     eprintln!(
         "{} training positions, {} validation positions, read in {:.1} s",
         train.len(),
@@ -756,16 +388,11 @@ fn run(args: Args) -> Result<()> {
         t0.elapsed().as_secs_f64()
     );
     let model = match &args.init {
-        Some(path) => Model::from_network(&args, path, &dev)?,
-        None => Model::new(&args, &mut rng, &dev)?,
+        Some(path) => Model::from_network(&spec, path, dev)?,
+        None => Model::new(&spec, &mut rng, dev)?,
     };
     let mut opt = AdamW::new(
-        vec![
-            model.w1.clone(),
-            model.b1.clone(),
-            model.w2.clone(),
-            model.b2.clone(),
-        ],
+        model.vars(),
         ParamsAdamW {
             lr: args.lr,
             weight_decay: 0.0,
@@ -779,62 +406,85 @@ fn run(args: Args) -> Result<()> {
         .map(|s| (s.target as f64 - mean).powi(2))
         .sum::<f64>()
         / val.len() as f64;
-    let val0 = model.eval_loss(&val, args.batch, &dev)?;
+    let val0 = eval_loss(&model, &val, args, dev)?;
     eprintln!("epoch 0: val loss {val0:.6} (predicting the mean target: {constant:.6})");
-    println!("epoch,train_loss,val_loss,seconds");
-    println!("0,,{val0:.6},0.0");
+    println!("epoch,train_loss,val_loss,seconds,positions_per_second");
+    println!("0,,{val0:.6},0.0,");
     let steps_per_epoch = train.len().div_ceil(args.batch);
     let total_steps = (steps_per_epoch * args.epochs).max(1);
     let mut step = 0;
     let t_train = Instant::now();
+    let spec_arc = Arc::new(spec.clone());
+    let mut order: Vec<u32> = (0..train.len() as u32).collect();
     for epoch in 1..=args.epochs {
-        train.shuffle(&mut rng);
+        order.shuffle(&mut rng);
+        let t_epoch = Instant::now();
         let mut sum = 0.0;
-        for chunk in train.chunks(args.batch) {
+        let loader = Loader::start(
+            &spec_arc,
+            &train,
+            Arc::new(order.clone()),
+            args.batch,
+            !args.no_augment,
+            args.seed,
+            epoch,
+            args.loaders,
+        );
+        for b in loader {
             let progress = step as f64 / total_steps as f64;
             let lr = args.lr * (0.1 + 0.9 * 0.5 * (1.0 + (std::f64::consts::PI * progress).cos()));
             opt.set_learning_rate(lr);
-            let mut pick = || &SYMS[rng.random_range(0..8)];
-            let (inputs, t) = batch_tensors(
-                args.arch,
-                args.buckets,
-                chunk,
-                &dev,
-                (!args.no_augment).then_some(&mut pick as &mut dyn FnMut() -> _),
-            )?;
-            let loss = model.loss(&inputs, &t)?;
+            let t = Tensors::new(&b, spec.perspectives(), dev)?;
+            let loss = model.loss(&t)?;
             opt.backward_step(&loss)?;
             model.clip()?;
-            sum += loss.to_scalar::<f32>()? as f64 * chunk.len() as f64;
+            sum += loss.to_scalar::<f32>()? as f64 * b.n as f64;
             step += 1;
         }
+        let epoch_secs = t_epoch.elapsed().as_secs_f64();
+        let speed = train.len() as f64 / epoch_secs.max(1e-9);
         let (train_loss, val_loss) = (
             sum / train.len() as f64,
-            model.eval_loss(&val, args.batch, &dev)?,
+            eval_loss(&model, &val, args, dev)?,
         );
         let secs = t_train.elapsed().as_secs_f64();
-        eprintln!("epoch {epoch}: train loss {train_loss:.6}, val loss {val_loss:.6}, {secs:.1} s");
-        println!("{epoch},{train_loss:.6},{val_loss:.6},{secs:.1}");
+        eprintln!(
+            "epoch {epoch}: train loss {train_loss:.6}, val loss {val_loss:.6}, {secs:.1} s, \
+             {speed:.0} positions/s"
+        );
+        println!("{epoch},{train_loss:.6},{val_loss:.6},{secs:.1},{speed:.0}");
     }
-    let net = model.quantise(args.k)?;
+    let net = model.quantise()?;
     let bytes = net.to_bytes();
     std::fs::write(&args.output, &bytes)
         .with_context(|| format!("cannot write {}", args.output.display()))?;
     // The quantised network against the float one on the validation positions.
-    let check = &val[..val.len().min(1000)];
-    let (inputs, _) = batch_tensors(args.arch, args.buckets, check, &dev, None)?;
-    let float: Vec<f32> = model.forward(&inputs)?.flatten_all()?.to_vec1()?;
-    let diff: f64 = check
+    let check: Vec<u32> = (0..val.len().min(1000) as u32).collect();
+    let b = make_batch(&spec, &val, &check, None);
+    let float: Vec<f32> = model
+        .forward(&Tensors::new(&b, spec.perspectives(), dev)?)?
+        .flatten_all()?
+        .to_vec1()?;
+    let diffs: Vec<f64> = check
         .iter()
         .zip(&float)
-        .map(|(s, &y)| (net.evaluate_position(&s.pos) as f64 - y as f64 * args.k as f64).abs())
-        .sum::<f64>()
-        / float.len() as f64;
+        .zip(&b.signs)
+        .map(|((&i, &y), &sign)| {
+            let pos = &val[i as usize].pos;
+            (pos.quantised_eval(&net) as f64 - (sign * y) as f64 * args.k as f64).abs()
+        })
+        .collect();
+    let diff = diffs.iter().sum::<f64>() / diffs.len() as f64;
+    let (worst, at) = diffs
+        .iter()
+        .zip(&check)
+        .fold((0.0, 0), |w, (&d, &i)| if d > w.0 { (d, i) } else { w });
     eprintln!(
         "wrote {} ({} bytes); quantised minus float evaluation: {diff:.2} cp mean absolute, \
-         {:.1} s in all",
+         {worst:.1} cp at most ({}); {:.1} s in all",
         args.output.display(),
         bytes.len(),
+        val[at as usize].pos.describe(),
         t0.elapsed().as_secs_f64()
     );
     Ok(())
@@ -843,6 +493,11 @@ fn run(args: Args) -> Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use data::TaflPos;
+    use net::{ATAXX_SYMS, Quantised, permute};
+    use skald::ataxx::{Bitboard, Position};
+    use skald::game::{Game, Side, Wdl};
+    use skald::tafl::packed::{TaflHeader, TaflRecord, TaflWriter};
 
     fn args(extra: &[&str]) -> Args {
         let mut argv = vec!["skald-trainer", "--data", "d.txt", "--output", "n.nnue"];
@@ -850,10 +505,16 @@ mod tests {
         Args::parse_from(argv)
     }
 
+    fn temp(name: &str) -> PathBuf {
+        std::env::temp_dir().join(format!("skald-trainer-{}-{name}", std::process::id()))
+    }
+
     #[test]
     fn arguments_the_files_cannot_hold_are_refused() {
         assert!(check_args(&args(&[])).is_ok());
         assert!(check_args(&args(&["--arch", "patterns", "--hidden", "512"])).is_ok());
+        assert!(check_args(&args(&["--variant", "copenhagen", "--hidden", "1024"])).is_ok());
+        assert!(check_args(&args(&["--variant", "brandubh", "--side-heads", "1"])).is_ok());
         for bad in [
             &["--hidden", "256"][..],
             &["--activation", "screlu"],
@@ -864,30 +525,59 @@ mod tests {
             &["--buckets", "2"],
             &["--arch", "patterns", "--buckets", "0"],
             &["--arch", "patterns", "--buckets", "9"],
+            &["--arch", "pieces"],
+            &["--variant", "copenhagen", "--arch", "patterns"],
+            &["--variant", "copenhagen", "--hidden", "1056"],
+            &["--variant", "copenhagen", "--side-heads", "3"],
+            &["--side-heads", "1"],
+            &["--loaders", "0"],
         ] {
             assert!(check_args(&args(bad)).is_err(), "{bad:?}");
         }
     }
 
-    /// The quantised network evaluates as the float one, within a few centipawns, for both
-    /// architectures and activations, and with output buckets (so the file's arithmetic is the
-    /// trainer's).
+    /// The float model's output for `samples` (in the side to move's view) against the
+    /// quantised network's evaluation.
+    fn assert_quantised_matches<P: TrainPos>(model: &Model, samples: &[Sample<P>], what: &str) {
+        let spec = &model.spec;
+        let net = model.quantise().unwrap();
+        let order: Vec<u32> = (0..samples.len() as u32).collect();
+        let b = make_batch(spec, samples, &order, None);
+        let t = Tensors::new(&b, spec.perspectives(), &Device::Cpu).unwrap();
+        let float: Vec<f32> = model
+            .forward(&t)
+            .unwrap()
+            .flatten_all()
+            .unwrap()
+            .to_vec1()
+            .unwrap();
+        for ((s, y), sign) in samples.iter().zip(float).zip(&b.signs) {
+            let q = s.pos.quantised_eval(&net);
+            let f = sign * y * spec.k as f32;
+            assert!(
+                (q as f32 - f).abs() < 10.0,
+                "{what} {}: {q} vs {f}",
+                s.pos.describe()
+            );
+        }
+    }
+
+    /// The quantised network evaluates as the float one, within a few centipawns, for every
+    /// architecture, activation, heads and buckets (so the file's arithmetic is the trainer's).
     #[test]
     fn quantised_networks_match_the_float_ones() {
-        let positions: Vec<Position> = [
+        let samples: Vec<Sample<Position>> = [
             "x5o/7/7/7/7/7/o5x x 0 1",
             "x5o/7/2-1-2/7/2-1-2/7/o5x o 0 1",
             "xx4o/xxo4/2-1-2/3x3/2-1-2/7/o4ox x 0 5",
             "ooo4/oxxo3/1xx4/7/3-3/5xx/o4xx o 3 9",
         ]
         .iter()
-        .map(|f| Position::start().with_fen(f).unwrap())
+        .map(|f| Sample {
+            pos: Position::start().with_fen(f).unwrap(),
+            target: 0.5,
+        })
         .collect();
-        let samples: Vec<Sample> = positions
-            .iter()
-            .map(|&pos| Sample { pos, target: 0.5 })
-            .collect();
-        let dev = Device::Cpu;
         for extra in [
             &["--arch", "v1"][..],
             &["--arch", "patterns", "--hidden", "64"],
@@ -902,39 +592,69 @@ mod tests {
             ],
         ] {
             let a = args(extra);
+            let spec = spec_of(&a).unwrap();
             let mut rng = rand::rngs::StdRng::seed_from_u64(3);
-            let model = Model::new(&a, &mut rng, &dev).unwrap();
+            let model = Model::new(&spec, &mut rng, &Device::Cpu).unwrap();
             model.clip().unwrap();
-            let net = model.quantise(a.k).unwrap();
-            let (inputs, _) = batch_tensors(a.arch, a.buckets, &samples, &dev, None).unwrap();
-            let float: Vec<f32> = model
-                .forward(&inputs)
-                .unwrap()
-                .flatten_all()
-                .unwrap()
-                .to_vec1()
-                .unwrap();
-            for (s, y) in samples.iter().zip(float) {
-                let q = net.evaluate_position(&s.pos);
-                let f = y * a.k as f32;
-                assert!(
-                    (q as f32 - f).abs() < 10.0,
-                    "{extra:?} {}: {q} vs {f}",
-                    s.pos.fen()
-                );
-            }
+            assert_quantised_matches(&model, &samples, &format!("{extra:?}"));
+        }
+        let tafl = tafl_samples();
+        for extra in [
+            &["--hidden", "64"][..],
+            &["--hidden", "64", "--side-heads", "1"],
+            &["--hidden", "96", "--activation", "screlu", "--buckets", "4"],
+            &["--hidden", "32", "--side-heads", "1", "--buckets", "2"],
+            &["--hidden", "64", "--king-reach"],
+            &[
+                "--hidden",
+                "32",
+                "--king-reach",
+                "--activation",
+                "screlu",
+                "--side-heads",
+                "1",
+            ],
+        ] {
+            let mut argv = vec!["--variant", "copenhagen"];
+            argv.extend_from_slice(extra);
+            let a = args(&argv);
+            let spec = spec_of(&a).unwrap();
+            let mut rng = rand::rngs::StdRng::seed_from_u64(4);
+            let model = Model::new(&spec, &mut rng, &Device::Cpu).unwrap();
+            model.clip().unwrap();
+            assert_quantised_matches(&model, &tafl, &format!("{extra:?}"));
         }
     }
 
+    /// A few Copenhagen positions, either side to move.
+    fn tafl_samples() -> Vec<Sample<TaflPos>> {
+        [
+            "3ttttt3/5t5/11/t4T4t/t3TTT3t/tt1TTKTT1tt/t3TTT3t/t4T4t/11/5t5/3ttttt3 a 0 1",
+            "4ttt2t1/1t9/1t9/t2t1T1t2t/t3T1T1T1t/t2TTKTT2t/tT3T4t/t5T3t/11/4t1T4/3ttttt3 a 14 8",
+            "3ttttt3/1t8t/6T4/t5T4/t3TT1T2t/tt1TTK1T1tt/t3TTT1T1t/5t4t/5tt4/11/3ttt1t3 d 14 8",
+            "3tt6/1t9/6T4/t9t/t4T4t/t1K3T3t/t7t2/5t4t/5tt4/11/3ttt1t3 d 3 30",
+        ]
+        .iter()
+        .map(|fen| {
+            let (board, side, reach) =
+                skald::tafl::packed::reach_of_fen("copenhagen", fen).unwrap();
+            Sample {
+                pos: TaflPos { board, side, reach },
+                target: 0.5,
+            }
+        })
+        .collect()
+    }
+
     /// `--init` reads a written network back as the same weights: quantising the model built
-    /// from the file gives the file's bytes again, with one output bucket and with four. A
-    /// mismatched activation or bucket count is refused; a one-bucket network starts a
-    /// bucketed model that evaluates as it does.
+    /// from the file gives the file's bytes again (Ataxx patterns with one and four buckets,
+    /// tafl with one and two side-to-move heads). A mismatched activation or head count is
+    /// refused; a one-bucket network starts a bucketed model, and a one-head tafl network a
+    /// two-head one, that evaluate as it does.
     #[test]
     fn a_network_read_back_quantises_to_the_same_file() {
         let dev = Device::Cpu;
-        let path =
-            std::env::temp_dir().join(format!("skald-trainer-init-{}.nnue", std::process::id()));
+        let path = temp("init.nnue");
         for buckets in ["1", "4"] {
             let with = |activation: &str, buckets: &str| {
                 args(&[
@@ -948,29 +668,70 @@ mod tests {
                     buckets,
                 ])
             };
-            let a = with("screlu", buckets);
+            let spec = spec_of(&with("screlu", buckets)).unwrap();
             let mut rng = rand::rngs::StdRng::seed_from_u64(5);
-            let model = Model::new(&a, &mut rng, &dev).unwrap();
+            let model = Model::new(&spec, &mut rng, &dev).unwrap();
             model.clip().unwrap();
-            let bytes = model.quantise(a.k).unwrap().to_bytes();
+            let bytes = model.quantise().unwrap().to_bytes();
             std::fs::write(&path, &bytes).unwrap();
-            let back = Model::from_network(&a, &path, &dev).unwrap();
-            assert_eq!(back.quantise(a.k).unwrap().to_bytes(), bytes);
-            assert!(Model::from_network(&with("crelu", buckets), &path, &dev).is_err());
+            let back = Model::from_network(&spec, &path, &dev).unwrap();
+            assert_eq!(back.quantise().unwrap().to_bytes(), bytes);
+            let crelu = spec_of(&with("crelu", buckets)).unwrap();
+            assert!(Model::from_network(&crelu, &path, &dev).is_err());
             if buckets == "1" {
-                let wide = Model::from_network(&with("screlu", "8"), &path, &dev).unwrap();
-                let (one, eight) = (back.quantise(a.k).unwrap(), wide.quantise(a.k).unwrap());
+                let eight = spec_of(&with("screlu", "8")).unwrap();
+                let wide = Model::from_network(&eight, &path, &dev).unwrap();
+                let (one, eight) = (back.quantise().unwrap(), wide.quantise().unwrap());
                 for fen in [
                     "x5o/7/7/7/7/7/o5x x 0 1",
                     "xxxxxxx/ooooooo/xxxxxxx/7/7/7/o5x o 0 9",
                 ] {
                     let pos = Position::start().with_fen(fen).unwrap();
-                    assert_eq!(one.evaluate_position(&pos), eight.evaluate_position(&pos));
+                    assert_eq!(pos.quantised_eval(&one), pos.quantised_eval(&eight));
                 }
             } else {
-                assert!(Model::from_network(&with("screlu", "2"), &path, &dev).is_err());
+                let two = spec_of(&with("screlu", "2")).unwrap();
+                assert!(Model::from_network(&two, &path, &dev).is_err());
             }
         }
+        let tafl = |heads: &str, buckets: &str| {
+            spec_of(&args(&[
+                "--variant",
+                "copenhagen",
+                "--hidden",
+                "32",
+                "--side-heads",
+                heads,
+                "--buckets",
+                buckets,
+            ]))
+            .unwrap()
+        };
+        for heads in ["1", "2"] {
+            let spec = tafl(heads, "1");
+            let mut rng = rand::rngs::StdRng::seed_from_u64(6);
+            let model = Model::new(&spec, &mut rng, &dev).unwrap();
+            model.clip().unwrap();
+            let bytes = model.quantise().unwrap().to_bytes();
+            std::fs::write(&path, &bytes).unwrap();
+            let back = Model::from_network(&spec, &path, &dev).unwrap();
+            assert_eq!(back.quantise().unwrap().to_bytes(), bytes);
+            // More heads and buckets from fewer evaluate as the file.
+            let wider = Model::from_network(&tafl("2", "4"), &path, &dev).unwrap();
+            let (a, b) = (back.quantise().unwrap(), wider.quantise().unwrap());
+            for s in tafl_samples() {
+                assert_eq!(s.pos.quantised_eval(&a), s.pos.quantised_eval(&b));
+            }
+            // Another board.
+            let brandubh = spec_of(&args(&["--variant", "brandubh", "--hidden", "32"])).unwrap();
+            let err = Model::from_network(&brandubh, &path, &dev).err().unwrap();
+            assert!(format!("{err:#}").contains("not 7x7"), "{err:#}");
+        }
+        let two_heads_file = tafl("2", "1");
+        let mut rng = rand::rngs::StdRng::seed_from_u64(7);
+        let model = Model::new(&two_heads_file, &mut rng, &dev).unwrap();
+        std::fs::write(&path, model.quantise().unwrap().to_bytes()).unwrap();
+        assert!(Model::from_network(&tafl("1", "1"), &path, &dev).is_err());
         std::fs::remove_file(&path).unwrap();
     }
 
@@ -982,8 +743,8 @@ mod tests {
             .with_fen("xx4o/xxo4/2-1-2/3x3/2-1-2/7/o4ox x 0 5")
             .unwrap();
         let side = pos.side_to_move();
-        for perm in symmetries() {
-            let image = |bb: Bitboard| permute(bb, &perm);
+        for perm in ATAXX_SYMS.iter() {
+            let image = |bb: Bitboard| permute(bb, perm);
             let mut board = [['1'; 7]; 7];
             for (bb, c) in [
                 (image(pos.stones(side)), 'x'),
@@ -1018,20 +779,24 @@ mod tests {
         }
     }
 
+    fn targets() -> Targets {
+        Targets {
+            lambda: 0.3,
+            k: 1000,
+        }
+    }
+
     /// A binary datagen file and a text one with the same positions read to the same samples;
     /// a damaged binary file is an error naming the record.
     #[test]
     fn binary_and_text_data_read_alike() {
-        use skald::ataxx::packed::{PackedPosition, PackedWriter, Wdl};
+        use skald::ataxx::packed::{PackedPosition, PackedWriter};
         let rows = [
             ("x5o/7/7/7/7/7/o5x x 0 1", 12, Wdl::Draw),
             ("x5o/7/2-1-2/7/2-1-2/7/o5x o 3 7", -250, Wdl::Loss),
             ("xx4o/xxo4/2-1-2/3x3/2-1-2/7/o4ox x 0 5", 400, Wdl::Win),
         ];
-        let dir = std::env::temp_dir();
-        let id = std::process::id();
-        let bin = dir.join(format!("skald-trainer-{id}.bin"));
-        let txt = dir.join(format!("skald-trainer-{id}.txt"));
+        let (bin, txt) = (temp("a.bin"), temp("a.txt"));
         let mut w = PackedWriter::new(Vec::new()).unwrap();
         let mut text = String::new();
         for (fen, score, result) in rows {
@@ -1047,12 +812,8 @@ mod tests {
         let bytes = w.into_inner().unwrap();
         std::fs::write(&bin, &bytes).unwrap();
         std::fs::write(&txt, text).unwrap();
-        let read = |path: &std::path::Path| {
-            let argv = ["t", "--data", path.to_str().unwrap(), "--output", "n.nnue"];
-            read_data(&Args::parse_from(argv))
-        };
-        let from_bin = read(&bin).unwrap();
-        let from_txt = read(&txt).unwrap();
+        let from_bin = data::read_ataxx(std::slice::from_ref(&bin), targets()).unwrap();
+        let from_txt = data::read_ataxx(std::slice::from_ref(&txt), targets()).unwrap();
         assert_eq!(from_bin.len(), 3);
         for ((b, t), (fen, _, _)) in from_bin.iter().zip(&from_txt).zip(rows) {
             assert_eq!(b.pos.fen(), fen);
@@ -1060,17 +821,100 @@ mod tests {
             assert_eq!(b.target, t.target);
         }
         std::fs::write(&bin, &bytes[..bytes.len() - 3]).unwrap();
-        let err = format!("{:#}", read(&bin).err().unwrap());
+        let err = format!(
+            "{:#}",
+            data::read_ataxx(std::slice::from_ref(&bin), targets())
+                .err()
+                .unwrap()
+        );
         let _ = std::fs::remove_file(&bin);
         let _ = std::fs::remove_file(&txt);
         assert!(err.contains("record 3"), "{err}");
+    }
+
+    /// Tafl data: a binary file and a text file of the same positions read alike; a file of
+    /// another variant, and Ataxx data, are refused; with one side-to-move head the targets are
+    /// the defenders' view.
+    #[test]
+    fn tafl_binary_and_text_data_read_alike() {
+        let rows = [
+            (
+                "3ttttt3/5t5/11/t4T4t/t3TTT3t/tt1TTKTT1tt/t3TTT3t/t4T4t/11/5t5/3ttttt3 a 0 1",
+                -40,
+                Wdl::Draw,
+            ),
+            (
+                "3ttttt3/1t8t/6T4/t5T4/t3TT1T2t/tt1TTK1T1tt/t3TTT1T1t/5t4t/5tt4/11/3ttt1t3 d 14 8",
+                250,
+                Wdl::Win,
+            ),
+        ];
+        let (bin, txt) = (temp("t.bin"), temp("t.txt"));
+        let header = TaflHeader {
+            size: 11,
+            variant: "copenhagen".into(),
+        };
+        let mut w = TaflWriter::new(Vec::new(), &header).unwrap();
+        let mut text = String::new();
+        for (fen, score, result) in rows {
+            let rec = skald::tafl::packed::record_of_fen("copenhagen", fen, score, result).unwrap();
+            w.write(&rec).unwrap();
+            text += &format!("{fen} | {score} | {:.1}\n", result.value());
+        }
+        std::fs::write(&bin, w.into_inner().unwrap()).unwrap();
+        std::fs::write(&txt, text).unwrap();
+        for heads in ["2", "1"] {
+            let spec = spec_of(&args(&["--variant", "copenhagen", "--side-heads", heads])).unwrap();
+            // With the king's reach, both files give it, and it is the library's.
+            let reach_spec = spec_of(&args(&["--variant", "copenhagen", "--king-reach"])).unwrap();
+            let rb = data::read_tafl(std::slice::from_ref(&bin), targets(), &reach_spec).unwrap();
+            let rt = data::read_tafl(std::slice::from_ref(&txt), targets(), &reach_spec).unwrap();
+            for ((b, t), (fen, _, _)) in rb.iter().zip(&rt).zip(rows) {
+                assert_eq!(b.pos, t.pos);
+                let (_, _, reach) = skald::tafl::packed::reach_of_fen("copenhagen", fen).unwrap();
+                assert_eq!(b.pos.reach, reach);
+            }
+            // The king of the start position cannot move; the other one can.
+            assert_eq!(rb[0].pos.reach, [0; 3]);
+            assert_ne!(rb[1].pos.reach, [0; 3]);
+            let from_bin = data::read_tafl(std::slice::from_ref(&bin), targets(), &spec).unwrap();
+            let from_txt = data::read_tafl(std::slice::from_ref(&txt), targets(), &spec).unwrap();
+            assert_eq!(from_bin.len(), 2);
+            for (b, t) in from_bin.iter().zip(&from_txt) {
+                assert_eq!(b.pos, t.pos);
+                assert_eq!(b.target, t.target);
+            }
+            let stm = targets().target(-40, 0.5, false);
+            let first = if heads == "1" { 1.0 - stm } else { stm };
+            assert!((from_bin[0].target - first).abs() < 1e-6);
+            assert_eq!(from_bin[1].pos.side, Side::Second);
+            assert_eq!(from_bin[1].target, targets().target(250, 1.0, false));
+        }
+        let tablut = spec_of(&args(&["--variant", "tablut"])).unwrap();
+        let err = data::read_tafl(std::slice::from_ref(&bin), targets(), &tablut)
+            .err()
+            .unwrap();
+        assert!(
+            format!("{err:#}").contains("positions of copenhagen"),
+            "{err:#}"
+        );
+        let err = data::read_tafl(std::slice::from_ref(&txt), targets(), &tablut)
+            .err()
+            .unwrap();
+        assert!(format!("{err:#}").contains(":1:"), "{err:#}");
+        let err = data::read_ataxx(std::slice::from_ref(&bin), targets())
+            .err()
+            .unwrap();
+        assert!(format!("{err:#}").contains("tafl data file"), "{err:#}");
+        let _ = std::fs::remove_file(&bin);
+        let _ = std::fs::remove_file(&txt);
     }
 
     /// Duplicates, also under a symmetry or with the colours swapped, merge into the first with
     /// the mean target; other positions stay in order.
     #[test]
     fn duplicates_merge_with_the_mean_target() {
-        let syms = symmetries();
+        let spec = spec_of(&args(&[])).unwrap();
         let s = |fen: &str, target: f32| Sample {
             pos: Position::start().with_fen(fen).unwrap(),
             target,
@@ -1087,7 +931,7 @@ mod tests {
             // x to move instead of o: the side to move's view differs, not a duplicate.
             s("xx4o/7/7/7/7/7/o5x x 1 3", 0.9),
         ];
-        let (out, merged) = dedup(samples, &syms);
+        let (out, merged) = data::dedup(samples, |p| p.key(&spec));
         assert_eq!(merged, 3);
         assert_eq!(out.len(), 3);
         assert_eq!(out[0].pos.fen(), "x5o/7/7/7/7/7/o5x x 0 1");
@@ -1097,11 +941,44 @@ mod tests {
         assert_eq!(out[2].target, 0.9);
     }
 
-    /// Each symmetry is a permutation that keeps Chebyshev distances (so clones stay clones and
-    /// jumps stay jumps), and the 8 are distinct.
+    /// Tafl duplicates up to the board's symmetries (a position and its mirror image), with
+    /// the same side to move, merge; the other side to move does not.
+    #[test]
+    fn tafl_duplicates_merge_up_to_symmetry() {
+        let spec = spec_of(&args(&["--variant", "copenhagen"])).unwrap();
+        let base = tafl_samples()[1];
+        let perms = &spec.tafl.as_ref().unwrap().perms;
+        assert_eq!(perms.len(), 8);
+        let mirrored = Sample {
+            pos: TaflPos {
+                board: base.pos.board.permuted(&perms[5]),
+                ..base.pos
+            },
+            target: 0.9,
+        };
+        let other_side = Sample {
+            pos: TaflPos {
+                side: Side::Second,
+                ..base.pos
+            },
+            target: 0.1,
+        };
+        let start = Sample {
+            target: 0.2,
+            ..tafl_samples()[0]
+        };
+        let (out, merged) = data::dedup(vec![start, base, mirrored, other_side], |p| p.key(&spec));
+        assert_eq!(merged, 1);
+        assert_eq!(out.len(), 3);
+        assert!((out[1].target - 0.7).abs() < 1e-6);
+        assert_eq!(out[2].target, 0.1);
+    }
+
+    /// Each Ataxx symmetry is a permutation that keeps Chebyshev distances (so clones stay
+    /// clones and jumps stay jumps), and the 8 are distinct.
     #[test]
     fn symmetries_are_distinct_isometries() {
-        let syms = symmetries();
+        let syms = net::ataxx_symmetries();
         let dist = |a: usize, b: usize| {
             let (ra, fa, rb, fb) = (a / 7, a % 7, b / 7, b % 7);
             ra.abs_diff(rb).max(fa.abs_diff(fb))
@@ -1121,5 +998,109 @@ mod tests {
                 assert_ne!(p, q);
             }
         }
+    }
+
+    /// The loader hands over the same batches, in the same order, for any number of threads.
+    #[test]
+    fn batches_do_not_depend_on_the_loader_threads() {
+        let spec = Arc::new(spec_of(&args(&["--variant", "copenhagen"])).unwrap());
+        let samples: Vec<Sample<TaflPos>> = (0..10).flat_map(|_| tafl_samples()).collect();
+        let samples = Arc::new(samples);
+        let order = Arc::new((0..samples.len() as u32).rev().collect::<Vec<_>>());
+        let collect = |threads| {
+            Loader::start(&spec, &samples, order.clone(), 7, true, 9, 2, threads)
+                .map(|b| (b.n, b.slots, b.idx[0].clone(), b.heads, b.targets))
+                .collect::<Vec<_>>()
+        };
+        let one = collect(1);
+        assert_eq!(one.len(), 6);
+        assert_eq!(one, collect(3));
+        // Augmented batches differ from the plain ones somewhere.
+        let plain = make_batch(&spec, &samples, &order[..7], None);
+        assert_ne!(plain.idx[0], one[0].2);
+    }
+
+    /// A whole run on a few hundred tafl positions of a binary file: it trains and writes a
+    /// network the engine reads for Copenhagen 11×11.
+    #[test]
+    fn a_small_tafl_run_writes_a_network_the_engine_reads() {
+        let (data, out) = (temp("run.bin"), temp("run.nnue"));
+        let header = TaflHeader {
+            size: 11,
+            variant: "copenhagen".into(),
+        };
+        let mut w = TaflWriter::new(Vec::new(), &header).unwrap();
+        // Random games from the start: the defenders "win" the games where they have more
+        // pieces left, so that there is something to learn.
+        let mut rng = skald::rng::SeededRng::new(3);
+        let mut moves = Vec::new();
+        let mut count = 0;
+        for _ in 0..12 {
+            let mut pos = skald::tafl::copenhagen();
+            let mut seen = Vec::new();
+            for _ in 0..40 {
+                if pos.outcome().is_decided() {
+                    break;
+                }
+                pos.generate_moves(&mut moves);
+                if moves.is_empty() {
+                    break;
+                }
+                pos.make_move(moves[rng.below(moves.len() as u64) as usize]);
+                if !pos.outcome().is_decided() {
+                    seen.push(pos);
+                }
+            }
+            for p in seen {
+                let defenders =
+                    p.defenders().count_ones() as i32 * 2 - p.attackers().count_ones() as i32;
+                let score = if p.side_to_move() == Side::Second {
+                    defenders * 30
+                } else {
+                    -defenders * 30
+                };
+                let result = if score > 0 { Wdl::Win } else { Wdl::Loss };
+                w.write(&TaflRecord::from_position(&p, score as i16, result).unwrap())
+                    .unwrap();
+                count += 1;
+            }
+        }
+        assert!(count > 300, "{count}");
+        std::fs::write(&data, w.into_inner().unwrap()).unwrap();
+        let a = Args::parse_from([
+            "t",
+            "--variant",
+            "copenhagen",
+            "--data",
+            data.to_str().unwrap(),
+            "--output",
+            out.to_str().unwrap(),
+            "--hidden",
+            "32",
+            "--epochs",
+            "3",
+            "--batch",
+            "64",
+            "--lr",
+            "0.01",
+            "--validation",
+            "0.2",
+            "--loaders",
+            "2",
+        ]);
+        run(a).unwrap();
+        let net = skald::tafl::nnue::TaflNetwork::load(&out).unwrap();
+        assert_eq!((net.board(), net.variant()), (11, "copenhagen"));
+        let choice = skald::eval::EvalChoice::from_eval_file(
+            out.to_str().unwrap(),
+            skald::variant::network_loader(),
+        )
+        .unwrap();
+        let start = skald::tafl::copenhagen();
+        let eval = start.evaluator(&choice);
+        assert!(eval.unfit().is_none());
+        let _ = Quantised::Tafl(net);
+        let _ = std::fs::remove_file(&data);
+        let _ = std::fs::remove_file(&out);
     }
 }

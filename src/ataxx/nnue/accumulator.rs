@@ -1,5 +1,5 @@
-//! The accumulator of the Ataxx NNUE (the hidden layer's sums per perspective) and its
-//! incremental update for a move, and [`AtaxxEval`], the search's Ataxx evaluation
+//! The Ataxx NNUE's use of the shared [`Accumulator`] (the hidden layer's sums, `x`'s
+//! perspective then `o`'s) and its incremental update for a move, and [`AtaxxEval`], the search's Ataxx evaluation
 //! ([`crate::eval::Evaluator`]): a network with an [`Accumulator`] per ply, or the hand-written
 //! evaluation.
 
@@ -9,12 +9,12 @@ use super::super::bitboard::{Bitboard, SINGLE, Squares};
 use super::super::eval::decided_by_block;
 use super::super::mv::Move;
 use super::super::position::Position;
-use super::kernels::{add_row, fused, sub_row};
 use super::{
-    EMBEDDED_NAME, EmbeddedNetwork, HIDDEN, MAX_HIDDEN, Network, PatternNetwork, THEIR, embedded,
-    features,
+    EMBEDDED_NAME, EmbeddedNetwork, HIDDEN, Network, PatternNetwork, THEIR, embedded, features,
 };
 use crate::game::Side;
+pub use crate::nnue::Accumulator;
+use crate::nnue::kernels::{add_row, fused, sub_row};
 
 /// Ataxx's evaluation for the search ([`crate::eval::Evaluator`]): a network (square inputs,
 /// file format 1, or pattern inputs, format 2) with an [`Accumulator`] per ply, or the
@@ -116,8 +116,8 @@ impl crate::eval::Evaluator<Position, Move> for AtaxxEval {
     #[inline]
     fn copy_for_null_move(&self, parent_acc: &Accumulator, child_acc: &mut Accumulator) {
         match self {
-            AtaxxEval::Network { .. } => child_acc.copy_used(parent_acc, HIDDEN),
-            AtaxxEval::Patterns { net, .. } => child_acc.copy_used(parent_acc, net.hidden()),
+            AtaxxEval::Network { .. } => child_acc.copy_used(parent_acc, 2 * HIDDEN),
+            AtaxxEval::Patterns { net, .. } => child_acc.copy_used(parent_acc, 2 * net.hidden()),
             AtaxxEval::Hand => {}
         }
     }
@@ -155,27 +155,8 @@ impl crate::eval::Evaluator<Position, Move> for AtaxxEval {
     }
 }
 
-/// The hidden layer's values before activation for both perspectives, `x`'s then `o`'s
-/// (units of `1/QA`), room for [`MAX_HIDDEN`] values each. A network of `hidden` neurons
-/// (128 for a format-1 network) keeps perspective `i` in `v[i * hidden..(i + 1) * hidden]`:
-/// the values in use are the first `2 × hidden`, contiguous (512 bytes for 128), whatever the
-/// room; the rest stay as they were (zero from [`Accumulator::default`]). 2 KiB, aligned for
-/// vector loads; `Copy`, so a search can keep one per ply.
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
-#[repr(C, align(64))]
-pub struct Accumulator {
-    pub(super) v: [i16; 2 * MAX_HIDDEN],
-}
-
-/// All zeros (not any position's accumulator: [`Accumulator::refresh`] makes one).
-impl Default for Accumulator {
-    fn default() -> Self {
-        Accumulator {
-            v: [0; 2 * MAX_HIDDEN],
-        }
-    }
-}
-
+/// The format-1 network's use of the accumulator: perspective `i` (`x` 0, `o` 1) in
+/// `v[i * HIDDEN..(i + 1) * HIDDEN]`.
 impl Accumulator {
     /// The [`HIDDEN`] values of perspective `i` of a format-1 network.
     #[inline(always)]
@@ -190,25 +171,6 @@ impl Accumulator {
         self.v[i * HIDDEN..]
             .first_chunk_mut()
             .expect("2 * HIDDEN <= 2 * MAX_HIDDEN")
-    }
-
-    /// The `hidden` values of perspective `i` of a network of `hidden` neurons.
-    #[inline(always)]
-    pub(super) fn side(&self, i: usize, hidden: usize) -> &[i16] {
-        &self.v[i * hidden..(i + 1) * hidden]
-    }
-
-    /// The `hidden` values of perspective `i` of a network of `hidden` neurons, to write.
-    #[inline(always)]
-    pub(super) fn side_mut(&mut self, i: usize, hidden: usize) -> &mut [i16] {
-        &mut self.v[i * hidden..(i + 1) * hidden]
-    }
-
-    /// Copies the values a network of `hidden` neurons uses (the first `2 × hidden`) from
-    /// `from`: a pass or a null move, which leave the stones as they were.
-    #[inline(always)]
-    pub(super) fn copy_used(&mut self, from: &Accumulator, hidden: usize) {
-        self.v[..2 * hidden].copy_from_slice(&from.v[..2 * hidden]);
     }
 
     /// The accumulators of `pos` computed from scratch.
@@ -271,7 +233,7 @@ impl Accumulator {
         let us = pos.side;
         let (to, from) = match mv {
             Move::Pass => {
-                self.copy_used(parent, HIDDEN);
+                self.copy_used(parent, 2 * HIDDEN);
                 return;
             }
             Move::Clone { to } => (to.index(), None),

@@ -14,9 +14,8 @@ use super::{
     Activation, FEATURE_SET_WINDOWS_2X2, HIDDEN, MAX_BUCKETS, MAX_HIDDEN, NUM_FEATURES,
     NUM_PATTERN_FEATURES, Network, PatternNetwork, QA, QB,
 };
-
-/// The file's first four bytes.
-pub const MAGIC: [u8; 4] = *b"SKNN";
+pub use crate::nnue::MAGIC;
+use crate::nnue::Reader;
 /// The file format version of a square-input network ([`Network`]).
 pub const VERSION: u16 = 1;
 /// Length of a format-1 header, bytes.
@@ -117,55 +116,25 @@ pub enum NetworkError {
     Scale(i32),
 }
 
-/// A little-endian reader over a byte slice that has been checked to be long enough.
-struct Reader<'a> {
-    bytes: &'a [u8],
-    pos: usize,
-}
-
-impl<'a> Reader<'a> {
-    /// A reader past the magic and the version of a file of `version` whose header is
-    /// `header_len` bytes: the checks both formats start with.
-    fn after_magic(
-        bytes: &'a [u8],
-        header_len: usize,
-        version: u16,
-    ) -> Result<Reader<'a>, NetworkError> {
-        if bytes.len() < header_len {
-            return Err(NetworkError::Truncated {
-                expected: header_len,
-                got: bytes.len(),
-            });
-        }
-        let mut r = Reader { bytes, pos: 0 };
-        let magic: [u8; 4] = r.take();
-        if magic != MAGIC {
-            return Err(NetworkError::BadMagic(magic));
-        }
-        let found = r.u16();
-        if found != version {
-            return Err(NetworkError::Version(found));
-        }
-        Ok(r)
+/// A reader past the magic and the version of a file of `version` whose header is
+/// `header_len` bytes: the checks both formats start with.
+fn after_magic(bytes: &[u8], header_len: usize, version: u16) -> Result<Reader<'_>, NetworkError> {
+    if bytes.len() < header_len {
+        return Err(NetworkError::Truncated {
+            expected: header_len,
+            got: bytes.len(),
+        });
     }
-}
-
-impl Reader<'_> {
-    fn take<const N: usize>(&mut self) -> [u8; N] {
-        let mut out = [0; N];
-        out.copy_from_slice(&self.bytes[self.pos..self.pos + N]);
-        self.pos += N;
-        out
+    let mut r = Reader::new(bytes);
+    let magic: [u8; 4] = r.take();
+    if magic != MAGIC {
+        return Err(NetworkError::BadMagic(magic));
     }
-    fn u16(&mut self) -> u16 {
-        u16::from_le_bytes(self.take())
+    let found = r.u16();
+    if found != version {
+        return Err(NetworkError::Version(found));
     }
-    fn i16(&mut self) -> i16 {
-        i16::from_le_bytes(self.take())
-    }
-    fn i32(&mut self) -> i32 {
-        i32::from_le_bytes(self.take())
-    }
+    Ok(r)
 }
 
 impl Network {
@@ -181,7 +150,7 @@ impl Network {
                 got: bytes.len(),
             });
         }
-        let mut r = Reader::after_magic(bytes, HEADER_LEN, VERSION)?;
+        let mut r = after_magic(bytes, HEADER_LEN, VERSION)?;
         let (inputs, hidden, qa, qb, _reserved) = (r.u16(), r.u16(), r.u16(), r.u16(), r.u16());
         if inputs as usize != NUM_FEATURES || hidden as usize != HIDDEN {
             return Err(NetworkError::Shape { inputs, hidden });
@@ -263,22 +232,13 @@ impl Network {
     }
 }
 
-/// At most `cap` bytes of the regular file `path`: a device, a FIFO or a directory is refused
-/// at once instead of blocking, and a huge file is not read whole.
+/// At most `cap` bytes of the regular file `path` ([`crate::nnue::read_capped`]), the error
+/// naming the file.
 fn read_capped(path: &Path, cap: usize) -> Result<Vec<u8>, NetworkError> {
-    use std::io::Read;
-    let io = |source| NetworkError::Io {
+    crate::nnue::read_capped(path, cap).map_err(|source| NetworkError::Io {
         path: path.display().to_string(),
         source,
-    };
-    // Looked at before opening: opening a FIFO for reading waits for a writer.
-    if !std::fs::metadata(path).map_err(io)?.is_file() {
-        return Err(io(std::io::Error::other("not a regular file")));
-    }
-    let file = std::fs::File::open(path).map_err(io)?;
-    let mut bytes = Vec::new();
-    file.take(cap as u64).read_to_end(&mut bytes).map_err(io)?;
-    Ok(bytes)
+    })
 }
 
 impl PatternNetwork {
@@ -289,7 +249,7 @@ impl PatternNetwork {
     /// feature set, activation or quantisation this build does not have, or a scale below 1.
     /// Never panics.
     pub fn from_bytes(bytes: &[u8]) -> Result<PatternNetwork, NetworkError> {
-        let mut r = Reader::after_magic(bytes, PATTERN_HEADER_LEN, PATTERN_VERSION)?;
+        let mut r = after_magic(bytes, PATTERN_HEADER_LEN, PATTERN_VERSION)?;
         let (inputs, hidden, qa, qb, feature_set) = (r.u16(), r.u16(), r.u16(), r.u16(), r.u16());
         let scale = r.i32();
         let (activation, buckets) = (r.u16(), r.u16());
@@ -324,19 +284,16 @@ impl PatternNetwork {
             n if n > len => return Err(NetworkError::TrailingBytes { extra: n - len }),
             _ => {}
         }
-        let mut i16s = |n: usize| -> Vec<i16> { (0..n).map(|_| r.i16()).collect() };
-        let w1 = i16s(NUM_PATTERN_FEATURES * hidden);
-        let b1 = i16s(hidden);
-        let w2 = i16s(2 * hidden * buckets);
-        let b2 = (0..buckets).map(|_| r.i32()).collect();
         Ok(PatternNetwork {
-            hidden,
-            activation,
-            w1,
-            b1,
-            w2,
-            b2,
-            scale,
+            layers: crate::nnue::Layers::read_weights(
+                &mut r,
+                NUM_PATTERN_FEATURES,
+                hidden,
+                2,
+                buckets,
+                activation,
+                scale,
+            ),
         })
     }
 
@@ -353,32 +310,27 @@ impl PatternNetwork {
     /// output buckets; one bucket is written as 0, as before buckets, so such files are
     /// unchanged).
     pub fn to_bytes(&self) -> Vec<u8> {
-        let mut out = Vec::with_capacity(pattern_file_len(self.hidden, self.buckets()));
+        let mut out = Vec::with_capacity(pattern_file_len(self.hidden(), self.buckets()));
         out.extend_from_slice(&MAGIC);
         for v in [
             PATTERN_VERSION,
             NUM_PATTERN_FEATURES as u16,
-            self.hidden as u16,
+            self.hidden() as u16,
             QA as u16,
             QB as u16,
             FEATURE_SET_WINDOWS_2X2,
         ] {
             out.extend_from_slice(&v.to_le_bytes());
         }
-        out.extend_from_slice(&self.scale.to_le_bytes());
+        out.extend_from_slice(&self.scale().to_le_bytes());
         let buckets = match self.buckets() {
             1 => 0,
             n => n as u16,
         };
-        for v in [self.activation.id(), buckets] {
+        for v in [self.activation().id(), buckets] {
             out.extend_from_slice(&v.to_le_bytes());
         }
-        for w in self.w1.iter().chain(&self.b1).chain(&self.w2) {
-            out.extend_from_slice(&w.to_le_bytes());
-        }
-        for b in &self.b2 {
-            out.extend_from_slice(&b.to_le_bytes());
-        }
+        self.layers.write_weights(&mut out);
         out
     }
 }

@@ -3,11 +3,12 @@
 //! here) and the pattern-input network ([`PatternNetwork`], file format 2, `patterns.rs`; see
 //! [Pattern inputs](#pattern-inputs-file-format-2)); and, in their own files, the network files
 //! (`format.rs`: headers, reading and writing, [`NetworkError`], the [`embedded`] network,
-//! [`load_network`] for either format), the inner loops over the hidden layer (`kernels.rs`),
-//! and the accumulator with its incremental update and [`AtaxxEval`], the search's Ataxx
-//! evaluation (`accumulator.rs`, [`crate::eval::Evaluator`]). The search does not know which
-//! kind it evaluates with: [`AtaxxEval`] holds one or the other and both fill the same
-//! [`Accumulator`].
+//! [`load_network`] for either format), and the accumulator's incremental update and
+//! [`AtaxxEval`], the search's Ataxx evaluation (`accumulator.rs`, [`crate::eval::Evaluator`]).
+//! The search does not know which kind it evaluates with: [`AtaxxEval`] holds one or the other
+//! and both fill the same [`Accumulator`]. What is not Ataxx's own (the quantisation, the
+//! activations, the accumulator's storage, the pattern network's layers and the inner loops over
+//! the hidden values) is shared with the other families' networks in [`crate::nnue`].
 //!
 //! # In the search
 //! The search evaluates Ataxx with a network unless the engine option `EvalFile` says `hand`:
@@ -144,9 +145,9 @@
 
 mod accumulator;
 mod format;
-mod kernels;
 mod patterns;
 
+pub use crate::nnue::{Activation, HIDDEN_MULTIPLE, QA, QB};
 pub use accumulator::{Accumulator, AtaxxEval};
 pub use format::{
     EMBEDDED_NAME, EmbeddedNetwork, FILE_LEN, HEADER_LEN, MAGIC, NetworkError, PATTERN_HEADER_LEN,
@@ -156,24 +157,20 @@ pub use format::{
 #[cfg(test)]
 pub(crate) use patterns::tests::random_pattern_network;
 pub use patterns::{
-    Activation, FEATURE_SET_WINDOWS_2X2, HIDDEN_MULTIPLE, MAX_BUCKETS, MAX_HIDDEN,
-    NUM_PATTERN_FEATURES, PATTERN_BLOCKED, PatternNetwork, WINDOW_STATES, WINDOWS, output_bucket,
-    pattern_features, patterns_of, window_base, window_squares, window_state,
+    FEATURE_SET_WINDOWS_2X2, MAX_BUCKETS, MAX_HIDDEN, NUM_PATTERN_FEATURES, PATTERN_BLOCKED,
+    PatternNetwork, WINDOW_STATES, WINDOWS, output_bucket, pattern_features, patterns_of,
+    window_base, window_squares, window_state,
 };
 
 use super::bitboard::{NUM_SQUARES, Squares};
 use super::position::Position;
 use crate::game::Side;
-use kernels::crelu_dot;
+use crate::nnue::kernels::crelu_dot;
 
 /// Number of input features per perspective: own stones, their stones, blocked squares.
 pub const NUM_FEATURES: usize = 3 * NUM_SQUARES;
 /// Hidden neurons per perspective (the accumulator's length).
 pub const HIDDEN: usize = 128;
-/// Quantisation factor of the first layer (and the clipped ReLU's ceiling).
-pub const QA: i32 = 255;
-/// Quantisation factor of the output weights.
-pub const QB: i32 = 2048;
 
 /// Offset of "their" stones in the feature index.
 const THEIR: usize = NUM_SQUARES;

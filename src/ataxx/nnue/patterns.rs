@@ -5,11 +5,9 @@
 use super::super::bitboard::{Bitboard, NUM_SQUARES, SINGLE, Squares};
 use super::super::mv::Move;
 use super::super::position::Position;
-use super::kernels::{
-    CHUNK, add_slice, crelu_dot_slice, fused_rows, fused_rows_fixed, screlu_dot_slice,
-};
-use super::{Accumulator, QA, QB};
+use super::{Accumulator, Activation};
 use crate::game::Side;
+use crate::nnue::Layers;
 
 /// Number of 2×2 windows on the 7×7 board (6 × 6, overlapping).
 pub const WINDOWS: usize = 36;
@@ -23,8 +21,6 @@ pub const NUM_PATTERN_FEATURES: usize = PATTERN_BLOCKED + NUM_SQUARES;
 /// The largest hidden size per perspective a pattern network may have (the accumulator's
 /// capacity).
 pub const MAX_HIDDEN: usize = 512;
-/// The hidden size must be a multiple of this (the kernels' chunk).
-pub const HIDDEN_MULTIPLE: usize = CHUNK;
 /// Feature-set id in the file header: overlapping 2×2 windows of 3 states plus blocked squares.
 pub const FEATURE_SET_WINDOWS_2X2: u16 = 1;
 /// The most output buckets a pattern network may have ([`output_bucket`]).
@@ -38,34 +34,6 @@ pub const MAX_BUCKETS: usize = 8;
 #[inline(always)]
 pub fn output_bucket(stones: u32, buckets: usize) -> usize {
     (stones as usize * buckets / NUM_SQUARES).min(buckets - 1)
-}
-
-/// The activation of a pattern network's hidden layer (a field of the file header).
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
-pub enum Activation {
-    /// Clipped ReLU, `clamp(a, 0, 1)`: file id 0.
-    CReLU,
-    /// Squared clipped ReLU, `clamp(a, 0, 1)²`: file id 1.
-    SCReLU,
-}
-
-impl Activation {
-    /// The id in the file header.
-    pub fn id(self) -> u16 {
-        match self {
-            Activation::CReLU => 0,
-            Activation::SCReLU => 1,
-        }
-    }
-
-    /// The activation of a header id, `None` for an unknown one.
-    pub fn from_id(id: u16) -> Option<Activation> {
-        match id {
-            0 => Some(Activation::CReLU),
-            1 => Some(Activation::SCReLU),
-            _ => None,
-        }
-    }
 }
 
 /// Square index of window `w`'s lower-left square: window `w = 6 × rank + file` covers
@@ -158,16 +126,8 @@ pub fn patterns_of(pos: &Position, perspective: Side) -> impl Iterator<Item = us
 /// `b2` per bucket, [`output_bucket`]).
 #[derive(Clone, PartialEq, Eq, Debug)]
 pub struct PatternNetwork {
-    pub(super) hidden: usize,
-    pub(super) activation: Activation,
-    /// Feature-major, `NUM_PATTERN_FEATURES × hidden`.
-    pub(super) w1: Vec<i16>,
-    pub(super) b1: Vec<i16>,
-    /// Per output bucket (bucket 0 first), the side to move's `hidden` weights, then the other's.
-    pub(super) w2: Vec<i16>,
-    /// One per output bucket.
-    pub(super) b2: Vec<i32>,
-    pub(super) scale: i32,
+    /// Two perspectives (the side to move's first in `W2`), one head per output bucket.
+    pub(super) layers: Layers,
 }
 
 impl PatternNetwork {
@@ -186,44 +146,41 @@ impl PatternNetwork {
         b2: &[i32],
         scale: i32,
     ) -> Option<PatternNetwork> {
-        if !valid_hidden(hidden)
-            || !(1..=MAX_BUCKETS).contains(&b2.len())
-            || w1.len() != NUM_PATTERN_FEATURES * hidden
-            || b1.len() != hidden
-            || w2.len() != 2 * hidden * b2.len()
-            || scale < 1
-        {
+        if !valid_hidden(hidden) || !(1..=MAX_BUCKETS).contains(&b2.len()) {
             return None;
         }
-        Some(PatternNetwork {
+        Layers::from_parts(
+            NUM_PATTERN_FEATURES,
             hidden,
+            2,
             activation,
-            w1: w1.to_vec(),
-            b1: b1.to_vec(),
-            w2: w2.to_vec(),
-            b2: b2.to_vec(),
+            w1,
+            b1,
+            w2,
+            b2,
             scale,
-        })
+        )
+        .map(|layers| PatternNetwork { layers })
     }
 
     /// Output buckets, 1 to [`MAX_BUCKETS`].
     pub fn buckets(&self) -> usize {
-        self.b2.len()
+        self.layers.heads()
     }
 
     /// Hidden neurons per perspective.
     pub fn hidden(&self) -> usize {
-        self.hidden
+        self.layers.hidden()
     }
 
     /// The hidden layer's activation.
     pub fn activation(&self) -> Activation {
-        self.activation
+        self.layers.activation()
     }
 
     /// Centipawns per unit of the output logit.
     pub fn scale(&self) -> i32 {
-        self.scale
+        self.layers.scale()
     }
 
     /// The quantised parts, as [`PatternNetwork::from_parts`] takes them: `w1` feature-major
@@ -231,24 +188,21 @@ impl PatternNetwork {
     /// (`2 × hidden` per output bucket, the side to move's half first, `1/QB`) and `b2` (one per
     /// bucket, `1/(QA × QB)`). For a trainer that starts from a network (`skald-trainer --init`).
     pub fn parts(&self) -> (&[i16], &[i16], &[i16], &[i32]) {
-        (&self.w1, &self.b1, &self.w2, &self.b2)
+        self.layers.parts()
     }
 
     #[inline(always)]
     fn row(&self, f: usize) -> &[i16] {
-        &self.w1[f * self.hidden..(f + 1) * self.hidden]
+        self.layers.row(f)
     }
 
     /// Sets `acc` to the accumulators of `pos` computed from scratch: `b1` plus the rows of
     /// the 36 windows' states and the blocked squares, per perspective.
     pub fn refresh(&self, acc: &mut Accumulator, pos: &Position) {
-        let h = self.hidden;
+        let h = self.hidden();
         for side in [Side::First, Side::Second] {
-            let v = acc.side_mut(side.index(), h);
-            v.copy_from_slice(&self.b1);
-            for f in patterns_of(pos, side) {
-                add_slice(v, self.row(f));
-            }
+            self.layers
+                .refresh(acc.side_mut(side.index(), h), patterns_of(pos, side));
         }
     }
 
@@ -280,7 +234,7 @@ impl PatternNetwork {
         let us = pos.side;
         let (to, from) = match mv {
             Move::Pass => {
-                child.copy_used(parent, self.hidden);
+                child.copy_used(parent, self.layers.used());
                 return;
             }
             Move::Clone { to } => (to.index(), 0),
@@ -318,17 +272,11 @@ impl PatternNetwork {
             adds[1][n] = self.row(base + t1 + 2 * o1);
             n += 1;
         }
-        let h = self.hidden;
+        let h = self.hidden();
         let u = us.index();
         for (p, side) in [(0, u), (1, u ^ 1)] {
             let (out, base) = (child.side_mut(side, h), parent.side(side, h));
-            let (adds, subs) = (&adds[p][..n], &subs[p][..n]);
-            match h {
-                128 => fused_rows_fixed::<128>(out, base, adds, subs),
-                256 => fused_rows_fixed::<256>(out, base, adds, subs),
-                512 => fused_rows_fixed::<512>(out, base, adds, subs),
-                _ => fused_rows(out, base, adds, subs),
-            }
+            self.layers.update(out, base, &adds[p][..n], &subs[p][..n]);
         }
     }
 
@@ -337,25 +285,15 @@ impl PatternNetwork {
     /// arithmetic only. Never inlined, as [`PatternNetwork::apply_move`].
     #[inline(never)]
     pub fn evaluate(&self, acc: &Accumulator, pos: &Position) -> i32 {
-        let h = self.hidden;
+        let h = self.hidden();
         let side_to_move = pos.side;
         let us = acc.side(side_to_move.index(), h);
         let them = acc.side(side_to_move.index() ^ 1, h);
-        let bucket = match self.b2.len() {
+        let bucket = match self.buckets() {
             1 => 0,
             n => output_bucket(stone_count(pos), n),
         };
-        let (w_us, w_them) = self.w2[2 * h * bucket..2 * h * (bucket + 1)].split_at(h);
-        let out: i64 = match self.activation {
-            Activation::CReLU => {
-                crelu_dot_slice(us, w_us).wrapping_add(crelu_dot_slice(them, w_them)) as i64
-            }
-            // In units of 1/(QA² × QB): divided by QA to the output's 1/(QA × QB).
-            Activation::SCReLU => {
-                (screlu_dot_slice(us, w_us) + screlu_dot_slice(them, w_them)) / QA as i64
-            }
-        };
-        ((out + self.b2[bucket] as i64) * self.scale as i64 / (QA * QB) as i64) as i32
+        self.layers.output(&[us, them], bucket)
     }
 
     /// The evaluation of `pos` from scratch, centipawns from the side to move's view.
@@ -372,13 +310,14 @@ fn stone_count(pos: &Position) -> u32 {
 
 /// Whether `hidden` is a hidden size a pattern network may have.
 pub(super) fn valid_hidden(hidden: usize) -> bool {
-    hidden > 0 && hidden <= MAX_HIDDEN && hidden.is_multiple_of(HIDDEN_MULTIPLE)
+    hidden <= MAX_HIDDEN && Layers::valid_shape(hidden, 2)
 }
 
 #[cfg(test)]
 pub(crate) mod tests {
     use super::super::tests::random_games;
     use super::*;
+    use crate::nnue::{QA, QB};
     use crate::rng::SeededRng;
 
     /// A pattern network with random weights within the trainer's bounds (`W1`, `b1` ±380,
@@ -413,14 +352,16 @@ pub(crate) mod tests {
             .map(|_| (rng.below(601) as i64 - 300) as i16)
             .collect();
         let b2: Vec<i32> = (0..buckets).map(|b| -4321 + 1000 * b as i32).collect();
-        PatternNetwork::from_parts(hidden, activation, &one.w1, &one.b1, &w2, &b2, 400).unwrap()
+        let (w1, b1, _, _) = one.parts();
+        PatternNetwork::from_parts(hidden, activation, w1, b1, &w2, &b2, 400).unwrap()
     }
 
     /// The forward pass written out plainly from the feature lists, in `i64`.
     pub(crate) fn reference_eval(net: &PatternNetwork, pos: &Position) -> i32 {
-        let h = net.hidden;
+        let h = net.hidden();
+        let (_, b1, net_w2, net_b2) = net.parts();
         let hidden = |p: Side| -> Vec<i64> {
-            let mut v: Vec<i64> = net.b1.iter().map(|&b| b as i64).collect();
+            let mut v: Vec<i64> = b1.iter().map(|&b| b as i64).collect();
             for f in patterns_of(pos, p) {
                 for (x, &w) in v.iter_mut().zip(net.row(f)) {
                     *x += w as i64;
@@ -431,21 +372,21 @@ pub(crate) mod tests {
         let (us, them) = (hidden(pos.side), hidden(pos.side.opponent()));
         let act = |a: i64| -> i64 {
             let c = a.clamp(0, QA as i64);
-            match net.activation {
+            match net.activation() {
                 Activation::CReLU => c,
                 Activation::SCReLU => c * c,
             }
         };
         let bucket = output_bucket(stone_count(pos), net.buckets());
-        let w2 = &net.w2[2 * h * bucket..];
+        let w2 = &net_w2[2 * h * bucket..];
         let mut sum = 0i64;
         for i in 0..h {
             sum += act(us[i]) * w2[i] as i64 + act(them[i]) * w2[h + i] as i64;
         }
-        if net.activation == Activation::SCReLU {
+        if net.activation() == Activation::SCReLU {
             sum /= QA as i64;
         }
-        ((sum + net.b2[bucket] as i64) * net.scale as i64 / (QA * QB) as i64) as i32
+        ((sum + net_b2[bucket] as i64) * net.scale() as i64 / (QA * QB) as i64) as i32
     }
 
     #[test]

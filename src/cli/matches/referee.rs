@@ -86,6 +86,7 @@ fn rule_differences(a: &RuleOptions, b: &RuleOptions) -> Vec<&'static str> {
         speed_limit,
         camps,
         eval_weights: _,
+        network: _,
     } = a;
     let mut out = Vec::new();
     let mut differ = |same: bool, what: &'static str| {

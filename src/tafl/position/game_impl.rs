@@ -17,10 +17,12 @@ impl<B: Bitboard> Position<B> {
 
 impl<B: Bitboard> Game for Position<B> {
     type Move = Move;
-    type Eval = crate::eval::HandEval;
+    type Eval = crate::tafl::nnue::TaflEval;
 
-    fn evaluator(&self, _choice: &crate::eval::EvalChoice) -> crate::eval::HandEval {
-        crate::eval::HandEval
+    /// The hand-written evaluation by default; a network of this board if `choice` names one
+    /// ([`crate::tafl::nnue`]).
+    fn evaluator(&self, choice: &crate::eval::EvalChoice) -> crate::tafl::nnue::TaflEval {
+        crate::tafl::nnue::TaflEval::for_choice(choice, self.rules)
     }
 
     fn variant_name(&self) -> &'static str {

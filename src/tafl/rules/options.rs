@@ -175,6 +175,11 @@ pub struct RuleOptions {
     /// variant's tuned set, the others and rules strings the hand-set weights), so that the
     /// evaluation's configuration goes with the rules' data and never by their name.
     pub eval_weights: WeightSet,
+    /// The network built into the binary that evaluates games under these rules by default
+    /// (its file name under `nets/`, [`crate::tafl::nnue::embedded`]; no rule: the presets
+    /// that won their SPRT carry it, docs/training.md), `None` for the hand-written evaluation:
+    /// keyed on the rules' data, never on their name.
+    pub network: Option<&'static str>,
 }
 
 /// Which set of the tafl evaluation's weights a game uses ([`RuleOptions::eval_weights`]; the
@@ -303,6 +308,7 @@ impl RuleOptions {
             speed_limit: [None; 3],
             camps: vec![],
             eval_weights: WeightSet::Brandubh,
+            network: None,
         }
     }
 
@@ -341,6 +347,7 @@ impl RuleOptions {
             speed_limit: [None; 3],
             camps: vec![],
             eval_weights: WeightSet::Hand,
+            network: None,
         }
     }
 
@@ -348,6 +355,7 @@ impl RuleOptions {
     pub fn tablut() -> Self {
         RuleOptions {
             eval_weights: WeightSet::Tablut,
+            network: None,
             ..Self::edge_escape(
                 "tablut",
                 9,
@@ -407,6 +415,7 @@ impl RuleOptions {
             no_legal_move: NoMoveRule::Loses,
             camps,
             eval_weights: WeightSet::Ashton,
+            network: None,
             ..Self::edge_escape(
                 "ashton",
                 size,
@@ -457,16 +466,20 @@ impl RuleOptions {
             speed_limit: [None; 3],
             camps: vec![],
             eval_weights: WeightSet::Hand,
+            network: None,
         }
     }
 
     /// Copenhagen Hnefatafl 11×11 (copenhagen.md).
     pub fn copenhagen() -> Self {
-        Self::copenhagen_on(
-            "copenhagen",
-            11,
-            "3ttttt3/5t5/11/t4T4t/t3TTT3t/tt1TTKTT1tt/t3TTT3t/t4T4t/11/5t5/3ttttt3 a 0 1",
-        )
+        RuleOptions {
+            network: Some(crate::tafl::nnue::COPENHAGEN_NETWORK),
+            ..Self::copenhagen_on(
+                "copenhagen",
+                11,
+                "3ttttt3/5t5/11/t4T4t/t3TTT3t/tt1TTKTT1tt/t3TTT3t/t4T4t/11/5t5/3ttttt3 a 0 1",
+            )
+        }
     }
 
     /// Copenhagen Hnefatafl 13×13 (copenhagen.md).

@@ -1,12 +1,14 @@
-//! The inner loops of the Ataxx NNUE over the hidden layer's [`HIDDEN`] values: plain loops
-//! over fixed-size arrays written so that the compiler vectorises them (SIMD where the target
-//! has it, scalar otherwise), all wrapping `i16`/`i32` arithmetic.
+//! The inner loops of every network over its hidden layer's values, whatever the game: plain
+//! loops over fixed-size arrays or chunks written so that the compiler vectorises them (SIMD
+//! where the target has it, scalar otherwise), all wrapping `i16`/`i32` arithmetic. The
+//! fixed-size kernels take the hidden size `H` as a const parameter (Ataxx's format-1 network,
+//! 128); the others take slices whose length is a multiple of [`CHUNK`].
 
-use super::{HIDDEN, QA};
+use super::QA;
 
 /// `Σ clamp(a_i, 0, QA) × w_i` in `i32` (wrapping).
 #[inline(always)]
-pub(super) fn crelu_dot(acc: &[i16; HIDDEN], w: &[i16; HIDDEN]) -> i32 {
+pub(crate) fn crelu_dot<const H: usize>(acc: &[i16; H], w: &[i16; H]) -> i32 {
     // Inlined, the slices keep the array length: the loop vectorises as over the arrays.
     crelu_dot_slice(acc, w)
 }
@@ -14,16 +16,16 @@ pub(super) fn crelu_dot(acc: &[i16; HIDDEN], w: &[i16; HIDDEN]) -> i32 {
 /// `out = base + add − sub ± Σ flips` (wrapping; `+` when `flips_add`), in chunks that stay in
 /// vector registers.
 #[inline(always)]
-pub(super) fn fused(
-    out: &mut [i16; HIDDEN],
-    base: &[i16; HIDDEN],
-    add: &[i16; HIDDEN],
-    sub: Option<&[i16; HIDDEN]>,
-    flips: &[&[i16; HIDDEN]],
+pub(crate) fn fused<const H: usize>(
+    out: &mut [i16; H],
+    base: &[i16; H],
+    add: &[i16; H],
+    sub: Option<&[i16; H]>,
+    flips: &[&[i16; H]],
     flips_add: bool,
 ) {
     const CHUNK: usize = 32;
-    for c in (0..HIDDEN).step_by(CHUNK) {
+    for c in (0..H).step_by(CHUNK) {
         let mut r = [0i16; CHUNK];
         for i in 0..CHUNK {
             r[i] = base[c + i].wrapping_add(add[c + i]);
@@ -48,32 +50,33 @@ pub(super) fn fused(
     }
 }
 
+/// `acc += row` (wrapping).
 #[inline(always)]
-pub(super) fn add_row(acc: &mut [i16; HIDDEN], row: &[i16; HIDDEN]) {
+pub(crate) fn add_row<const H: usize>(acc: &mut [i16; H], row: &[i16; H]) {
     for (a, &w) in acc.iter_mut().zip(row.iter()) {
         *a = a.wrapping_add(w);
     }
 }
 
+/// `acc −= row` (wrapping).
 #[inline(always)]
-pub(super) fn sub_row(acc: &mut [i16; HIDDEN], row: &[i16; HIDDEN]) {
+pub(crate) fn sub_row<const H: usize>(acc: &mut [i16; H], row: &[i16; H]) {
     for (a, &w) in acc.iter_mut().zip(row.iter()) {
         *a = a.wrapping_sub(w);
     }
 }
 
-// The pattern network's kernels (`patterns.rs`): the hidden size is read from the file, so
-// these take slices whose length is a multiple of [`CHUNK`] and work chunk by chunk in
+// The kernels of networks whose hidden size is read from the file (Ataxx's pattern networks,
+// the tafl networks): slices whose length is a multiple of [`CHUNK`], worked chunk by chunk in
 // registers.
 
-/// Values per chunk of the runtime-length kernels; a pattern network's hidden size is a
-/// multiple of it.
-pub(super) const CHUNK: usize = 32;
+/// Values per chunk of the runtime-length kernels; a runtime hidden size is a multiple of it.
+pub(crate) const CHUNK: usize = 32;
 
 /// `out = base + Σ adds − Σ subs` (wrapping), chunk by chunk; every slice has `out`'s length,
 /// a multiple of [`CHUNK`].
 #[inline(always)]
-pub(super) fn fused_rows(out: &mut [i16], base: &[i16], adds: &[&[i16]], subs: &[&[i16]]) {
+pub(crate) fn fused_rows(out: &mut [i16], base: &[i16], adds: &[&[i16]], subs: &[&[i16]]) {
     debug_assert_eq!(out.len() % CHUNK, 0);
     debug_assert_eq!(base.len(), out.len());
     for (c, (o, b)) in out
@@ -101,9 +104,9 @@ pub(super) fn fused_rows(out: &mut [i16], base: &[i16], adds: &[&[i16]], subs: &
 }
 
 /// [`fused_rows`] for a hidden size `H` known when compiling (the rows' lengths checked once,
-/// the chunks' loops unrolled); the pattern network calls it for its common sizes.
+/// the chunks' loops unrolled); [`super::Layers::update`] calls it for the common sizes.
 #[inline(always)]
-pub(super) fn fused_rows_fixed<const H: usize>(
+pub(crate) fn fused_rows_fixed<const H: usize>(
     out: &mut [i16],
     base: &[i16],
     adds: &[&[i16]],
@@ -133,7 +136,7 @@ pub(super) fn fused_rows_fixed<const H: usize>(
 
 /// `acc += row` (wrapping), any equal lengths.
 #[inline(always)]
-pub(super) fn add_slice(acc: &mut [i16], row: &[i16]) {
+pub(crate) fn add_slice(acc: &mut [i16], row: &[i16]) {
     for (a, &w) in acc.iter_mut().zip(row.iter()) {
         *a = a.wrapping_add(w);
     }
@@ -141,7 +144,7 @@ pub(super) fn add_slice(acc: &mut [i16], row: &[i16]) {
 
 /// `Σ clamp(a_i, 0, QA) × w_i` in `i32` (wrapping), any equal lengths.
 #[inline(always)]
-pub(super) fn crelu_dot_slice(acc: &[i16], w: &[i16]) -> i32 {
+pub(crate) fn crelu_dot_slice(acc: &[i16], w: &[i16]) -> i32 {
     let mut sum = 0i32;
     for (&a, &w) in acc.iter().zip(w.iter()) {
         let c = a.clamp(0, QA as i16) as i32;
@@ -154,7 +157,7 @@ pub(super) fn crelu_dot_slice(acc: &[i16], w: &[i16]) -> i32 {
 /// `255² × 32768 = 2 130 739 200 < 2³¹` in size for any `i16` weight, so it is formed in `i32`
 /// without overflow and summed in `i64` (the sum of 1024 terms would not fit `i32`).
 #[inline(always)]
-pub(super) fn screlu_dot_slice(acc: &[i16], w: &[i16]) -> i64 {
+pub(crate) fn screlu_dot_slice(acc: &[i16], w: &[i16]) -> i64 {
     let mut sum = 0i64;
     for (&a, &w) in acc.iter().zip(w.iter()) {
         let c = a.clamp(0, QA as i16) as i32;
