@@ -282,6 +282,32 @@ impl Board {
         self.marks.contains(&(square, mark))
     }
 
+    /// The squares a drawing of the board marks (a cross under the piece): the throne and the
+    /// squares no soldier may stop on, once each, in the order of [`Board::marks`], with what
+    /// each is: `throne`, `camp`, `corner` (an escape square) or `restricted`. What the browser
+    /// page (`skald serve`'s and the WebAssembly build's) draws.
+    pub fn drawn_marks(&self) -> Vec<(Square, &'static str)> {
+        let mut marked: Vec<(Square, &'static str)> = Vec::new();
+        for &(sq, mark) in &self.marks {
+            if !matches!(mark, Mark::Throne | Mark::Restricted)
+                || marked.iter().any(|(s, _)| *s == sq)
+            {
+                continue;
+            }
+            let kind = if self.has_mark(sq, Mark::Throne) {
+                "throne"
+            } else if self.has_mark(sq, Mark::Camp) {
+                "camp"
+            } else if self.has_mark(sq, Mark::Escape) {
+                "corner"
+            } else {
+                "restricted"
+            };
+            marked.push((sq, kind));
+        }
+        marked
+    }
+
     /// The pieces rank by rank, the top rank first, each from the `a` file (as a diagram
     /// shows them).
     pub fn rows(&self) -> Vec<Vec<Option<Piece>>> {

@@ -43,24 +43,8 @@ pub fn squares_json(mv: MoveView) -> Vec<String> {
 /// The marked squares the page draws (a cross under the piece): the throne and the squares no
 /// soldier may stop on, each with what it is (`throne`, `corner`, `camp`, `restricted`).
 fn marks_json(board: &skald::engine::Board) -> Vec<Value> {
-    let mut marked: Vec<(Square, &str)> = Vec::new();
-    for &(sq, mark) in board.marks() {
-        if !matches!(mark, Mark::Throne | Mark::Restricted) || marked.iter().any(|(s, _)| *s == sq)
-        {
-            continue;
-        }
-        let kind = if board.has_mark(sq, Mark::Throne) {
-            "throne"
-        } else if board.has_mark(sq, Mark::Camp) {
-            "camp"
-        } else if board.has_mark(sq, Mark::Escape) {
-            "corner"
-        } else {
-            "restricted"
-        };
-        marked.push((sq, kind));
-    }
-    marked
+    board
+        .drawn_marks()
         .into_iter()
         .map(|(sq, kind)| json!({ "square": sq.to_string(), "kind": kind }))
         .collect()
