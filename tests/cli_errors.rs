@@ -491,7 +491,7 @@ fn bounds_and_defaults_are_in_help() {
         let text = help(sub);
         assert!(!text.contains("[default: <default>]"), "{sub}:\n{text}");
         assert!(
-            text.contains("the built-in network for Ataxx"),
+            text.contains("the built-in network of the variant (Ataxx, Copenhagen 11×11)"),
             "{sub}:\n{text}"
         );
     }
