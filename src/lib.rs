@@ -19,7 +19,9 @@
 //!   progress, options, hash table, search threads, [`engine::SearchRequest`]); [`bench`](mod@bench): the fixed search whose node count is the signature;
 //! - [`protocol`]: the text protocols the binary speaks, each a parser and a formatter over
 //!   [`engine`] (the command-line tools in the binary's `cli` module, and its browser
-//!   front-end `serve`, an HTTP server behind the Cargo feature `serve`, are the same).
+//!   front-end `serve`, an HTTP server behind the Cargo feature `serve`, are the same);
+//!   [`view`]: the game state and the variants as the browser page reads them, in JSON, for
+//!   both of its back-ends (`serve` and the WebAssembly build, `skald-wasm/`).
 #![deny(missing_docs)]
 
 pub mod ataxx;
@@ -40,3 +42,4 @@ pub mod tafl;
 pub mod text;
 pub mod tuning;
 pub mod variant;
+pub mod view;

@@ -11,12 +11,12 @@
 
 use serde_json::{Value, json};
 use skald::engine::{
-    Answer, Board, Engine, Finished, Limits, Mark, MoveView, Outcome, Report, Score, SearchRequest,
-    Session, Side, Square, named_skill, new_tafl_session,
+    Answer, Engine, Finished, Limits, MoveView, Report, SearchRequest, Session, named_skill,
+    new_tafl_session,
 };
 use skald::variant::Variant;
+use skald::view::{self, GameRules, score_json};
 use std::cell::RefCell;
-use std::collections::BTreeMap;
 use std::sync::{Arc, Mutex, PoisonError};
 use wasm_bindgen::prelude::*;
 
@@ -29,87 +29,15 @@ pub struct WebGame {
     rules: Option<String>,
 }
 
-/// `first` or `second`.
-fn side_key(side: Side) -> &'static str {
-    match side {
-        Side::First => "first",
-        Side::Second => "second",
-    }
-}
-
-/// A score as JSON: `{"cp": 35}` or `{"mate": -3}` (the side to move's view).
-fn score_json(score: Score) -> Value {
-    match score {
-        Score::Cp(cp) => json!({ "cp": cp }),
-        Score::Mate(n) => json!({ "mate": n }),
-    }
-}
-
-/// A move's squares by name, the one left first (`["d1", "d3"]`; a clone's one, a pass's
-/// none), as `skald serve`'s.
-fn squares_json(mv: MoveView) -> Vec<String> {
-    mv.squares().iter().map(Square::to_string).collect()
-}
-
-/// The board's rows, top rank first: a piece's FEN letter, `-` a blocked square, `null` an
-/// empty one (as `skald serve`'s).
-fn rows_json(board: &Board) -> Vec<Vec<Option<String>>> {
-    let size = board.size();
-    (0..size)
-        .rev()
-        .map(|rank| {
-            (0..size)
-                .map(|file| {
-                    let sq = Square::new(file, rank);
-                    match board.piece(sq) {
-                        Some(p) => Some(p.letter().to_string()),
-                        None if board.has_mark(sq, Mark::Blocked) => Some("-".to_string()),
-                        None => None,
-                    }
-                })
-                .collect()
-        })
-        .collect()
-}
-
-/// The marked squares the page draws: the throne and the squares no soldier may stop on, each
-/// with what it is (`throne`, `corner`, `camp`, `restricted`), as `skald serve`'s.
-fn marks_json(board: &Board) -> Vec<Value> {
-    board
-        .drawn_marks()
-        .into_iter()
-        .map(|(sq, kind)| json!({ "square": sq.to_string(), "kind": kind }))
-        .collect()
-}
-
-/// A board's pieces of each side: `{"first": n, "second": n}`.
-fn count_json(board: &Board) -> Value {
-    json!({ "first": board.count(Side::First), "second": board.count(Side::Second) })
-}
-
 /// Moves as text in the game's notation.
 fn texts(moves: &[MoveView]) -> Vec<String> {
     moves.iter().map(MoveView::to_string).collect()
 }
 
-/// Every variant: `name`, `title`, `family`, `size`, `side_names`, `opentafl_rules` (as `skald
-/// serve`'s `GET /api/variants`).
+/// Every variant: `{"variants": [{name, title, family, size, side_names, opentafl_rules}]}`
+/// ([`skald::view::variants_json`], as `skald serve`'s `GET /api/variants`).
 pub fn variants_json() -> Value {
-    let variants: Vec<Value> = Variant::ALL
-        .iter()
-        .map(|v| {
-            let d = v.descriptor();
-            json!({
-                "name": d.name,
-                "title": d.title,
-                "family": if v.is_tafl() { "tafl" } else { "ataxx" },
-                "size": d.size,
-                "side_names": { "first": v.side_name(Side::First), "second": v.side_name(Side::Second) },
-                "opentafl_rules": d.opentafl_rules,
-            })
-        })
-        .collect();
-    json!({ "variants": variants })
+    json!({ "variants": view::variants_json() })
 }
 
 /// The search limits of a JSON object: `depth` (plies), `nodes`, `movetime` (ms), `skill`
@@ -263,102 +191,20 @@ impl WebGame {
     /// are the game's (docs/serve.md, "The game state"): `variant`, `rules`, `title`, `family`,
     /// `size`, `board`, `pieces`, `setup_pieces`, `marks`, `side_names`, `to_move`, `legal`,
     /// `targets` (each with its `kind`), `pass`, `moves`, `last` (with its `kind`), `captures`,
-    /// `result`, `fen`, `setup_fen`.
+    /// `result`, `fen`, `setup_fen` ([`skald::view::game_state`], which `skald serve` uses too).
     pub fn state(&self) -> Value {
-        let s = self.session();
-        let naming = self.naming();
-        let board = s.board();
-        let size = board.size();
-        let to_move = s.side_to_move();
-        let legal = if s.outcome().is_decided() {
-            Vec::new()
-        } else {
-            s.legal_moves()
+        // A game has a variant or a rules string ([`WebGame::new`]).
+        let rules = match &self.rules {
+            Some(r) => GameRules::OpenTafl(r),
+            None => GameRules::Variant(self.naming()),
         };
-        // The legal targets of each piece of the side to move (an Ataxx clone is a target of
-        // every stone next to its square).
-        let mut targets: BTreeMap<String, Vec<Value>> = BTreeMap::new();
-        for (sq, piece) in board.pieces() {
-            if piece.side() != to_move {
-                continue;
-            }
-            let moves: Vec<Value> = legal
-                .iter()
-                .filter(|mv| mv.made_from(sq))
-                .filter_map(|mv| {
-                    let to = mv.to()?;
-                    Some(json!({ "to": to.to_string(), "move": mv.to_string(), "kind": mv.kind().name() }))
-                })
-                .collect();
-            if !moves.is_empty() {
-                targets.insert(sq.to_string(), moves);
-            }
-        }
-        let pass = legal
-            .iter()
-            .find(|mv| **mv == MoveView::Pass)
-            .map(MoveView::to_string);
-        let last = s.last_move().map(
-            |m| json!({ "move": m.to_string(), "kind": m.kind().name(), "squares": squares_json(m) }),
-        );
-        let captures: Vec<Value> = s
-            .last_captures()
-            .into_iter()
-            .map(|c| json!({ "square": c.square.to_string(), "piece": c.piece.to_string() }))
-            .collect();
-        let result = match s.outcome() {
-            Outcome::Ongoing => Value::Null,
-            Outcome::Decided { winner, reason } => json!({
-                "winner": winner.map(side_key),
-                "reason": reason.to_string(),
-                "text": naming.result_text(winner, &reason.to_string()),
-            }),
-        };
-        let title = match self.variant {
-            Some(v) => v.descriptor().title.to_string(),
-            None => format!("OpenTafl rules {size}×{size}"),
-        };
-        json!({
-            "variant": self.variant.map(Variant::name),
-            "rules": self.rules,
-            "title": title,
-            "family": if naming.is_tafl() { "tafl" } else { "ataxx" },
-            "size": size,
-            "board": rows_json(&board),
-            "pieces": count_json(&board),
-            "setup_pieces": count_json(&s.setup_board()),
-            "marks": marks_json(&board),
-            "side_names": { "first": naming.side_name(Side::First), "second": naming.side_name(Side::Second) },
-            "to_move": side_key(to_move),
-            "legal": texts(&legal),
-            "targets": targets,
-            "pass": pass,
-            "moves": texts(&s.moves_played()),
-            "last": last,
-            "captures": captures,
-            "result": result,
-            "fen": s.fen(),
-            "setup_fen": s.setup_fen(),
-        })
+        view::game_state(self.session(), rules)
     }
 
     /// Every position of the game from its set-up: `{"boards": [rows…], "fens": […]}`, index
     /// `k` after the first `k` moves (as `skald serve`'s `GET /api/games/{id}/positions`).
     pub fn positions(&self) -> Result<Value, String> {
-        let s = self.session();
-        let mut replay = s.boxed_clone();
-        replay
-            .set_position(Some(&s.setup_fen()), &[])
-            .map_err(|e| e.to_string())?;
-        let rows = |s: &dyn Session| rows_json(&s.board());
-        let mut boards = vec![rows(replay.as_ref())];
-        let mut fens = vec![replay.fen()];
-        for mv in s.moves_played() {
-            replay.play(mv).map_err(|e| e.to_string())?;
-            boards.push(rows(replay.as_ref()));
-            fens.push(replay.fen());
-        }
-        Ok(json!({ "boards": boards, "fens": fens }))
+        view::positions_json(self.session().boxed_clone())
     }
 
     /// Searches the position now within `limits` ([`request_of`]'s keys), calling `progress`

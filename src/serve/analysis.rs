@@ -7,11 +7,12 @@
 use super::App;
 use super::api::{ApiError, Body, clip, game_of};
 use super::ids::lock;
-use super::view::{first_view, score_json, squares_json};
+use super::view::first_view;
 use axum::extract::{Path, Query, State};
 use axum::response::sse::{Event, KeepAlive, Sse};
 use serde_json::{Value, json};
 use skald::engine::{Finished, Limits, MoveView, SearchRequest};
+use skald::view::{score_json, squares_json};
 use std::collections::HashMap;
 use std::convert::Infallible;
 use std::sync::Arc;

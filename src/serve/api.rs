@@ -6,7 +6,7 @@
 use super::App;
 use super::ids::{GameId, id_text, lock, parse_id};
 use super::state::{Game, Level, Mode, Rules};
-use super::view::{score_json, state_json};
+use super::view::state_json;
 use axum::body::Bytes;
 use axum::extract::{FromRequest, Path, Query, Request, State};
 use axum::http::{StatusCode, header};
@@ -16,6 +16,7 @@ use serde_json::{Value, json};
 use skald::engine::{Finished, Limits, Outcome, SearchRequest, Side};
 use skald::records::{GameRecord, load_records_hinted};
 use skald::variant::{Family, Variant};
+use skald::view::score_json;
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
@@ -205,26 +206,12 @@ fn parse_side(family: Family, s: &str) -> Result<Side, ApiError> {
 
 /// `GET /api/variants`: the games, the levels and the server's bounds.
 pub async fn variants(State(app): State<Arc<App>>) -> axum::Json<Value> {
-    let variants: Vec<Value> = Variant::ALL
-        .iter()
-        .map(|v| {
-            let d = v.descriptor();
-            json!({
-                "name": d.name,
-                "title": d.title,
-                "family": if v.is_tafl() { "tafl" } else { "ataxx" },
-                "size": d.size,
-                "side_names": { "first": v.side_name(Side::First), "second": v.side_name(Side::Second) },
-                "opentafl_rules": d.opentafl_rules,
-            })
-        })
-        .collect();
     let levels: Vec<Value> = Level::ALL
         .iter()
         .map(|l| json!({ "name": l.name(), "time_ms": l.time_ms() }))
         .collect();
     axum::Json(json!({
-        "variants": variants,
+        "variants": skald::view::variants_json(),
         "levels": levels,
         "analysis_ms": app.config.analysis_ms,
         "max_games": app.config.max_games,
@@ -338,25 +325,10 @@ pub async fn get(State(app): State<Arc<App>>, Path(id): Path<String>) -> Answer 
 /// `k` the position after the first `k` moves (rows as in the state's `board`).
 pub async fn positions(State(app): State<Arc<App>>, Path(id): Path<String>) -> Answer {
     let (_, game) = game_of(&app, &id)?;
-    let (mut replay, moves) = {
-        let g = lock(&game);
-        let mut replay = g.session.boxed_clone();
-        replay
-            .set_position(Some(&g.session.setup_fen()), &[])
-            .map_err(|e| ApiError::internal(format!("replay: {e}")))?;
-        (replay, g.session.moves_played())
-    };
-    let rows = |s: &dyn skald::engine::Session| super::view::rows_json(&s.board());
-    let mut boards = vec![rows(replay.as_ref())];
-    let mut fens = vec![replay.fen()];
-    for mv in &moves {
-        replay
-            .play(*mv)
-            .map_err(|e| ApiError::internal(format!("replay {mv}: {e}")))?;
-        boards.push(rows(replay.as_ref()));
-        fens.push(replay.fen());
-    }
-    Ok(axum::Json(json!({ "boards": boards, "fens": fens })))
+    let replay = lock(&game).session.boxed_clone();
+    skald::view::positions_json(replay)
+        .map(axum::Json)
+        .map_err(ApiError::internal)
 }
 
 /// `DELETE /api/games/{id}`: drops the game; its searches are cancelled (an engine move under
