@@ -327,3 +327,49 @@ fn two_threads_answer_a_legal_move_with_its_line_last() {
         }
     }
 }
+
+/// Issue 55 (skald against TaflZero, Copenhagen 11×11): on the game's last ply before the move
+/// limit, skald as the defenders answered `b5-a5`, a move that recreates an earlier board,
+/// which Copenhagen forbids the defenders, and lost the game by an illegal move. The search
+/// judged the board first: every defender move there reaches the move limit's draw, so the
+/// forbidden one scored 0 like the others, and the move order picked it. Now the root leaves
+/// out the moves the game's history forbids, and inside the tree a forbidden move loses
+/// whatever its board says. The game (`tests/data/copenhagen-move-limit-repetition.txt`: the
+/// book FEN, then the 135 plies played) from the match's record; MultiPV 64 lists every root
+/// move at depth 1.
+#[test]
+fn the_search_never_offers_a_copenhagen_move_that_recreates_a_board() {
+    let text = include_str!("data/copenhagen-move-limit-repetition.txt");
+    let mut lines = text.lines();
+    let fen = lines.next().unwrap();
+    let moves: Vec<&str> = lines.next().unwrap().split_whitespace().collect();
+    let mut engine = Engine::new().unwrap();
+    engine.set_variant(Variant::Copenhagen);
+    engine
+        .session_mut()
+        .set_position(Some(fen), &moves)
+        .unwrap();
+    let legal: Vec<String> = engine
+        .session()
+        .legal_moves()
+        .iter()
+        .map(|m| m.to_string())
+        .collect();
+    assert!(!legal.contains(&"b5-a5".to_string()), "{legal:?}");
+    engine.set_option("MultiPV", "64").unwrap();
+    for depth in [1, 3] {
+        engine.clear_tables();
+        let limits = Limits {
+            depth: Some(depth),
+            ..Limits::default()
+        };
+        let r = engine.search(&limits, &mut |_| {}).unwrap();
+        let firsts: Vec<String> = r.lines.iter().map(|(_, pv)| pv[0].to_string()).collect();
+        assert_eq!(firsts.len(), legal.len(), "depth {depth}: {firsts:?}");
+        assert!(
+            firsts.iter().all(|m| legal.contains(m)),
+            "depth {depth}: {firsts:?} not all in {legal:?}"
+        );
+        assert!(legal.contains(&r.best_move.unwrap().to_string()));
+    }
+}

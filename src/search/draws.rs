@@ -59,6 +59,18 @@ impl GamePath {
         self.boards.push((hash, 0));
     }
 
+    /// The game's positions before the root (Zobrist hashes, oldest first).
+    pub(super) fn game_history(&self) -> &[u64] {
+        &self.hashes[..self.root_index]
+    }
+
+    /// `true` under a rule that forbids one side's repetitions ([`RepetitionRule::Forbidden`]):
+    /// there the move that made a position may be no move at all, whatever the board says.
+    #[inline]
+    pub(super) fn forbids_moves(&self) -> bool {
+        matches!(self.repetition, RepetitionRule::Forbidden(_))
+    }
+
     /// `true` when no repetition can end the game for the side that makes it: only then is a
     /// move that leaves the opponent a win at once certain to lose ([`Game::split_threat_answers`]).
     #[inline]

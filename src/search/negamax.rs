@@ -8,7 +8,7 @@ use super::ordering::{self, MoveKind, NO_ROW, NodeHistory};
 use super::tt::{self, Bound, score_from_tt, score_to_tt};
 use super::types::{INF, MATE, MATE_BOUND, MAX_PLY};
 use super::worker::Worker;
-use crate::game::Game;
+use crate::game::{Game, forbidden_by_history};
 use std::ops::ControlFlow;
 
 /// The deepest quiescence search, in plies below the main search's leaf.
@@ -151,9 +151,15 @@ impl<'a, G: Game> Worker<'a, G> {
 
     /// The score of `pos` (at `ply`, not the root) when the path ends there: the game is over,
     /// a repetition rule ends it, or the side to move wins on this move.
+    ///
+    /// Under a rule that forbids a side's repetitions (Copenhagen: a defender move may not
+    /// recreate a board) the move that led here is judged before the board: a forbidden move is
+    /// no move, so it loses for its side even where the board it makes would end the game
+    /// otherwise (the move limit's draw on the 142nd ply scored it 0, and the engine played it:
+    /// the TaflZero match of issue 55). Other rules judge a decided board first.
     fn path_end(&mut self, pos: &G, ply: usize) -> Option<i32> {
         let outcome = pos.outcome();
-        if outcome.is_decided() {
+        if outcome.is_decided() && !self.path.forbids_moves() {
             return Some(terminal_score(outcome, pos.side_to_move(), ply));
         }
         if let Some(score) = self
@@ -164,6 +170,9 @@ impl<'a, G: Game> Worker<'a, G> {
                 self.path_verdicts += 1;
             }
             return Some(score);
+        }
+        if outcome.is_decided() {
+            return Some(terminal_score(outcome, pos.side_to_move(), ply));
         }
         // A win on this move (tafl: the king sees an escape square): nothing beats it.
         if !self.shared.basic && pos.can_win_at_once() {
@@ -484,6 +493,12 @@ impl<'a, G: Game> Worker<'a, G> {
         }
         if node.root && !self.excluded.is_empty() {
             moves.retain(|m| !self.excluded.contains(m));
+        }
+        if node.root && self.path.forbids_moves() {
+            // The moves the rules forbid after this game's history are not the root's to
+            // search: the engine must never answer one, nor list one in its MultiPV lines.
+            let history = self.path.game_history();
+            moves.retain(|&m| !forbidden_by_history(pos, history, m));
         }
         if node.singular_excluded != 0 {
             moves.retain(|&m| pos.encode_move(m) != node.singular_excluded);
