@@ -101,6 +101,23 @@ fn fixed_depth<G: Game>(root: &G, depth: u32, params: SearchParams) -> (Option<G
     (r.best_move, r.nodes)
 }
 
+/// Searches `root` to `depth` with `base`, then with each of `variants`: every search gives a
+/// move, and each variant's tree differs from `base`'s (its node count).
+fn each_changes_the_tree<G: Game>(
+    root: &G,
+    depth: u32,
+    base: SearchParams,
+    variants: &[SearchParams],
+) {
+    let (mv, plain) = fixed_depth(root, depth, base);
+    assert!(mv.is_some());
+    for &params in variants {
+        let (mv, nodes) = fixed_depth(root, depth, params);
+        assert!(mv.is_some());
+        assert_ne!(nodes, plain, "{params:?}");
+    }
+}
+
 /// Singular extensions and the continuation history, switched on at a depth the search
 /// reaches, change the tree and still give a move, in both game families.
 #[test]
@@ -111,9 +128,7 @@ fn singular_extensions_and_continuation_history_run_in_both_families() {
             se_min_depth: 0,
             ..SearchParams::DEFAULT
         };
-        let (mv, plain) = fixed_depth(root, depth, base);
-        assert!(mv.is_some());
-        for params in [
+        let variants = [
             SearchParams {
                 se_min_depth: 3,
                 ..base
@@ -123,11 +138,8 @@ fn singular_extensions_and_continuation_history_run_in_both_families() {
                 lmr_cont_history: true,
                 ..base
             },
-        ] {
-            let (mv, nodes) = fixed_depth(root, depth, params);
-            assert!(mv.is_some());
-            assert_ne!(nodes, plain, "{params:?}");
-        }
+        ];
+        each_changes_the_tree(root, depth, base, &variants);
     }
     check(&crate::tafl::brandubh(), 7);
     check(&crate::ataxx::Position::start(), 6);
@@ -145,9 +157,7 @@ fn the_depth_values_of_issue_52_run_in_both_families() {
             aspiration_delta: 5,
             ..SearchParams::DEFAULT
         };
-        let (mv, plain) = fixed_depth(root, depth, base);
-        assert!(mv.is_some());
-        for params in [
+        let variants = [
             SearchParams {
                 se_pv_nodes: false,
                 ..base
@@ -161,11 +171,8 @@ fn the_depth_values_of_issue_52_run_in_both_families() {
                 history_bonus_max: 1500,
                 ..base
             },
-        ] {
-            let (mv, nodes) = fixed_depth(root, depth, params);
-            assert!(mv.is_some());
-            assert_ne!(nodes, plain, "{params:?}");
-        }
+        ];
+        each_changes_the_tree(root, depth, base, &variants);
     }
     check(&crate::tafl::brandubh(), 7);
     check(&crate::ataxx::Position::start(), 6);
