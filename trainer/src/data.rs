@@ -13,7 +13,20 @@ use std::hash::Hash;
 use std::io::BufRead;
 use std::path::PathBuf;
 
-use crate::net::Spec;
+/// What reading tafl files needs to know of the network trained on them ([`crate::net::Spec`]
+/// gives it): the variant whose files it reads, whether its inputs include the king's reach,
+/// and whether its output is the defenders' view (one side-to-move head) rather than the side
+/// to move's.
+#[derive(Clone, Copy, Debug)]
+pub struct TaflInputs {
+    /// The variant (a tafl preset): text FENs are read under its rules, binary headers must
+    /// name it.
+    pub variant: skald::variant::Variant,
+    /// The king's reach is read ([`skald::tafl::nnue::FeatureSet::KingReach`]).
+    pub king_reach: bool,
+    /// The targets are in the defenders' view (`--side-heads 1`).
+    pub defenders_view: bool,
+}
 
 /// A tafl training position: the board, the side to move and, for networks that read it, the
 /// squares the king can move to.
@@ -145,13 +158,16 @@ pub fn read_ataxx(paths: &[PathBuf], targets: Targets) -> Result<Vec<Sample<Posi
     Ok(out)
 }
 
-/// Reads tafl datagen files of the variant `spec` trains on, text (each FEN read under the
+/// Reads tafl datagen files of the variant `inputs` names, text (each FEN read under the
 /// variant's rules) or binary (whose header must name the variant); errors name the file and
 /// the line or record.
-pub fn read_tafl(paths: &[PathBuf], targets: Targets, spec: &Spec) -> Result<Vec<Sample<TaflPos>>> {
-    let tafl = spec.tafl.as_ref().expect("a tafl spec");
-    let variant = tafl.variant.name();
-    let reach = tafl.features == skald::tafl::nnue::FeatureSet::KingReach;
+pub fn read_tafl(
+    paths: &[PathBuf],
+    targets: Targets,
+    inputs: TaflInputs,
+) -> Result<Vec<Sample<TaflPos>>> {
+    let variant = inputs.variant.name();
+    let reach = inputs.king_reach;
     // The position of a FEN, with the king's reach when the network reads it.
     let read = |fen: &str| -> Result<TaflPos, skald::game::ParseError> {
         if reach {
@@ -166,7 +182,7 @@ pub fn read_tafl(paths: &[PathBuf], targets: Targets, spec: &Spec) -> Result<Vec
             })
         }
     };
-    let flip = |side: Side| spec.side_heads == 1 && side == Side::First;
+    let flip = |side: Side| inputs.defenders_view && side == Side::First;
     let mut out = Vec::new();
     for path in paths {
         let mut reader = open(path)?;

@@ -329,8 +329,8 @@ fn run(args: Args) -> Result<()> {
         k: args.k,
     };
     let t0 = Instant::now();
-    if spec.tafl.is_some() {
-        let samples = data::read_tafl(&args.data, targets, &spec)?;
+    if let Some(inputs) = spec.tafl_inputs() {
+        let samples = data::read_tafl(&args.data, targets, inputs)?;
         train(&args, spec, samples, &dev, t0)
     } else {
         let samples = data::read_ataxx(&args.data, targets)?;

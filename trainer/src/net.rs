@@ -10,7 +10,7 @@ use skald::game::{Game, Side};
 use skald::tafl::nnue::{self as tnnue, FeatureSet, TaflNetwork};
 use skald::variant::Variant;
 
-use crate::data::TaflPos;
+use crate::data::{TaflInputs, TaflPos};
 
 /// The network to train (`--arch`).
 #[derive(Clone, Copy, PartialEq, Eq, Debug, ValueEnum)]
@@ -151,6 +151,15 @@ pub fn permute(bb: Bitboard, perm: &[usize; 49]) -> Bitboard {
 }
 
 impl Spec {
+    /// What reading tafl files needs of this network; `None` for an Ataxx network.
+    pub fn tafl_inputs(&self) -> Option<TaflInputs> {
+        self.tafl.as_ref().map(|t| TaflInputs {
+            variant: t.variant,
+            king_reach: t.features == FeatureSet::KingReach,
+            defenders_view: self.side_heads == 1,
+        })
+    }
+
     /// Rows of `W1`.
     pub fn inputs(&self) -> usize {
         match self.arch {

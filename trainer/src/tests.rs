@@ -375,8 +375,18 @@ fn tafl_binary_and_text_data_read_alike() {
         let spec = spec_of(&args(&["--variant", "copenhagen", "--side-heads", heads])).unwrap();
         // With the king's reach, both files give it, and it is the library's.
         let reach_spec = spec_of(&args(&["--variant", "copenhagen", "--king-reach"])).unwrap();
-        let rb = data::read_tafl(std::slice::from_ref(&bin), targets(), &reach_spec).unwrap();
-        let rt = data::read_tafl(std::slice::from_ref(&txt), targets(), &reach_spec).unwrap();
+        let rb = data::read_tafl(
+            std::slice::from_ref(&bin),
+            targets(),
+            reach_spec.tafl_inputs().unwrap(),
+        )
+        .unwrap();
+        let rt = data::read_tafl(
+            std::slice::from_ref(&txt),
+            targets(),
+            reach_spec.tafl_inputs().unwrap(),
+        )
+        .unwrap();
         for ((b, t), (fen, _, _)) in rb.iter().zip(&rt).zip(rows) {
             assert_eq!(b.pos, t.pos);
             let (_, _, reach) = skald::tafl::packed::reach_of_fen("copenhagen", fen).unwrap();
@@ -385,8 +395,18 @@ fn tafl_binary_and_text_data_read_alike() {
         // The king of the start position cannot move; the other one can.
         assert_eq!(rb[0].pos.reach, [0; 3]);
         assert_ne!(rb[1].pos.reach, [0; 3]);
-        let from_bin = data::read_tafl(std::slice::from_ref(&bin), targets(), &spec).unwrap();
-        let from_txt = data::read_tafl(std::slice::from_ref(&txt), targets(), &spec).unwrap();
+        let from_bin = data::read_tafl(
+            std::slice::from_ref(&bin),
+            targets(),
+            spec.tafl_inputs().unwrap(),
+        )
+        .unwrap();
+        let from_txt = data::read_tafl(
+            std::slice::from_ref(&txt),
+            targets(),
+            spec.tafl_inputs().unwrap(),
+        )
+        .unwrap();
         assert_eq!(from_bin.len(), 2);
         for (b, t) in from_bin.iter().zip(&from_txt) {
             assert_eq!(b.pos, t.pos);
@@ -399,16 +419,24 @@ fn tafl_binary_and_text_data_read_alike() {
         assert_eq!(from_bin[1].target, targets().target(250, 1.0, false));
     }
     let tablut = spec_of(&args(&["--variant", "tablut"])).unwrap();
-    let err = data::read_tafl(std::slice::from_ref(&bin), targets(), &tablut)
-        .err()
-        .unwrap();
+    let err = data::read_tafl(
+        std::slice::from_ref(&bin),
+        targets(),
+        tablut.tafl_inputs().unwrap(),
+    )
+    .err()
+    .unwrap();
     assert!(
         format!("{err:#}").contains("positions of copenhagen"),
         "{err:#}"
     );
-    let err = data::read_tafl(std::slice::from_ref(&txt), targets(), &tablut)
-        .err()
-        .unwrap();
+    let err = data::read_tafl(
+        std::slice::from_ref(&txt),
+        targets(),
+        tablut.tafl_inputs().unwrap(),
+    )
+    .err()
+    .unwrap();
     assert!(format!("{err:#}").contains(":1:"), "{err:#}");
     let err = data::read_ataxx(std::slice::from_ref(&bin), targets())
         .err()

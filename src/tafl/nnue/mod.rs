@@ -483,17 +483,13 @@ impl TaflNetwork {
     }
 }
 
-/// Copenhagen 11×11's built-in network, its file under `nets/` (the preset's
-/// [`crate::tafl::RuleOptions::network`]).
-pub const COPENHAGEN_NETWORK: &str = "copenhagen-r128-g0b.nnue";
-
 /// The networks built into the binary: per variant (its protocol name), the file under `nets/`
 /// and its bytes. A variant gets one only when it has won its SPRT against the hand evaluation
 /// (docs/training.md); building another in is a line here, the preset's
 /// [`crate::tafl::RuleOptions::network`] and the bench signature.
 static EMBEDDED_FILES: &[(&str, &str, &[u8])] = &[(
     "copenhagen",
-    COPENHAGEN_NETWORK,
+    crate::tafl::rules::COPENHAGEN_NETWORK,
     include_bytes!("../../../nets/copenhagen-r128-g0b.nnue"),
 )];
 

@@ -17,7 +17,7 @@ use crate::game::{ParseError, RepetitionRule, Side};
 
 mod options;
 
-pub(crate) use options::NO_SQUARE;
+pub(crate) use options::{COPENHAGEN_NETWORK, NO_SQUARE};
 pub use options::{
     EdgeFort, KingArmed, MAX_SIZE, MIN_SIZE, NoMoveRule, Piece, RuleOptions, Shieldwall, WeightSet,
     centre, corners, edge, neighbours, square, square_count,

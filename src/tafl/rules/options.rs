@@ -182,6 +182,11 @@ pub struct RuleOptions {
     pub network: Option<&'static str>,
 }
 
+/// Copenhagen 11×11's built-in network, its file under `nets/` ([`RuleOptions::copenhagen`]'s
+/// [`RuleOptions::network`]; its bytes are built in by [`crate::tafl::nnue`]). Data of the
+/// preset, so that the rules never import the evaluation.
+pub const COPENHAGEN_NETWORK: &str = "copenhagen-r128-g0b.nnue";
+
 /// Which set of the tafl evaluation's weights a game uses ([`RuleOptions::eval_weights`]; the
 /// weights themselves are [`crate::tafl::EvalWeights::of`] it).
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Hash)]
@@ -473,7 +478,7 @@ impl RuleOptions {
     /// Copenhagen Hnefatafl 11×11 (copenhagen.md).
     pub fn copenhagen() -> Self {
         RuleOptions {
-            network: Some(crate::tafl::nnue::COPENHAGEN_NETWORK),
+            network: Some(COPENHAGEN_NETWORK),
             ..Self::copenhagen_on(
                 "copenhagen",
                 11,
