@@ -290,12 +290,20 @@ impl ThreadPool {
 }
 
 impl Drop for ThreadPool {
+    /// Closes every thread's queue and joins the threads, all but the calling one: the last
+    /// owner of a pool may be one of its own jobs (a search's job holds the engine's pool until
+    /// its closure is dropped, after the waiter has gone on), and a thread cannot join itself
+    /// (std panics: "failed to join thread: Resource deadlock avoided"). That thread is left
+    /// to end on its own: its queue is closed, so it ends when the job returns.
     fn drop(&mut self) {
         for t in &mut self.threads {
             t.jobs.take();
         }
+        let me = std::thread::current().id();
         for t in &mut self.threads {
-            if let Some(h) = t.handle.take() {
+            if let Some(h) = t.handle.take()
+                && h.thread().id() != me
+            {
                 let _ = h.join();
             }
         }
@@ -305,6 +313,32 @@ impl Drop for ThreadPool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The pool's last owner may be a job on one of its threads (an engine dropped while its
+    /// search's job still holds the pool, as `skald datagen` did at the end of a file): the
+    /// drop there closes the pool without the thread joining itself (which panicked).
+    #[test]
+    fn a_pool_dropped_by_its_own_thread_does_not_panic() {
+        let pool = Arc::new(ThreadPool::new(2).unwrap());
+        let inside = Arc::clone(&pool);
+        let (go, wait) = mpsc::channel::<()>();
+        let (report, outcome) = mpsc::channel::<bool>();
+        assert!(pool.send(
+            0,
+            Box::new(move |_| {
+                wait.recv().unwrap();
+                let dropped =
+                    std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| drop(inside)));
+                report.send(dropped.is_ok()).unwrap();
+            })
+        ));
+        drop(pool);
+        go.send(()).unwrap();
+        assert!(
+            outcome.recv().unwrap(),
+            "the pool's drop on its own thread panicked"
+        );
+    }
 
     /// `start_search`: 0 clears the butterfly history and the counter-moves; 512 halves the
     /// history (rounding towards 0) and keeps the counter-moves; 1024 keeps both whole. The
