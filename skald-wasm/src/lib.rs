@@ -207,7 +207,7 @@ impl WebGame {
         view::positions_json(self.session().boxed_clone())
     }
 
-    /// Searches the position now within `limits` ([`request_of`]'s keys), calling `progress`
+    /// Searches the position now within `limits` (the keys `request_of` reads), calling `progress`
     /// with each completed iteration's report as it comes (the search runs on this thread: the
     /// engine has none of its own); answers the best move and its line (the game is not
     /// changed). A fault inside the search answers a legal move with `"failed": true`.

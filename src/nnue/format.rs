@@ -272,7 +272,7 @@ impl Header {
     /// Reads and checks the header of a format-3 file from its bytes: the magic, the version,
     /// the quantisation, the activation, the shape ([`Layers::valid_shape`]), heads, buckets,
     /// the scale, the name and the reserved fields. The family's fields are left to the
-    /// family's reader, and the file's length to [`Header::weights`].
+    /// family's reader, and the file's length to [`Header::file_len`].
     ///
     /// # Errors
     /// A [`FormatError`] naming the first field that is wrong; never panics.

@@ -1,4 +1,4 @@
-//! Game records as text: PGN ([`pgn`]) and OpenTafl game records ([`otg`]), written from a
+//! Game records as text: PGN (`pgn.rs`) and OpenTafl game records (`otg.rs`), written from a
 //! [`GameRecord`] (`skald match --output`, `play`'s `save`, the browser's saved games) and read
 //! back by [`load_records_as`] into [`LoadedGame`]s, each replayed by the rules.
 //!

@@ -58,7 +58,7 @@ impl<B: Bitboard> Position<B> {
     /// flood fill meets unable to be captured along the line it was met across: met from above
     /// or below, it needs a friend or the board's edge to its left or right; met from the left
     /// or right, above or below. Each piece is judged once, across the line the fill first
-    /// meets it by ([`Position::fort_flood_fill`]), so the order of the fill matters and is
+    /// meets it by (`Position::fort_flood_fill`), so the order of the fill matters and is
     /// kept: the reference's, north, west, south, east, taken back last-in first-out.
     pub fn edge_fort(&self) -> bool {
         let r = self.rules;
