@@ -371,22 +371,21 @@ fn tafl_binary_and_text_data_read_alike() {
     }
     std::fs::write(&bin, w.into_inner().unwrap()).unwrap();
     std::fs::write(&txt, text).unwrap();
+    // Both files read for the network `spec`.
+    let read = |path: &std::path::PathBuf, spec: &net::Spec| {
+        data::read_tafl(
+            std::slice::from_ref(path),
+            targets(),
+            spec.tafl_inputs().unwrap(),
+        )
+        .unwrap()
+    };
     for heads in ["2", "1"] {
         let spec = spec_of(&args(&["--variant", "copenhagen", "--side-heads", heads])).unwrap();
         // With the king's reach, both files give it, and it is the library's.
         let reach_spec = spec_of(&args(&["--variant", "copenhagen", "--king-reach"])).unwrap();
-        let rb = data::read_tafl(
-            std::slice::from_ref(&bin),
-            targets(),
-            reach_spec.tafl_inputs().unwrap(),
-        )
-        .unwrap();
-        let rt = data::read_tafl(
-            std::slice::from_ref(&txt),
-            targets(),
-            reach_spec.tafl_inputs().unwrap(),
-        )
-        .unwrap();
+        let rb = read(&bin, &reach_spec);
+        let rt = read(&txt, &reach_spec);
         for ((b, t), (fen, _, _)) in rb.iter().zip(&rt).zip(rows) {
             assert_eq!(b.pos, t.pos);
             let (_, _, reach) = skald::tafl::packed::reach_of_fen("copenhagen", fen).unwrap();
@@ -395,18 +394,8 @@ fn tafl_binary_and_text_data_read_alike() {
         // The king of the start position cannot move; the other one can.
         assert_eq!(rb[0].pos.reach, [0; 3]);
         assert_ne!(rb[1].pos.reach, [0; 3]);
-        let from_bin = data::read_tafl(
-            std::slice::from_ref(&bin),
-            targets(),
-            spec.tafl_inputs().unwrap(),
-        )
-        .unwrap();
-        let from_txt = data::read_tafl(
-            std::slice::from_ref(&txt),
-            targets(),
-            spec.tafl_inputs().unwrap(),
-        )
-        .unwrap();
+        let from_bin = read(&bin, &spec);
+        let from_txt = read(&txt, &spec);
         assert_eq!(from_bin.len(), 2);
         for (b, t) in from_bin.iter().zip(&from_txt) {
             assert_eq!(b.pos, t.pos);
