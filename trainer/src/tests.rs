@@ -407,26 +407,17 @@ fn tafl_binary_and_text_data_read_alike() {
         assert_eq!(from_bin[1].pos.side, Side::Second);
         assert_eq!(from_bin[1].target, targets().target(250, 1.0, false));
     }
+    // Files of Copenhagen read for a Tablut network: refused, naming the file.
     let tablut = spec_of(&args(&["--variant", "tablut"])).unwrap();
-    let err = data::read_tafl(
-        std::slice::from_ref(&bin),
-        targets(),
-        tablut.tafl_inputs().unwrap(),
-    )
-    .err()
-    .unwrap();
-    assert!(
-        format!("{err:#}").contains("positions of copenhagen"),
-        "{err:#}"
-    );
-    let err = data::read_tafl(
-        std::slice::from_ref(&txt),
-        targets(),
-        tablut.tafl_inputs().unwrap(),
-    )
-    .err()
-    .unwrap();
-    assert!(format!("{err:#}").contains(":1:"), "{err:#}");
+    let refused = |path: &std::path::PathBuf| {
+        let inputs = tablut.tafl_inputs().unwrap();
+        let err = data::read_tafl(std::slice::from_ref(path), targets(), inputs);
+        format!("{:#}", err.err().unwrap())
+    };
+    let err = refused(&bin);
+    assert!(err.contains("positions of copenhagen"), "{err}");
+    let err = refused(&txt);
+    assert!(err.contains(":1:"), "{err}");
     let err = data::read_ataxx(std::slice::from_ref(&bin), targets())
         .err()
         .unwrap();
