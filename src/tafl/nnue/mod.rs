@@ -6,8 +6,9 @@
 //!
 //! # In the search
 //! Copenhagen 11×11 evaluates by default with the network built into the binary for it
-//! (`nets/copenhagen-r128-g0b.nnue`, [`embedded`]; one is built in for a variant only when it
-//! wins its SPRT against the hand evaluation, docs/training.md); the other tafl variants
+//! (`nets/copenhagen-r128-g1.nnue`, [`embedded`]; one is built in for a variant only when it
+//! wins its SPRT against the hand evaluation, and a later generation only when it wins its
+//! SPRT against the one built in, docs/training.md); the other tafl variants
 //! evaluate by hand (`crate::tafl::eval`, Texel-tuned weights per variant) unless the engine
 //! option `EvalFile` names a tafl network for the board in play, and `EvalFile hand` is the
 //! hand evaluation in every variant. A network of another
@@ -484,13 +485,14 @@ impl TaflNetwork {
 }
 
 /// The networks built into the binary: per variant (its protocol name), the file under `nets/`
-/// and its bytes. A variant gets one only when it has won its SPRT against the hand evaluation
+/// and its bytes. A variant gets one only when it has won its SPRT against the hand evaluation,
+/// and a new generation only when it has won its SPRT against the one built in
 /// (docs/training.md); building another in is a line here, the preset's
-/// [`crate::tafl::RuleOptions::network`] and the bench signature.
+/// [`crate::tafl::RuleOptions::network`] (`COPENHAGEN_NETWORK`) and the bench signature.
 static EMBEDDED_FILES: &[(&str, &str, &[u8])] = &[(
     "copenhagen",
     crate::tafl::rules::COPENHAGEN_NETWORK,
-    include_bytes!("../../../nets/copenhagen-r128-g0b.nnue"),
+    include_bytes!("../../../nets/copenhagen-r128-g1.nnue"),
 )];
 
 /// [`EMBEDDED_FILES`] read, once.
@@ -507,7 +509,7 @@ static EMBEDDED: std::sync::LazyLock<Vec<(&'static str, &'static str, Arc<TaflNe
     });
 
 /// The network built in for the variant named `variant` (a protocol name) and its file name
-/// under `nets/`, if there is one: Copenhagen 11×11's `copenhagen-r128-g0b.nnue`. For listing
+/// under `nets/`, if there is one: Copenhagen 11×11's `copenhagen-r128-g1.nnue`. For listing
 /// and tests; the evaluation picks a network by the rules' data ([`embedded_file`]).
 pub fn embedded(variant: &str) -> Option<(&'static str, Arc<TaflNetwork>)> {
     EMBEDDED
