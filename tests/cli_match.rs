@@ -1237,7 +1237,7 @@ fn openings_given_as_moves_reach_htp_and_otep_engines() {
     // A set-up position other than the start (a FEN line) is refused for an HTP engine.
     let out = Command::new(SKALD)
         .args(["openings", "--variant", "copenhagen", "--plies", "1"])
-        .args(["--count", "1", "--depth", "1"])
+        .args(["--count", "1", "--depth", "1", "--max-score", "10000"])
         .output()
         .unwrap();
     let after = String::from_utf8_lossy(&out.stdout).into_owned();
