@@ -28,6 +28,15 @@ pub struct TaflInputs {
     pub defenders_view: bool,
 }
 
+impl TaflInputs {
+    /// Whether a position with `side` to move has its targets negated: the defenders' view
+    /// with the attackers (the first side) to move. The one statement of that rule, for the
+    /// reader's targets and the trainer's output sign ([`crate::net::TrainPos::view_sign`]).
+    pub fn flips(&self, side: Side) -> bool {
+        self.defenders_view && side == Side::First
+    }
+}
+
 /// A tafl training position: the board, the side to move and, for networks that read it, the
 /// squares the king can move to.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
@@ -182,7 +191,6 @@ pub fn read_tafl(
             })
         }
     };
-    let flip = |side: Side| inputs.defenders_view && side == Side::First;
     let mut out = Vec::new();
     for path in paths {
         let mut reader = open(path)?;
@@ -218,7 +226,11 @@ pub fn read_tafl(
                 };
                 out.push(Sample {
                     pos,
-                    target: targets.target(rec.score.into(), rec.result.value(), flip(rec.side)),
+                    target: targets.target(
+                        rec.score.into(),
+                        rec.result.value(),
+                        inputs.flips(rec.side),
+                    ),
                 });
             }
             continue;
@@ -233,7 +245,7 @@ pub fn read_tafl(
             let pos = read(fen).map_err(|e| anyhow::anyhow!("{}: {e}", at()))?;
             out.push(Sample {
                 pos,
-                target: targets.target(score, result, flip(pos.side)),
+                target: targets.target(score, result, inputs.flips(pos.side)),
             });
         }
     }

@@ -333,7 +333,10 @@ impl TrainPos for TaflPos {
     }
 
     fn view_sign(&self, spec: &Spec) -> f32 {
-        if spec.side_heads == 1 && self.side == Side::First {
+        if spec
+            .tafl_inputs()
+            .is_some_and(|inputs| inputs.flips(self.side))
+        {
             -1.0
         } else {
             1.0
