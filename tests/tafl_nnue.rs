@@ -115,21 +115,21 @@ fn the_walks_capture() {
     assert!(captures >= 5, "{captures}");
 }
 
-/// The network built in for Copenhagen 11×11 (`nets/copenhagen-r128-g2.nnue`, the king's
+/// The network built in for Copenhagen 11×11 (`nets/copenhagen-r128-g3-ft.nnue`, the king's
 /// reach among its inputs) is the file under `nets/`, and it is the default evaluation of
 /// Copenhagen 11×11 only: `EvalFile hand` there, and by default Copenhagen 13×13 and Tablut,
 /// evaluate by hand.
 #[test]
 fn copenhagen_evaluates_with_its_built_in_network_by_default() {
     let (file, net) = skald::tafl::nnue::embedded("copenhagen").expect("a built-in network");
-    assert_eq!(file, "copenhagen-r128-g2.nnue");
+    assert_eq!(file, "copenhagen-r128-g3-ft.nnue");
     let bytes = std::fs::read(format!("{}/nets/{file}", env!("CARGO_MANIFEST_DIR"))).unwrap();
     assert_eq!(*net, TaflNetwork::from_bytes(&bytes).unwrap());
     assert_eq!((net.board(), net.variant()), (11, "copenhagen"));
     assert_eq!(net.feature_set(), FeatureSet::KingReach);
 
     match copenhagen().evaluator(&EvalChoice::Default) {
-        TaflEval::Network { name, .. } => assert_eq!(name, "copenhagen-r128-g2.nnue (built in)"),
+        TaflEval::Network { name, .. } => assert_eq!(name, "copenhagen-r128-g3-ft.nnue (built in)"),
         _ => panic!("Copenhagen evaluates by hand by default"),
     }
     assert!(matches!(

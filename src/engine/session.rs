@@ -582,6 +582,9 @@ mod tests {
         assert!(!described.contains(".nnue"), "{described}");
         let preset = new_session(Variant::Copenhagen);
         let (_, described) = preset.eval_terms(&EvalChoice::Default);
-        assert!(described.contains("copenhagen-r128-g2.nnue"), "{described}");
+        assert!(
+            described.contains("copenhagen-r128-g3-ft.nnue"),
+            "{described}"
+        );
     }
 }

@@ -22,7 +22,7 @@ pub enum TaflEval {
     Network {
         /// The network.
         net: Arc<TaflNetwork>,
-        /// Its path as given, or `copenhagen-r128-g2.nnue (built in)`.
+        /// Its path as given, or `copenhagen-r128-g3-ft.nnue (built in)`.
         name: String,
     },
     /// The hand-written evaluation, because the network `EvalFile` names cannot evaluate this

@@ -6,7 +6,7 @@
 //!
 //! # In the search
 //! Copenhagen 11×11 evaluates by default with the network built into the binary for it
-//! (`nets/copenhagen-r128-g2.nnue`, [`embedded`]; one is built in for a variant only when it
+//! (`nets/copenhagen-r128-g3-ft.nnue`, [`embedded`]; one is built in for a variant only when it
 //! wins its SPRT against the hand evaluation, and a later generation only when it wins its
 //! SPRT against the one built in, docs/training.md); the other tafl variants
 //! evaluate by hand (`crate::tafl::eval`, Texel-tuned weights per variant) unless the engine
@@ -492,7 +492,7 @@ impl TaflNetwork {
 static EMBEDDED_FILES: &[(&str, &str, &[u8])] = &[(
     "copenhagen",
     crate::tafl::rules::COPENHAGEN_NETWORK,
-    include_bytes!("../../../nets/copenhagen-r128-g2.nnue"),
+    include_bytes!("../../../nets/copenhagen-r128-g3-ft.nnue"),
 )];
 
 /// [`EMBEDDED_FILES`] read, once.
@@ -509,7 +509,7 @@ static EMBEDDED: std::sync::LazyLock<Vec<(&'static str, &'static str, Arc<TaflNe
     });
 
 /// The network built in for the variant named `variant` (a protocol name) and its file name
-/// under `nets/`, if there is one: Copenhagen 11×11's `copenhagen-r128-g2.nnue`. For listing
+/// under `nets/`, if there is one: Copenhagen 11×11's `copenhagen-r128-g3-ft.nnue`. For listing
 /// and tests; the evaluation picks a network by the rules' data ([`embedded_file`]).
 pub fn embedded(variant: &str) -> Option<(&'static str, Arc<TaflNetwork>)> {
     EMBEDDED

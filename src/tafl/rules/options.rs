@@ -185,7 +185,7 @@ pub struct RuleOptions {
 /// Copenhagen 11×11's built-in network, its file under `nets/` ([`RuleOptions::copenhagen`]'s
 /// [`RuleOptions::network`]; its bytes are built in by [`crate::tafl::nnue`]). Data of the
 /// preset, so that the rules never import the evaluation.
-pub const COPENHAGEN_NETWORK: &str = "copenhagen-r128-g2.nnue";
+pub const COPENHAGEN_NETWORK: &str = "copenhagen-r128-g3-ft.nnue";
 
 /// Which set of the tafl evaluation's weights a game uses ([`RuleOptions::eval_weights`]; the
 /// weights themselves are [`crate::tafl::EvalWeights::of`] it).
