@@ -1190,7 +1190,9 @@ fn openings_given_as_moves_reach_htp_and_otep_engines() {
     let out = Command::new(SKALD)
         .args(["openings", "--variant", "copenhagen", "--plies", "3"])
         .args(["--count", "1", "--seed", "3", "--depth", "1", "--moves"])
-        .args(["--output", book.to_str().unwrap()])
+        // Generation 3's network scores the start -3.1 pawns for the attackers: no 3-ply
+        // opening is within the default 60 cp, and balance is not what this test is about.
+        .args(["--max-score", "1000", "--output", book.to_str().unwrap()])
         .output()
         .unwrap();
     assert!(
