@@ -1190,9 +1190,7 @@ fn openings_given_as_moves_reach_htp_and_otep_engines() {
     let out = Command::new(SKALD)
         .args(["openings", "--variant", "copenhagen", "--plies", "3"])
         .args(["--count", "1", "--seed", "3", "--depth", "1", "--moves"])
-        // Generation 3's network scores the start -3.1 pawns for the attackers: no 3-ply
-        // opening is within the default 60 cp, and balance is not what this test is about.
-        .args(["--max-score", "1000", "--output", book.to_str().unwrap()])
+        .args(["--output", book.to_str().unwrap()])
         .output()
         .unwrap();
     assert!(
@@ -1265,6 +1263,43 @@ fn openings_given_as_moves_reach_htp_and_otep_engines() {
     );
     assert_eq!(err.trim().lines().count(), 1, "{err}");
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// `skald openings` measures `--max-score` from the start position's score by default: in
+/// Copenhagen, whose start the network scores about -3 pawns for the attackers, the defaults
+/// find openings (before `--centre`, none within 60 cp of 0 at 3 or 4 plies); `--centre zero`
+/// keeps the old measure, and an unknown centre is refused by name.
+#[test]
+fn openings_are_centred_on_the_start_positions_score() {
+    let openings = |extra: &[&str]| {
+        Command::new(SKALD)
+            .args(["openings", "--variant", "copenhagen", "--count", "2"])
+            .args(["--depth", "1", "--seed", "4"])
+            .args(extra)
+            .output()
+            .unwrap()
+    };
+    let out = openings(&[]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(String::from_utf8_lossy(&out.stdout).lines().count(), 2);
+    let out = openings(&["--centre", "zero", "--max-score", "10000"]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(String::from_utf8_lossy(&out.stdout).lines().count(), 2);
+    let out = openings(&["--centre", "middle"]);
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("middle") && err.contains("start") && err.contains("zero"),
+        "{err}"
+    );
 }
 
 /// `skald openings --played`: candidates kept only when the engine's self-play at the nodes and
