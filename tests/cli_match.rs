@@ -1279,20 +1279,15 @@ fn openings_are_centred_on_the_start_positions_score() {
             .output()
             .unwrap()
     };
-    let out = openings(&[]);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    assert_eq!(String::from_utf8_lossy(&out.stdout).lines().count(), 2);
-    let out = openings(&["--centre", "zero", "--max-score", "10000"]);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    assert_eq!(String::from_utf8_lossy(&out.stdout).lines().count(), 2);
+    for extra in [&[][..], &["--centre", "zero", "--max-score", "10000"]] {
+        let out = openings(extra);
+        assert!(
+            out.status.success(),
+            "{extra:?}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        assert_eq!(String::from_utf8_lossy(&out.stdout).lines().count(), 2);
+    }
     let out = openings(&["--centre", "middle"]);
     assert!(!out.status.success());
     let err = String::from_utf8_lossy(&out.stderr);

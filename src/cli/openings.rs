@@ -108,9 +108,20 @@ pub fn run(args: Args) -> Result<()> {
         Centre::Start => {
             engine.set_session(start.boxed_clone());
             score_sum(&mut engine, args.depth).context(
-                "the start position's balance check found a forced result; give --centre zero",
+                "the start position's balance check found no score (a forced result or a failed \
+                 search); give --centre zero",
             )?
         }
+    };
+    // Whether a sum of two scores from the side to move's point of view is within --max-score
+    // of the centre (compared as sums, twice the mean, so that no rounding moves the bound).
+    let balanced = |sum: i32, side| {
+        let centre = if side == start.side_to_move() {
+            centre
+        } else {
+            -centre
+        };
+        (sum - centre).abs() <= 2 * args.max_score
     };
     let mut rng = SeededRng::new(args.seed);
     let mut seen = HashSet::new();
@@ -147,16 +158,10 @@ pub fn run(args: Args) -> Result<()> {
             continue;
         }
         engine.set_session(s.boxed_clone());
-        if score_sum(&mut engine, args.depth).is_some_and(|sum| {
-            let sum = if s.side_to_move() == start.side_to_move() {
-                sum
-            } else {
-                -sum
-            };
-            (sum - centre).abs() <= 2 * args.max_score
-        }) && args
-            .played
-            .is_none_or(|nodes| open_at(&mut engine, s.as_ref(), nodes))
+        if score_sum(&mut engine, args.depth).is_some_and(|sum| balanced(sum, s.side_to_move()))
+            && args
+                .played
+                .is_none_or(|nodes| open_at(&mut engine, s.as_ref(), nodes))
         {
             if args.moves {
                 writeln!(
