@@ -66,7 +66,7 @@ pub trait Evaluator<P, M>: Send + Sync + 'static {
     /// move's view, summing to its evaluation (for the protocols' `eval` display).
     fn terms(&self, pos: &P) -> Vec<(&'static str, i32)>;
 
-    /// What evaluates, in a few words for people (`hand-written`, `network ataxx-p128-g19-e5.nnue`).
+    /// What evaluates, in a few words for people (`hand-written`, `network <file name>`).
     fn describe(&self) -> String;
 
     /// Why the network the [`EvalChoice`] named does not evaluate this game (a network of
