@@ -6,10 +6,10 @@ use skald::bench;
 
 /// `skald bench` at the default depth, one thread (Ataxx and Copenhagen 11×11 with their
 /// built-in networks).
-const SIGNATURE: u64 = 8_307_284;
+const SIGNATURE: u64 = 8_305_467;
 
 /// `skald bench --eval-file hand`: the hand-written evaluations everywhere.
-const HAND_SIGNATURE: u64 = 5_398_702;
+const HAND_SIGNATURE: u64 = 5_404_893;
 
 #[test]
 fn bench_node_count_is_the_signature() {

@@ -24,7 +24,9 @@ pub const BRANDUBH: SearchParams = SearchParams {
 /// futility pruning with the "improving" flag, internal iterative reductions from depth 3,
 /// late-move pruning of jumps that flip nothing, futility pruning, singular extensions from
 /// depth 6 with negative ones), its margins SPSA-tuned on the network `ataxx-p128-g7`. The
-/// continuation history stays off: with singular extensions it lost. The clock plans for the
+/// continuation history stays off: with singular extensions it lost. The butterfly history and
+/// counter-moves are kept whole from one move of a game to the next, and a cutoff moves the
+/// history by 300 per ply of depth up to 1500 (Zataxx's linear bonus). The clock plans for the
 /// game's estimate of the moves left, keeps a 2 % reserve and spends the increment whole down
 /// to 10 increments (issue 52; docs/tuning.md has each set's measurements).
 pub const ATAXX: SearchParams = SearchParams {
@@ -48,5 +50,8 @@ pub const ATAXX: SearchParams = SearchParams {
     tm_game_horizon: true,
     tm_reserve_percent: 2,
     tm_increments_kept: 10,
+    history_keep: 1024,
+    history_bonus_per_ply: 300,
+    history_bonus_max: 1500,
     ..SearchParams::DEFAULT
 };
