@@ -221,6 +221,10 @@ search_params! {
     /// proportion (at this many, ¾ of it; at half as many, ⅜), so that the clock settles near
     /// half this many increments instead of running down; 0 = ¾ of the increment always.
     tm_increments_kept: i32 = 40, tune 0..=80;
+    /// The killer moves and the counter-move order quiet moves (first among the moves of their
+    /// gain) and are spared late-move reductions and pruning; off: the history alone orders
+    /// them, as in Zataxx, whose killers order nothing.
+    killer_moves: bool = true => switch;
 }
 
 impl SearchParams {

@@ -329,7 +329,11 @@ impl<'a, G: Game> Worker<'a, G> {
         for i in 0..moves.len() {
             if scores.len() < moves.len() && !(tt_first && i == 0) {
                 let start = scores.len();
-                let killers = self.stack[ply].killers;
+                let killers = if params.killer_moves {
+                    self.stack[ply].killers
+                } else {
+                    [0; 2]
+                };
                 for &m in &moves[start..] {
                     scores.push(self.data.order_score(
                         pos,
@@ -522,7 +526,7 @@ impl<'a, G: Game> Worker<'a, G> {
         NodeHistory {
             side,
             came_by,
-            counter: if ply > 0 {
+            counter: if ply > 0 && self.shared.params.killer_moves {
                 self.data.counter_move(side, came_by)
             } else {
                 0
