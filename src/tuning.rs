@@ -327,13 +327,15 @@ mod tests {
             "se_pv_nodes",
             "aspiration_fail_high_reduce",
             "tm_game_horizon",
+            "killer_moves",
         ] {
             assert!(names.contains(&name), "{name}");
         }
         for s in SearchParams::SWITCHES {
             assert_eq!(s.option, format!("Tune {}", s.name));
-            // Every switch is off by default but se_pv_nodes (singular extensions at PV nodes).
-            let default = s.name == "se_pv_nodes";
+            // Every switch is off by default but se_pv_nodes (singular extensions at PV nodes)
+            // and killer_moves.
+            let default = s.name == "se_pv_nodes" || s.name == "killer_moves";
             assert_eq!(p.get_switch(s.name), Some(default), "{}", s.name);
             assert!(p.set_switch(s.name, !default));
             assert_eq!(p.get_switch(s.name), Some(!default));
