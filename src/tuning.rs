@@ -225,6 +225,16 @@ search_params! {
     /// gain) and are spared late-move reductions and pruning; off: the history alone orders
     /// them, as in Zataxx, whose killers order nothing.
     killer_moves: bool = true => switch;
+    /// History pruning: deepest remaining depth at which a late move (not the first, the TT
+    /// move, a killer or the counter-move) is skipped at a non-PV node when its butterfly
+    /// history is below `−hp_margin × depth`, plies; 0 = none.
+    hp_max_depth: i32 = 0, tune 0..=12;
+    /// See [`SearchParams::hp_max_depth`]: history units per ply of depth (history is within
+    /// ±16384).
+    hp_margin: i32 = 2048, tune 0..=16384;
+    /// Futility pruning at PV nodes too (not the root), as Zataxx prunes; off: at non-PV nodes
+    /// only.
+    fp_pv_nodes: bool = false => switch;
 }
 
 impl SearchParams {
@@ -328,6 +338,7 @@ mod tests {
             "aspiration_fail_high_reduce",
             "tm_game_horizon",
             "killer_moves",
+            "fp_pv_nodes",
         ] {
             assert!(names.contains(&name), "{name}");
         }

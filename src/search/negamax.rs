@@ -357,6 +357,9 @@ impl<'a, G: Game> Worker<'a, G> {
                 }
                 continue;
             }
+            if self.history_pruning(pos, mv, node, &history, depth, i, best, kind) {
+                continue;
+            }
             if self.futility_pruning(node, depth, i, best, alpha, kind) {
                 if params.fp_ends_loop && scores.len() == moves.len() {
                     break;
@@ -563,6 +566,34 @@ impl<'a, G: Game> Worker<'a, G> {
             && kind.reducible
     }
 
+    /// History pruning: at low depth in a non-PV node, a late move whose butterfly history is
+    /// below `−hp_margin × depth` is not searched. `i`: the move's number; `best`: the best
+    /// score so far.
+    #[allow(clippy::too_many_arguments)]
+    fn history_pruning(
+        &self,
+        pos: &G,
+        mv: G::Move,
+        node: &Node,
+        history: &NodeHistory,
+        depth: i32,
+        i: usize,
+        best: i32,
+        kind: MoveKind,
+    ) -> bool {
+        let params = &self.shared.params;
+        params.hp_max_depth > 0
+            && depth <= params.hp_max_depth
+            && i >= 1
+            && !node.root
+            && !node.pv_node
+            && !self.shared.basic
+            && !node.threatened
+            && best > -MATE_BOUND
+            && kind.reducible
+            && self.data.butterfly(history.side, pos.encode_move(mv)) < -params.hp_margin * depth
+    }
+
     /// Futility pruning: at low depth, when even a margin above the static evaluation cannot
     /// reach alpha, the late moves are not searched.
     fn futility_pruning(
@@ -577,7 +608,7 @@ impl<'a, G: Game> Worker<'a, G> {
         let params = &self.shared.params;
         params.fp_max_depth > 0
             && !node.root
-            && !node.pv_node
+            && (!node.pv_node || params.fp_pv_nodes)
             && !self.shared.basic
             && !node.threatened
             && depth <= params.fp_max_depth

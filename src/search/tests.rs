@@ -178,6 +178,36 @@ fn the_depth_values_of_issue_52_run_in_both_families() {
     check(&crate::ataxx::Position::start(), 6);
 }
 
+/// The pruning switches of issue 52, each switched on where the search uses it, change the
+/// tree and still give a move, in both game families: history pruning (a margin of 1, so that
+/// any negative history prunes) and futility pruning at PV nodes (small margins, so that it
+/// prunes at this depth).
+#[test]
+fn the_pruning_switches_of_issue_52_run_in_both_families() {
+    fn check<G: Game>(root: &G, depth: u32) {
+        let base = SearchParams {
+            fp_max_depth: 3,
+            fp_margin_base: 0,
+            fp_margin: 10,
+            ..SearchParams::DEFAULT
+        };
+        let variants = [
+            SearchParams {
+                hp_max_depth: 3,
+                hp_margin: 1,
+                ..base
+            },
+            SearchParams {
+                fp_pv_nodes: true,
+                ..base
+            },
+        ];
+        each_changes_the_tree(root, depth, base, &variants);
+    }
+    check(&crate::tafl::brandubh(), 7);
+    check(&crate::ataxx::Position::start(), 6);
+}
+
 /// Histories kept from one search of a game to the next (`history_keep` above 0): the second
 /// search of a thread differs from the same search on fresh tables; with `history_keep` 0 it
 /// is the same, and [`ThreadData::clear`] (a new game) makes it the same again.
