@@ -357,7 +357,9 @@ impl<'a, G: Game> Worker<'a, G> {
                 }
                 continue;
             }
-            if self.history_pruning(pos, mv, node, &history, depth, i, best, kind) {
+            if self.history_pruning(node, depth, i, best, kind, || {
+                self.data.butterfly(history.side, pos.encode_move(mv))
+            }) {
                 continue;
             }
             if self.futility_pruning(node, depth, i, best, alpha, kind) {
@@ -557,41 +559,37 @@ impl<'a, G: Game> Worker<'a, G> {
     fn late_move_pruning(&self, node: &Node, i: usize, best: i32, kind: MoveKind) -> bool {
         let params = &self.shared.params;
         params.lmp_no_gain_moves > 0
-            && !node.root
-            && !self.shared.basic
-            && !node.threatened
             && i as i32 >= params.lmp_no_gain_moves
-            && best > -MATE_BOUND
             && kind.gain <= 0
-            && kind.reducible
+            && self.late_move_prunable(node, best, kind)
     }
 
-    /// History pruning: at low depth in a non-PV node, a late move whose butterfly history is
-    /// below `−hp_margin × depth` is not searched. `i`: the move's number; `best`: the best
-    /// score so far.
-    #[allow(clippy::too_many_arguments)]
+    /// What every pruning of late moves asks: not the root, not a threatened node, a move that
+    /// late-move reductions may reduce (not the TT move, a killer or the counter-move), and a
+    /// best score so far that does not lose.
+    fn late_move_prunable(&self, node: &Node, best: i32, kind: MoveKind) -> bool {
+        !node.root && !self.shared.basic && !node.threatened && best > -MATE_BOUND && kind.reducible
+    }
+
+    /// History pruning: at low depth in a non-PV node, a late move whose butterfly history
+    /// (`butterfly`, asked last) is below `−hp_margin × depth` is not searched. `i`: the move's
+    /// number; `best`: the best score so far.
     fn history_pruning(
         &self,
-        pos: &G,
-        mv: G::Move,
         node: &Node,
-        history: &NodeHistory,
         depth: i32,
         i: usize,
         best: i32,
         kind: MoveKind,
+        butterfly: impl FnOnce() -> i32,
     ) -> bool {
         let params = &self.shared.params;
         params.hp_max_depth > 0
             && depth <= params.hp_max_depth
             && i >= 1
-            && !node.root
             && !node.pv_node
-            && !self.shared.basic
-            && !node.threatened
-            && best > -MATE_BOUND
-            && kind.reducible
-            && self.data.butterfly(history.side, pos.encode_move(mv)) < -params.hp_margin * depth
+            && self.late_move_prunable(node, best, kind)
+            && butterfly() < -params.hp_margin * depth
     }
 
     /// Futility pruning: at low depth, when even a margin above the static evaluation cannot
@@ -607,15 +605,11 @@ impl<'a, G: Game> Worker<'a, G> {
     ) -> bool {
         let params = &self.shared.params;
         params.fp_max_depth > 0
-            && !node.root
             && (!node.pv_node || params.fp_pv_nodes)
-            && !self.shared.basic
-            && !node.threatened
             && depth <= params.fp_max_depth
             && i as i32 >= params.fp_min_moves
-            && best > -MATE_BOUND
             && alpha.abs() < MATE_BOUND
-            && kind.reducible
+            && self.late_move_prunable(node, best, kind)
             && node.static_eval + params.fp_margin_base + params.fp_margin * depth <= alpha
     }
 

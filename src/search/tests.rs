@@ -147,7 +147,9 @@ fn singular_extensions_and_continuation_history_run_in_both_families() {
 
 /// The search values of issue 52, each switched on where the search uses it, change the tree
 /// and still give a move, in both game families: singular extensions at non-PV nodes only,
-/// aspiration windows that fail high searched one ply shallower, the linear history bonus.
+/// aspiration windows that fail high searched one ply shallower, the linear history bonus,
+/// history pruning (a margin of 1: any negative history prunes) and futility pruning at PV
+/// nodes (small margins, so that it prunes at this depth).
 #[test]
 fn the_depth_values_of_issue_52_run_in_both_families() {
     fn check<G: Game>(root: &G, depth: u32) {
@@ -155,6 +157,9 @@ fn the_depth_values_of_issue_52_run_in_both_families() {
             se_min_depth: 3,
             aspiration_min_depth: 2,
             aspiration_delta: 5,
+            fp_max_depth: 3,
+            fp_margin_base: 0,
+            fp_margin: 10,
             ..SearchParams::DEFAULT
         };
         let variants = [
@@ -171,27 +176,6 @@ fn the_depth_values_of_issue_52_run_in_both_families() {
                 history_bonus_max: 1500,
                 ..base
             },
-        ];
-        each_changes_the_tree(root, depth, base, &variants);
-    }
-    check(&crate::tafl::brandubh(), 7);
-    check(&crate::ataxx::Position::start(), 6);
-}
-
-/// The pruning switches of issue 52, each switched on where the search uses it, change the
-/// tree and still give a move, in both game families: history pruning (a margin of 1, so that
-/// any negative history prunes) and futility pruning at PV nodes (small margins, so that it
-/// prunes at this depth).
-#[test]
-fn the_pruning_switches_of_issue_52_run_in_both_families() {
-    fn check<G: Game>(root: &G, depth: u32) {
-        let base = SearchParams {
-            fp_max_depth: 3,
-            fp_margin_base: 0,
-            fp_margin: 10,
-            ..SearchParams::DEFAULT
-        };
-        let variants = [
             SearchParams {
                 hp_max_depth: 3,
                 hp_margin: 1,
