@@ -128,9 +128,11 @@ struct Args {
     /// Seed of the initial weights, the shuffle, the validation split and the symmetries.
     #[arg(long, default_value_t = 1)]
     seed: u64,
-    /// Start from this network (`--arch patterns` or `pieces`; its hidden size and activation
-    /// are used, its scale must equal `--k`) instead of random weights: the next generation
-    /// fine-tuned on new data, usually with a smaller `--lr` and fewer `--epochs`.
+    /// Start from this network (`--arch patterns` or `pieces`; its activation is used, its
+    /// scale must equal `--k`, its hidden size must be at most `--hidden`) instead of random
+    /// weights: the next generation fine-tuned on new data, usually with a smaller `--lr` and
+    /// fewer `--epochs`. A smaller network is widened: its neurons come first, the new ones
+    /// start silent (zero output weights), so the model begins evaluating as the file does.
     #[arg(long, value_name = "NNUE")]
     init: Option<PathBuf>,
     /// Do not show each training position in one of the board's symmetries at random.
@@ -388,7 +390,7 @@ fn train<P: TrainPos>(
         t0.elapsed().as_secs_f64()
     );
     let model = match &args.init {
-        Some(path) => Model::from_network(&spec, path, dev)?,
+        Some(path) => Model::from_network(&spec, path, &mut rng, dev)?,
         None => Model::new(&spec, &mut rng, dev)?,
     };
     let mut opt = AdamW::new(

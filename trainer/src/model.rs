@@ -98,9 +98,19 @@ impl Model {
     /// Heads are mapped: a file of one output bucket may start a bucketed model (every bucket
     /// begins as its output layer), and a tafl file of one side-to-move head (the defenders'
     /// view) a model of two (the attackers' head negated), so that the model evaluates as the
-    /// file does and training lets the heads part. Errors if the file is not of the spec's
-    /// architecture, or its hidden size, activation, scale or heads do not fit.
-    pub fn from_network(spec: &Spec, path: &std::path::Path, dev: &Device) -> Result<Model> {
+    /// file does and training lets the heads part. A file of fewer hidden neurons than the spec's
+    /// may start a wider model: its neurons are the model's first ones, and each further one
+    /// has random first-layer weights (as [`Model::new`], from `rng`), a zero bias and zero output
+    /// weights, so that the model still evaluates as the file does and training puts the new
+    /// neurons to use (Net2Net's widening with silent new units). Errors if the file is not of
+    /// the spec's architecture, or its hidden size (larger than the spec's), activation, scale or
+    /// heads do not fit.
+    pub fn from_network(
+        spec: &Spec,
+        path: &std::path::Path,
+        rng: &mut rand::rngs::StdRng,
+        dev: &Device,
+    ) -> Result<Model> {
         let at = || format!("--init {}", path.display());
         let (layers, file_sides, file_buckets) = match spec.arch {
             Arch::V1 => bail!("{}: --init needs --arch patterns or pieces", at()),
@@ -136,7 +146,7 @@ impl Model {
             }
         };
         let (ms, mb) = (spec.side_heads, spec.buckets);
-        if layers.hidden() != spec.hidden
+        if layers.hidden() > spec.hidden
             || layers.activation() != spec.activation.nnue()
             || layers.scale() != spec.k
             || !(file_sides == ms || file_sides == 1)
@@ -144,8 +154,8 @@ impl Model {
         {
             bail!(
                 "{} has {} hidden, {:?}, {file_sides} side-to-move head(s) of {file_buckets} \
-                 output bucket(s) and scale {}: give --hidden {}, its --activation and --k, and \
-                 as many heads and buckets (or more from one)",
+                 output bucket(s) and scale {}: give --hidden {} (or more), its --activation and \
+                 --k, and as many heads and buckets (or more from one)",
                 at(),
                 layers.hidden(),
                 layers.activation(),
@@ -154,10 +164,25 @@ impl Model {
             );
         }
         let (w1, b1, w2, b2) = layers.parts();
-        let deq = |v: &[i16], q: i32| v.iter().map(|&w| w as f32 / q as f32).collect::<Vec<_>>();
-        let hidden = layers.hidden();
+        let file_hidden = layers.hidden();
+        let hidden = spec.hidden;
         let width = spec.perspectives() * hidden;
         let heads = ms * mb;
+        // The file's neurons first in each row, then the new ones (random in W1, zero in b1).
+        let fresh = normal(rng, spec.inputs() * (hidden - file_hidden), 0.15);
+        let w1m: Vec<f32> = (0..spec.inputs() * hidden)
+            .map(|i| {
+                let (f, j) = (i / hidden, i % hidden);
+                if j < file_hidden {
+                    w1[f * file_hidden + j] as f32 / QA as f32
+                } else {
+                    fresh[f * (hidden - file_hidden) + j - file_hidden]
+                }
+            })
+            .collect();
+        let b1m: Vec<f32> = (0..hidden)
+            .map(|j| b1.get(j).map_or(0.0, |&b| b as f32 / QA as f32))
+            .collect();
         // Model head (s, b) reads file head (s mod fs, b mod fb), negated where a one-head
         // (defenders' view) file starts the attackers' head of a two-head model.
         let source = |h: usize| {
@@ -170,12 +195,19 @@ impl Model {
             };
             (f, sign)
         };
-        // The file holds W2 head by head; the model's columns are the heads.
+        // The file holds W2 head by head; the model's columns are the heads. Row `row` is
+        // perspective `row / hidden`'s neuron `row % hidden`: the file's row of that neuron,
+        // or zero for a new one.
+        let file_width = spec.perspectives() * file_hidden;
         let w2m: Vec<f32> = (0..width * heads)
             .map(|i| {
                 let (row, h) = (i / heads, i % heads);
+                let (p, j) = (row / hidden, row % hidden);
+                if j >= file_hidden {
+                    return 0.0;
+                }
                 let (f, sign) = source(h);
-                sign * w2[f * width + row] as f32 / QB as f32
+                sign * w2[f * file_width + p * file_hidden + j] as f32 / QB as f32
             })
             .collect();
         let b2m: Vec<f32> = (0..heads)
@@ -187,8 +219,8 @@ impl Model {
         let var = |t: Tensor| -> Result<Var> { Ok(Var::from_tensor(&t)?) };
         Ok(Model {
             spec: spec.clone(),
-            w1: var(Tensor::from_vec(deq(w1, QA), (spec.inputs(), hidden), dev)?)?,
-            b1: var(Tensor::from_vec(deq(b1, QA), hidden, dev)?)?,
+            w1: var(Tensor::from_vec(w1m, (spec.inputs(), hidden), dev)?)?,
+            b1: var(Tensor::from_vec(b1m, hidden, dev)?)?,
             w2: var(Tensor::from_vec(w2m, (width, heads), dev)?)?,
             b2: var(Tensor::from_vec(b2m, heads, dev)?)?,
         })

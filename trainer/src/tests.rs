@@ -157,8 +157,8 @@ fn tafl_samples() -> Vec<Sample<TaflPos>> {
 /// `--init` reads a written network back as the same weights: quantising the model built
 /// from the file gives the file's bytes again (Ataxx patterns with one and four buckets,
 /// tafl with one and two side-to-move heads). A mismatched activation or head count is
-/// refused; a one-bucket network starts a bucketed model, and a one-head tafl network a
-/// two-head one, that evaluate as it does.
+/// refused; a one-bucket network starts a bucketed model, a one-head tafl network a two-head
+/// one, and a network a model of more hidden neurons (not fewer), that evaluate as it does.
 #[test]
 fn a_network_read_back_quantises_to_the_same_file() {
     let dev = Device::Cpu;
@@ -182,13 +182,13 @@ fn a_network_read_back_quantises_to_the_same_file() {
         model.clip().unwrap();
         let bytes = model.quantise().unwrap().to_bytes();
         std::fs::write(&path, &bytes).unwrap();
-        let back = Model::from_network(&spec, &path, &dev).unwrap();
+        let back = Model::from_network(&spec, &path, &mut rng, &dev).unwrap();
         assert_eq!(back.quantise().unwrap().to_bytes(), bytes);
         let crelu = spec_of(&with("crelu", buckets)).unwrap();
-        assert!(Model::from_network(&crelu, &path, &dev).is_err());
+        assert!(Model::from_network(&crelu, &path, &mut rng, &dev).is_err());
         if buckets == "1" {
             let eight = spec_of(&with("screlu", "8")).unwrap();
-            let wide = Model::from_network(&eight, &path, &dev).unwrap();
+            let wide = Model::from_network(&eight, &path, &mut rng, &dev).unwrap();
             let (one, eight) = (back.quantise().unwrap(), wide.quantise().unwrap());
             for fen in [
                 "x5o/7/7/7/7/7/o5x x 0 1",
@@ -197,9 +197,26 @@ fn a_network_read_back_quantises_to_the_same_file() {
                 let pos = Position::start().with_fen(fen).unwrap();
                 assert_eq!(pos.quantised_eval(&one), pos.quantised_eval(&eight));
             }
+            // A wider model (128 hidden from 64) evaluates as the file; a narrower is refused.
+            let hidden = |h: &str| {
+                let mut a = with("screlu", "1");
+                a.hidden = h.parse().unwrap();
+                spec_of(&a).unwrap()
+            };
+            let widened = Model::from_network(&hidden("128"), &path, &mut rng, &dev).unwrap();
+            let widened = widened.quantise().unwrap();
+            for fen in [
+                "x5o/7/7/7/7/7/o5x x 0 1",
+                "xxxxxxx/ooooooo/xxxxxxx/7/7/7/o5x o 0 9",
+                "x5o/7/2-1-2/7/2-1-2/7/o5x x 0 1",
+            ] {
+                let pos = Position::start().with_fen(fen).unwrap();
+                assert_eq!(pos.quantised_eval(&one), pos.quantised_eval(&widened));
+            }
+            assert!(Model::from_network(&hidden("32"), &path, &mut rng, &dev).is_err());
         } else {
             let two = spec_of(&with("screlu", "2")).unwrap();
-            assert!(Model::from_network(&two, &path, &dev).is_err());
+            assert!(Model::from_network(&two, &path, &mut rng, &dev).is_err());
         }
     }
     let tafl = |heads: &str, buckets: &str| {
@@ -222,24 +239,34 @@ fn a_network_read_back_quantises_to_the_same_file() {
         model.clip().unwrap();
         let bytes = model.quantise().unwrap().to_bytes();
         std::fs::write(&path, &bytes).unwrap();
-        let back = Model::from_network(&spec, &path, &dev).unwrap();
+        let back = Model::from_network(&spec, &path, &mut rng, &dev).unwrap();
         assert_eq!(back.quantise().unwrap().to_bytes(), bytes);
         // More heads and buckets from fewer evaluate as the file.
-        let wider = Model::from_network(&tafl("2", "4"), &path, &dev).unwrap();
+        let wider = Model::from_network(&tafl("2", "4"), &path, &mut rng, &dev).unwrap();
         let (a, b) = (back.quantise().unwrap(), wider.quantise().unwrap());
         for s in tafl_samples() {
             assert_eq!(s.pos.quantised_eval(&a), s.pos.quantised_eval(&b));
         }
+        // A wider model (64 hidden from 32) evaluates as the file.
+        let mut wide = tafl(heads, "1");
+        wide.hidden = 64;
+        let widened = Model::from_network(&wide, &path, &mut rng, &dev).unwrap();
+        let c = widened.quantise().unwrap();
+        for s in tafl_samples() {
+            assert_eq!(s.pos.quantised_eval(&a), s.pos.quantised_eval(&c));
+        }
         // Another board.
         let brandubh = spec_of(&args(&["--variant", "brandubh", "--hidden", "32"])).unwrap();
-        let err = Model::from_network(&brandubh, &path, &dev).err().unwrap();
+        let err = Model::from_network(&brandubh, &path, &mut rng, &dev)
+            .err()
+            .unwrap();
         assert!(format!("{err:#}").contains("not 7x7"), "{err:#}");
     }
     let two_heads_file = tafl("2", "1");
     let mut rng = rand::rngs::StdRng::seed_from_u64(7);
     let model = Model::new(&two_heads_file, &mut rng, &dev).unwrap();
     std::fs::write(&path, model.quantise().unwrap().to_bytes()).unwrap();
-    assert!(Model::from_network(&tafl("1", "1"), &path, &dev).is_err());
+    assert!(Model::from_network(&tafl("1", "1"), &path, &mut rng, &dev).is_err());
     std::fs::remove_file(&path).unwrap();
 }
 
