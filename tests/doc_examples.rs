@@ -433,7 +433,8 @@ fn output_blocks_are_found() {
 /// `./target/release/skald …`, `cargo run --release -- …` and `$S …` (the documents' short name
 /// for the binary); a `\` at the end of a line continues it, `# …` comments are dropped. Left out:
 /// pipelines and redirections (their input is another program's), lines with `<placeholders>`,
-/// `[optional parts]` (synopses, not commands) or shell variables other than `$S`, and blocks marked
+/// `[optional parts]` (synopses, not commands) or shell variables other than `$S`, `cargo run`
+/// of an example or another package (`--example`, `-p`), and blocks marked
 /// `<!-- example: not checked (why) -->`.
 fn command_lines(name: &str, text: &str) -> Vec<(String, Vec<String>)> {
     let lines: Vec<&str> = text.lines().collect();
@@ -467,9 +468,13 @@ fn command_lines(name: &str, text: &str) -> Vec<(String, Vec<String>)> {
                 .collect();
             let rest = match words.first().map(String::as_str) {
                 Some("skald" | "./skald" | "./target/release/skald" | "$S") => &words[1..],
+                // `cargo run --example …` and `cargo run -p …` run another program.
                 Some("cargo")
                     if words.get(1).is_some_and(|w| w == "run")
-                        && let Some(dash) = words.iter().position(|w| w == "--") =>
+                        && let Some(dash) = words.iter().position(|w| w == "--")
+                        && !words[..dash]
+                            .iter()
+                            .any(|w| ["--example", "-p", "--package"].contains(&w.as_str())) =>
                 {
                     &words[dash + 1..]
                 }

@@ -76,6 +76,56 @@ impl Layers {
         })
     }
 
+    /// The element-wise mean of networks of one shape (inputs, hidden size, perspectives,
+    /// heads, activation and scale all equal): each quantised weight and bias the mean of the
+    /// networks' values, rounded to the nearest integer (halves away from zero). Averaging the
+    /// weights of networks fine-tuned from one another (a "model soup", Wortsman et al. 2022;
+    /// stochastic weight averaging, Izmailov et al. 2018) gives one network of the same cost.
+    /// `None` for an empty list or networks of different shapes.
+    pub fn average(nets: &[&Layers]) -> Option<Layers> {
+        let first = *nets.first()?;
+        let shape = |n: &Layers| {
+            let heads = n.b2.len();
+            (
+                n.inputs,
+                n.hidden,
+                n.perspectives,
+                n.activation,
+                n.scale,
+                heads,
+            )
+        };
+        if nets.iter().any(|n| shape(n) != shape(first)) {
+            return None;
+        }
+        let k = nets.len() as f64;
+        let mean16 = |part: fn(&Layers) -> &[i16]| -> Vec<i16> {
+            (0..part(first).len())
+                .map(|i| {
+                    let sum: i64 = nets.iter().map(|n| part(n)[i] as i64).sum();
+                    (sum as f64 / k).round() as i16
+                })
+                .collect()
+        };
+        let b2 = (0..first.b2.len())
+            .map(|i| {
+                let sum: i64 = nets.iter().map(|n| n.b2[i] as i64).sum();
+                (sum as f64 / k).round() as i32
+            })
+            .collect();
+        Some(Layers {
+            inputs: first.inputs,
+            hidden: first.hidden,
+            perspectives: first.perspectives,
+            activation: first.activation,
+            w1: mean16(|n| &n.w1),
+            b1: mean16(|n| &n.b1),
+            w2: mean16(|n| &n.w2),
+            b2,
+            scale: first.scale,
+        })
+    }
+
     /// Input features (rows of `W1`).
     pub fn inputs(&self) -> usize {
         self.inputs

@@ -163,6 +163,15 @@ impl PatternNetwork {
         .map(|layers| PatternNetwork { layers })
     }
 
+    /// The element-wise mean of networks of one shape (hidden size, output buckets, activation
+    /// and scale), each quantised weight rounded to the nearest integer: one network from
+    /// several fine-tuned from one another ([`Layers::average`]; the example `nnue_average`
+    /// writes it as a file). `None` for an empty list or networks of different shapes.
+    pub fn average(nets: &[PatternNetwork]) -> Option<PatternNetwork> {
+        let layers: Vec<&Layers> = nets.iter().map(|n| &n.layers).collect();
+        Layers::average(&layers).map(|layers| PatternNetwork { layers })
+    }
+
     /// Output buckets, 1 to [`MAX_BUCKETS`].
     pub fn buckets(&self) -> usize {
         self.layers.heads()
@@ -488,5 +497,35 @@ pub(crate) mod tests {
             assert_eq!(net.evaluate_position(pos), reference_eval(&net, pos));
         });
         assert!(seen.iter().all(|&s| s), "buckets met: {seen:?}");
+    }
+
+    #[test]
+    fn the_average_of_networks_is_their_element_wise_mean() {
+        let a = random_pattern_network(1, 64, Activation::SCReLU);
+        let b = random_pattern_network(2, 64, Activation::SCReLU);
+        assert_eq!(
+            PatternNetwork::average(std::slice::from_ref(&a)),
+            Some(a.clone())
+        );
+        assert_eq!(
+            PatternNetwork::average(&[a.clone(), a.clone()]),
+            Some(a.clone())
+        );
+        let mean = PatternNetwork::average(&[a.clone(), b.clone()]).unwrap();
+        let (parts_a, parts_b, parts_m) = (a.parts(), b.parts(), mean.parts());
+        let round = |x: i64, y: i64| ((x + y) as f64 / 2.0).round() as i64;
+        for (i, (&x, &y)) in parts_a.0.iter().zip(parts_b.0).enumerate() {
+            assert_eq!(parts_m.0[i] as i64, round(x as i64, y as i64), "W1[{i}]");
+        }
+        for (i, (&x, &y)) in parts_a.2.iter().zip(parts_b.2).enumerate() {
+            assert_eq!(parts_m.2[i] as i64, round(x as i64, y as i64), "W2[{i}]");
+        }
+        assert_eq!((mean.hidden(), mean.scale(), mean.buckets()), (64, 400, 1));
+        // Different shapes, or nothing to average: no network.
+        let wider = random_pattern_network(3, 128, Activation::SCReLU);
+        assert_eq!(PatternNetwork::average(&[a.clone(), wider]), None);
+        let crelu = random_pattern_network(4, 64, Activation::CReLU);
+        assert_eq!(PatternNetwork::average(&[a, crelu]), None);
+        assert_eq!(PatternNetwork::average(&[]), None);
     }
 }
