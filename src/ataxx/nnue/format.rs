@@ -339,7 +339,7 @@ impl PatternNetwork {
 /// Changing the network built in is a change of this one line.
 macro_rules! embedded_file_name {
     () => {
-        "ataxx-p128-g22-e5.nnue"
+        "ataxx-p128-g26-e5.nnue"
     };
 }
 
