@@ -85,33 +85,29 @@ impl Layers {
     pub fn average(nets: &[&Layers]) -> Option<Layers> {
         let first = *nets.first()?;
         let shape = |n: &Layers| {
-            let heads = n.b2.len();
             (
                 n.inputs,
                 n.hidden,
                 n.perspectives,
                 n.activation,
                 n.scale,
-                heads,
+                n.heads(),
             )
         };
         if nets.iter().any(|n| shape(n) != shape(first)) {
             return None;
         }
-        let k = nets.len() as f64;
+        // The mean over the networks of one value each network has, rounded.
+        let mean = |value: &dyn Fn(&Layers) -> i64| {
+            (nets.iter().map(|n| value(n)).sum::<i64>() as f64 / nets.len() as f64).round()
+        };
         let mean16 = |part: fn(&Layers) -> &[i16]| -> Vec<i16> {
             (0..part(first).len())
-                .map(|i| {
-                    let sum: i64 = nets.iter().map(|n| part(n)[i] as i64).sum();
-                    (sum as f64 / k).round() as i16
-                })
+                .map(|i| mean(&|n| part(n)[i] as i64) as i16)
                 .collect()
         };
-        let b2 = (0..first.b2.len())
-            .map(|i| {
-                let sum: i64 = nets.iter().map(|n| n.b2[i] as i64).sum();
-                (sum as f64 / k).round() as i32
-            })
+        let b2 = (0..first.heads())
+            .map(|i| mean(&|n| n.b2[i] as i64) as i32)
             .collect();
         Some(Layers {
             inputs: first.inputs,
